@@ -1,0 +1,63 @@
+import { STAFFING_AGENCY_MAX_LENGTH } from './catalog.generated';
+
+/** Spec section 7: name fields may contain letters, digits, `-`, `'`, `,`, `.` and `_` only. */
+const NAME_CHARACTER = /[\p{L}\p{N}\-',._]/u;
+
+export const NAME_RULE_TEXT = "letters, digits, - ' , . and _ (no spaces or other symbols)";
+
+/**
+ * Keys that hold a person's name in case creation, aliases and candidate updates. The spec does not show
+ * those payloads; these are the name keys it does show (the CPLC field keys of section 2.3).
+ */
+export const NAME_FIELD_KEYS: readonly string[] = ['firstName', 'middleName', 'lastName', 'middleInitial'];
+
+/** The distinct characters of `value` that the name rule refuses, in order of appearance. */
+export function findInvalidNameCharacters(value: string): string[] {
+	const invalid = new Set<string>();
+	for (const character of value) {
+		if (!NAME_CHARACTER.test(character)) invalid.add(character);
+	}
+	return [...invalid];
+}
+
+export interface FieldViolation {
+	/** Dotted path of the offending field inside the body, e.g. `aliases[0].lastName`. */
+	path: string;
+	message: string;
+}
+
+function describeCharacters(characters: string[]): string {
+	return characters.map((c) => (c === ' ' ? 'space' : JSON.stringify(c))).join(', ');
+}
+
+/**
+ * Walks a request body and reports every name field with characters the API rejects and every
+ * `staffingAgency` over the spec's limit. Pure, so the node and the sandbox apply the same rule.
+ */
+export function findBodyViolations(body: unknown, path = ''): FieldViolation[] {
+	if (Array.isArray(body)) {
+		return body.flatMap((entry, index) => findBodyViolations(entry, `${path}[${index}]`));
+	}
+	if (body === null || typeof body !== 'object') return [];
+	const violations: FieldViolation[] = [];
+	for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+		const fieldPath = path ? `${path}.${key}` : key;
+		if (NAME_FIELD_KEYS.includes(key) && typeof value === 'string') {
+			const invalid = findInvalidNameCharacters(value);
+			if (invalid.length > 0) {
+				violations.push({
+					path: fieldPath,
+					message: `${fieldPath} contains characters the API does not accept (${describeCharacters(invalid)}); allowed are ${NAME_RULE_TEXT}`,
+				});
+			}
+		} else if (key === 'staffingAgency' && typeof value === 'string' && value.length > STAFFING_AGENCY_MAX_LENGTH) {
+			violations.push({
+				path: fieldPath,
+				message: `${fieldPath} is ${value.length} characters long; the API accepts at most ${STAFFING_AGENCY_MAX_LENGTH}`,
+			});
+		} else {
+			violations.push(...findBodyViolations(value, fieldPath));
+		}
+	}
+	return violations;
+}

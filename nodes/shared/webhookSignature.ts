@@ -1,0 +1,146 @@
+/**
+ * Webhook signatures of spec section 6: Standard Webhooks `v1` (6.3) and the legacy scheme (6.6).
+ * Pure functions with no n8n imports: the trigger node verifies with them, the sandbox signs with them,
+ * and the tests hold both against the Standard Webhooks reference vectors and package.
+ * Verification never throws; it answers with a reason a receiver can log or return.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'crypto';
+
+export const STANDARD_SECRET_PREFIX = 'whsec_';
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+export type VerificationResult =
+	| { valid: true; scheme: 'standard' | 'legacy'; timestampSeconds: number }
+	| { valid: false; reason: string };
+
+type RawBody = Buffer | string;
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Decodes a `whsec_<base64>` secret to its key bytes; undefined when it is not one. */
+export function decodeStandardSecret(secret: string): Buffer | undefined {
+	if (typeof secret !== 'string' || !secret.startsWith(STANDARD_SECRET_PREFIX)) return undefined;
+	const encoded = secret.slice(STANDARD_SECRET_PREFIX.length);
+	if (encoded.length === 0 || encoded.length % 4 !== 0 || !BASE64.test(encoded)) return undefined;
+	const key = Buffer.from(encoded, 'base64');
+	return key.length > 0 ? key : undefined;
+}
+
+export function isStandardSecret(secret: string): boolean {
+	return decodeStandardSecret(secret) !== undefined;
+}
+
+export function generateWebhookSecret(): string {
+	return STANDARD_SECRET_PREFIX + randomBytes(24).toString('base64');
+}
+
+function standardSignature(key: Buffer, msgId: string, timestampSeconds: number | string, rawBody: RawBody): string {
+	return createHmac('sha256', key)
+		.update(`${msgId}.${timestampSeconds}.`)
+		.update(rawBody)
+		.digest('base64');
+}
+
+/** The `webhook-signature` entry `v1,<base64>` for one secret. */
+export function signStandardWebhook(secret: string, msgId: string, timestampSeconds: number, rawBody: RawBody): string {
+	const key = decodeStandardSecret(secret);
+	if (!key) throw new Error('The secret is not a whsec_ base64 value');
+	return `v1,${standardSignature(key, msgId, timestampSeconds, rawBody)}`;
+}
+
+function constantTimeEquals(a: string, b: string): boolean {
+	const left = Buffer.from(a);
+	const right = Buffer.from(b);
+	return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function checkTimestamp(timestampSeconds: number, nowSeconds: number, toleranceSeconds: number): string | undefined {
+	if (timestampSeconds < nowSeconds - toleranceSeconds) return 'timestamp too old';
+	if (timestampSeconds > nowSeconds + toleranceSeconds) return 'timestamp too far in the future';
+	return undefined;
+}
+
+export interface StandardWebhookInput {
+	rawBody: RawBody;
+	webhookId: string | undefined;
+	webhookTimestamp: string | undefined;
+	webhookSignature: string | undefined;
+	/** Current and, during a rotation, previous `whsec_` secrets; any may match. */
+	secrets: string[];
+	nowSeconds: number;
+	toleranceSeconds?: number;
+}
+
+export function verifyStandardWebhook(input: StandardWebhookInput): VerificationResult {
+	const { webhookId, webhookTimestamp, webhookSignature } = input;
+	if (!webhookId || !webhookTimestamp || !webhookSignature) return { valid: false, reason: 'missing webhook headers' };
+	if (!/^\d{1,12}$/.test(webhookTimestamp)) return { valid: false, reason: 'invalid timestamp' };
+	const timestampSeconds = Number(webhookTimestamp);
+	const staleness = checkTimestamp(
+		timestampSeconds,
+		input.nowSeconds,
+		input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+	);
+	if (staleness) return { valid: false, reason: staleness };
+
+	const keys = input.secrets.map(decodeStandardSecret).filter((key): key is Buffer => key !== undefined);
+	if (keys.length === 0) return { valid: false, reason: 'no valid signing secret configured' };
+
+	const offered = webhookSignature
+		.split(' ')
+		.filter((entry) => entry.startsWith('v1,'))
+		.map((entry) => entry.slice(3));
+	for (const key of keys) {
+		const expected = standardSignature(key, webhookId, webhookTimestamp, input.rawBody);
+		if (offered.some((signature) => constantTimeEquals(signature, expected))) {
+			return { valid: true, scheme: 'standard', timestampSeconds };
+		}
+	}
+	return { valid: false, reason: 'signature mismatch' };
+}
+
+function legacySignature(secret: string, timestampMs: number | string, rawBody: RawBody): string {
+	const bodyHash = createHash('sha256').update(rawBody).digest('hex');
+	return createHmac('sha256', secret).update(`${timestampMs}.${bodyHash}`).digest('hex');
+}
+
+/** The legacy header value `t=<milliseconds>,v1=<hex>` (spec 6.6). */
+export function signLegacyWebhook(secret: string, timestampMs: number, rawBody: RawBody): string {
+	return `t=${timestampMs},v1=${legacySignature(secret, timestampMs, rawBody)}`;
+}
+
+export interface LegacyWebhookInput {
+	rawBody: RawBody;
+	header: string | undefined;
+	secret: string;
+	nowMs: number;
+	toleranceSeconds?: number;
+}
+
+export function verifyLegacyWebhook(input: LegacyWebhookInput): VerificationResult {
+	if (!input.header) return { valid: false, reason: 'missing signature header' };
+	if (!input.secret) return { valid: false, reason: 'no legacy secret configured' };
+	const parts = new Map<string, string[]>();
+	for (const part of input.header.split(',')) {
+		const separator = part.indexOf('=');
+		if (separator <= 0) continue;
+		const name = part.slice(0, separator).trim();
+		parts.set(name, [...(parts.get(name) ?? []), part.slice(separator + 1).trim()]);
+	}
+	const timestamp = parts.get('t')?.[0];
+	if (!timestamp || !/^\d{1,15}$/.test(timestamp)) return { valid: false, reason: 'invalid timestamp' };
+	const timestampSeconds = Math.floor(Number(timestamp) / 1000);
+	const staleness = checkTimestamp(
+		timestampSeconds,
+		Math.floor(input.nowMs / 1000),
+		input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+	);
+	if (staleness) return { valid: false, reason: staleness };
+
+	const expected = legacySignature(input.secret, timestamp, input.rawBody);
+	const offered = parts.get('v1') ?? [];
+	if (offered.some((signature) => constantTimeEquals(signature.toLowerCase(), expected))) {
+		return { valid: true, scheme: 'legacy', timestampSeconds };
+	}
+	return { valid: false, reason: 'signature mismatch' };
+}
