@@ -1,0 +1,158 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { API_ENVIRONMENTS, insecureUrlReason, resolveBaseUrl } from '../nodes/shared/apiEnvironment';
+
+export const BACKGROUND_CHECK_API_CREDENTIAL = 'backgroundCheckApi';
+
+interface HttpErrorLike {
+	httpCode?: string;
+	response?: { status?: number };
+	cause?: { response?: { status?: number } };
+}
+
+function statusOf(error: unknown): number | undefined {
+	const candidate = error as HttpErrorLike;
+	return candidate?.response?.status ?? candidate?.cause?.response?.status ?? (Number(candidate?.httpCode) || undefined);
+}
+
+export class BackgroundCheckApi implements ICredentialType {
+	name = BACKGROUND_CHECK_API_CREDENTIAL;
+
+	displayName = 'Background Check API';
+
+	icon: Icon = { light: 'file:backgroundCheck.svg', dark: 'file:backgroundCheck.dark.svg' };
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-background-check/n8n-nodes-background-check#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Stage', value: 'stage', description: 'Test orders; no real screenings are run' },
+				{ name: 'Production', value: 'production', description: 'Real orders for real candidates' },
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'Any other address, such as the local sandbox on 127.0.0.1',
+				},
+			],
+			default: 'stage',
+		},
+		...API_ENVIRONMENTS.map(
+			(environment): INodeProperties => ({
+				displayName: `${environment.label} Base URL`,
+				name: environment.field,
+				type: 'string',
+				default: environment.defaultBaseUrl,
+				required: environment.name === 'custom',
+				placeholder: environment.placeholder,
+				description: environment.description,
+				displayOptions: { show: { environment: [environment.name] } },
+			}),
+		),
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The partner API key the service operator issued to you (one per partner)',
+		},
+		{
+			displayName: 'Client Access Token',
+			name: 'clientAccessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The client access token of one company group. The bearer token it unlocks sees only that group\'s cases.',
+		},
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	/**
+	 * Exchanges the key pair for the group's bearer token. n8n stores the result in the hidden `token`
+	 * field and calls this again only when it is empty or a request answered 401 (a revoked token);
+	 * the token itself never expires (spec section 5).
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const baseUrl = resolveBaseUrl(credentials);
+		let client: IDataObject;
+		try {
+			client = (await this.helpers.httpRequest({
+				method: 'POST',
+				url: `${baseUrl}/auth/api`,
+				body: { apiKey: credentials.apiKey, clientAccessToken: credentials.clientAccessToken },
+				json: true,
+			})) as IDataObject;
+		} catch (error) {
+			const status = statusOf(error);
+			if (status === 403) {
+				throw new Error(
+					'The API key or client access token was not accepted (POST /auth/api answered 403). Check both values and the environment.',
+				);
+			}
+			throw new Error(
+				`Could not obtain an access token from ${baseUrl}/auth/api${status ? ` (HTTP ${status})` : ''}: check the base URL and that the service is reachable.`,
+			);
+		}
+		if (typeof client?.token !== 'string' || client.token === '') {
+			throw new Error('POST /auth/api answered without a token');
+		}
+		return { token: client.token };
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		// Runs for the HTTP Request node too: refuse to send the bearer token over plain HTTP to a remote host.
+		const reason = insecureUrlReason(requestOptions.baseURL ?? requestOptions.url);
+		if (reason) throw new Error(reason);
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${credentials.token}` },
+		};
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.environment === "custom" ? $credentials.customBaseUrl : $credentials.environment === "production" ? $credentials.productionBaseUrl : $credentials.stageBaseUrl}}',
+			url: '/auth/api',
+			method: 'POST',
+			body: {
+				apiKey: '={{$credentials.apiKey}}',
+				clientAccessToken: '={{$credentials.clientAccessToken}}',
+			},
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The API key or client access token was not accepted',
+				},
+			},
+		],
+	};
+}

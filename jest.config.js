@@ -1,0 +1,9 @@
+/** Unit and sandbox tests: fast, no n8n process. The real-n8n suite has its own config (jest.e2e.config.js). */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }] },
+};

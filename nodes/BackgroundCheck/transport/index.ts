@@ -1,0 +1,205 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../../credentials/BackgroundCheckApi.credentials';
+import { resolveBaseUrl } from '../../shared/apiEnvironment';
+
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+/** A path whose every interpolated segment was checked and URL-encoded by {@link apiPath}. */
+export type ApiPath = string & { readonly __apiPath: unique symbol };
+
+export class InvalidPathSegmentError extends Error {}
+
+/** Encodes one path segment; an empty value or a dot segment could change which endpoint is called. */
+export function encodePathSegment(value: unknown): string {
+	const text = typeof value === 'number' ? String(value) : value;
+	if (typeof text !== 'string' || text.trim() === '') throw new InvalidPathSegmentError('is empty');
+	if (text.trim() === '.' || text.trim() === '..') throw new InvalidPathSegmentError(`"${text}" is not an ID`);
+	return encodeURIComponent(text.trim());
+}
+
+/** Tagged template for endpoint paths: apiPath`/case/id/${caseId}` encodes each value as one segment. */
+export function apiPath(strings: TemplateStringsArray, ...segments: unknown[]): ApiPath {
+	return strings.reduce(
+		(path, literal, index) => path + literal + (index < segments.length ? encodePathSegment(segments[index]) : ''),
+		'',
+	) as ApiPath;
+}
+
+export interface ApiRequestOptions {
+	body?: IDataObject | IDataObject[];
+	qs?: IDataObject;
+	itemIndex?: number;
+}
+
+interface CaughtHttpError {
+	message?: string;
+	code?: string;
+	httpCode?: string | null;
+	response?: { status?: number; data?: unknown };
+	cause?: CaughtHttpError;
+	context?: { data?: unknown };
+}
+
+const TOKEN_LIKE = [/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g];
+
+/** Removes credential values and anything shaped like a bearer token or JWT from a text. */
+export function redact(text: string, secrets: unknown[] = []): string {
+	let result = text;
+	for (const secret of secrets) {
+		if (typeof secret === 'string' && secret.length >= 4) result = result.split(secret).join('[redacted]');
+	}
+	for (const pattern of TOKEN_LIKE) result = result.replace(pattern, '[redacted]');
+	return result;
+}
+
+export interface DescribedApiError {
+	status?: number;
+	message: string;
+	description?: string;
+}
+
+function apiMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() || undefined;
+	if (Buffer.isBuffer(body)) return body.toString('utf8').trim() || undefined;
+	if (body && typeof body === 'object') {
+		const { message, error } = body as { message?: unknown; error?: unknown };
+		if (Array.isArray(message)) return message.map(String).join('; ');
+		if (typeof message === 'string' && message) return message;
+		if (typeof error === 'string' && error) return error;
+	}
+	return undefined;
+}
+
+function conflictingCaseIds(body: unknown): string[] {
+	const cases = (body as { cases?: unknown })?.cases;
+	if (!Array.isArray(cases)) return [];
+	return cases
+		.map((entry) => (typeof entry === 'string' ? entry : (entry as { id?: unknown })?.id))
+		.filter((id): id is string => typeof id === 'string');
+}
+
+const isWrite = (method: IHttpRequestMethods) => method !== 'GET' && method !== 'HEAD';
+
+const MAY_OR_MAY_NOT_EXIST =
+	'The request may or may not have been carried out. Case creation has no idempotency key, so the node does not retry it: look the candidate up with Case > Get Many (or in the provider\'s portal) before running it again.';
+
+/** Turns an HTTP failure into the message a user needs; pure, so every shape is unit-tested. */
+export function describeApiError(
+	method: IHttpRequestMethods,
+	path: string,
+	status: number | undefined,
+	body: unknown,
+	networkCode?: string,
+): DescribedApiError {
+	const fromApi = apiMessage(body);
+	const endpoint = `${method} ${path}`;
+	if (status === undefined) {
+		const what = networkCode === 'ECONNABORTED' || networkCode?.includes('TIMEDOUT') ? 'timed out' : `failed (${networkCode ?? 'no response'})`;
+		return {
+			message: `The request ${endpoint} ${what}`,
+			description: isWrite(method) ? MAY_OR_MAY_NOT_EXIST : 'Check that the API is reachable and try again.',
+		};
+	}
+	if (status === 409 && (body as { cases?: unknown })?.cases !== undefined) {
+		const ids = conflictingCaseIds(body);
+		return {
+			status,
+			message: 'The candidate already has a case in this group',
+			description: ids.length
+				? `Existing case ID(s): ${ids.join(', ')}. Use Case > Get or Add Services instead of creating another case.`
+				: 'Use Case > Get Many to find the existing case instead of creating another one.',
+		};
+	}
+	if (status === 403 && path.includes('/case')) {
+		return {
+			status,
+			message: 'Access to this case was refused (403)',
+			description: `${fromApi ? `The API said: ${fromApi}. ` : ''}The case usually belongs to another company group: the client access token in this credential only sees its own group's cases.`,
+		};
+	}
+	if (status === 401) {
+		return {
+			status,
+			message: 'The API refused the access token (401)',
+			description: `${fromApi ? `The API said: ${fromApi}. ` : ''}The token may have been revoked; n8n exchanged the API key and client access token again and the API still refused. Check the credential with the service operator.`,
+		};
+	}
+	if (status >= 500) {
+		return {
+			status,
+			message: `The API failed on ${endpoint} (HTTP ${status})${fromApi ? `: ${fromApi}` : ''}`,
+			description: isWrite(method) ? MAY_OR_MAY_NOT_EXIST : 'This is an error on the API side; try again later.',
+		};
+	}
+	return {
+		status,
+		message: fromApi ?? `The API answered HTTP ${status} on ${endpoint}`,
+		description: fromApi ? `HTTP ${status} on ${endpoint}` : undefined,
+	};
+}
+
+function unwrap(error: unknown): { status?: number; body?: unknown; code?: string } {
+	const caught = (error ?? {}) as CaughtHttpError;
+	const source = caught.response ? caught : (caught.cause ?? caught);
+	const status = source.response?.status ?? (Number(caught.httpCode) || undefined);
+	return {
+		status,
+		body: source.response?.data ?? caught.context?.data,
+		code: source.code ?? caught.code,
+	};
+}
+
+/**
+ * The one way the nodes call the API: base URL from the credential, the bearer token through
+ * httpRequestWithAuthentication (which exchanges it once and again after a 401), JSON in and out,
+ * and every failure turned into a NodeApiError that carries the API's own message and no secret.
+ */
+export async function apiRequest(
+	this: RequestContext,
+	method: IHttpRequestMethods,
+	path: ApiPath,
+	options: ApiRequestOptions = {},
+): Promise<unknown> {
+	const { itemIndex } = options;
+	const credentials = await this.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
+	let baseUrl: string;
+	try {
+		baseUrl = resolveBaseUrl(credentials);
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
+	}
+
+	const request: IHttpRequestOptions = { method, url: `${baseUrl}${path}`, json: true };
+	if (options.body !== undefined) request.body = options.body;
+	if (options.qs !== undefined && Object.keys(options.qs).length > 0) request.qs = options.qs;
+
+	try {
+		return await this.helpers.httpRequestWithAuthentication.call(this, BACKGROUND_CHECK_API_CREDENTIAL, request);
+	} catch (error) {
+		const { status, body, code } = unwrap(error);
+		const secrets = [credentials.apiKey, credentials.clientAccessToken, credentials.token];
+		const described =
+			status === undefined && !code && (error as Error)?.message
+				? { message: (error as Error).message }
+				: describeApiError(method, path, status, body, code);
+		const message = redact(described.message, secrets);
+		const description = described.description ? redact(described.description, secrets) : undefined;
+		throw new NodeApiError(this.getNode(), { message, description: description ?? null } as JsonObject, {
+			message,
+			description,
+			httpCode: status ? String(status) : undefined,
+			itemIndex,
+		});
+	}
+}
