@@ -13,6 +13,9 @@ import { API_ENVIRONMENTS, insecureUrlReason, resolveBaseUrl } from '../nodes/sh
 
 export const BACKGROUND_CHECK_API_CREDENTIAL = 'backgroundCheckApi';
 
+/** Starts every message of a failed token exchange, so the nodes can pass it on as it is. */
+export const CREDENTIAL_ERROR_PREFIX = 'Background Check API credential: ';
+
 interface HttpErrorLike {
 	httpCode?: string;
 	response?: { status?: number };
@@ -109,15 +112,15 @@ export class BackgroundCheckApi implements ICredentialType {
 			const status = statusOf(error);
 			if (status === 403) {
 				throw new Error(
-					'The API key or client access token was not accepted (POST /auth/api answered 403). Check both values and the environment.',
+					`${CREDENTIAL_ERROR_PREFIX}the API key or client access token was not accepted (POST /auth/api answered 403). Check both values and the environment.`,
 				);
 			}
 			throw new Error(
-				`Could not obtain an access token from ${baseUrl}/auth/api${status ? ` (HTTP ${status})` : ''}: check the base URL and that the service is reachable.`,
+				`${CREDENTIAL_ERROR_PREFIX}could not obtain an access token from ${baseUrl}/auth/api${status ? ` (HTTP ${status})` : ''}: check the base URL and that the service is reachable.`,
 			);
 		}
 		if (typeof client?.token !== 'string' || client.token === '') {
-			throw new Error('POST /auth/api answered without a token');
+			throw new Error(`${CREDENTIAL_ERROR_PREFIX}POST /auth/api answered without a token`);
 		}
 		return { token: client.token };
 	}

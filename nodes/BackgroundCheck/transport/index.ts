@@ -10,7 +10,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../../credentials/BackgroundCheckApi.credentials';
+import {
+	BACKGROUND_CHECK_API_CREDENTIAL,
+	CREDENTIAL_ERROR_PREFIX,
+} from '../../../credentials/BackgroundCheckApi.credentials';
 import { resolveBaseUrl } from '../../shared/apiEnvironment';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
@@ -40,15 +43,6 @@ export interface ApiRequestOptions {
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
 	itemIndex?: number;
-}
-
-interface CaughtHttpError {
-	message?: string;
-	code?: string;
-	httpCode?: string | null;
-	response?: { status?: number; data?: unknown };
-	cause?: CaughtHttpError;
-	context?: { data?: unknown };
 }
 
 const TOKEN_LIKE = [/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g];
@@ -100,14 +94,12 @@ export function describeApiError(
 	path: string,
 	status: number | undefined,
 	body: unknown,
-	networkCode?: string,
 ): DescribedApiError {
 	const fromApi = apiMessage(body);
 	const endpoint = `${method} ${path}`;
 	if (status === undefined) {
-		const what = networkCode === 'ECONNABORTED' || networkCode?.includes('TIMEDOUT') ? 'timed out' : `failed (${networkCode ?? 'no response'})`;
 		return {
-			message: `The request ${endpoint} ${what}`,
+			message: `The request ${endpoint} got no answer`,
 			description: isWrite(method) ? MAY_OR_MAY_NOT_EXIST : 'Check that the API is reachable and try again.',
 		};
 	}
@@ -149,21 +141,31 @@ export function describeApiError(
 	};
 }
 
-function unwrap(error: unknown): { status?: number; body?: unknown; code?: string } {
-	const caught = (error ?? {}) as CaughtHttpError;
-	const source = caught.response ? caught : (caught.cause ?? caught);
-	const status = source.response?.status ?? (Number(caught.httpCode) || undefined);
-	return {
-		status,
-		body: source.response?.data ?? caught.context?.data,
-		code: source.code ?? caught.code,
-	};
+/** n8n's own request timeout is unlimited; a stuck API must not hang a workflow. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+interface FullResponse {
+	statusCode: number;
+	body: unknown;
+}
+
+/** What n8n's NodeApiError keeps of a failure that happened before any HTTP status came back. */
+interface TransportFailure {
+	message?: string;
+	httpCode?: string | null;
+	description?: string | null;
+	context?: { data?: unknown };
 }
 
 /**
  * The one way the nodes call the API: base URL from the credential, the bearer token through
- * httpRequestWithAuthentication (which exchanges it once and again after a 401), JSON in and out,
- * and every failure turned into a NodeApiError that carries the API's own message and no secret.
+ * httpRequestWithAuthentication, JSON in and out, and every failure turned into a NodeApiError that carries
+ * the API's own message and no secret.
+ *
+ * Responses are read whole (status and raw body) because n8n's own error drops text bodies such as the
+ * 404 "Invalid case". A 401 is handed back to n8n's throwing path, which exchanges the key pair for a
+ * new token (the old one was revoked) and retries once; a 401 means nothing was carried out, so
+ * repeating even a write is safe.
  */
 export async function apiRequest(
 	this: RequestContext,
@@ -180,26 +182,44 @@ export async function apiRequest(
 		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
 	}
 
-	const request: IHttpRequestOptions = { method, url: `${baseUrl}${path}`, json: true };
+	const request: IHttpRequestOptions = { method, url: `${baseUrl}${path}`, json: true, timeout: REQUEST_TIMEOUT_MS };
 	if (options.body !== undefined) request.body = options.body;
 	if (options.qs !== undefined && Object.keys(options.qs).length > 0) request.qs = options.qs;
 
-	try {
-		return await this.helpers.httpRequestWithAuthentication.call(this, BACKGROUND_CHECK_API_CREDENTIAL, request);
-	} catch (error) {
-		const { status, body, code } = unwrap(error);
-		const secrets = [credentials.apiKey, credentials.clientAccessToken, credentials.token];
-		const described =
-			status === undefined && !code && (error as Error)?.message
-				? { message: (error as Error).message }
-				: describeApiError(method, path, status, body, code);
+	const secrets = [credentials.apiKey, credentials.clientAccessToken, credentials.token];
+	const fail = (described: DescribedApiError): never => {
 		const message = redact(described.message, secrets);
 		const description = described.description ? redact(described.description, secrets) : undefined;
 		throw new NodeApiError(this.getNode(), { message, description: description ?? null } as JsonObject, {
 			message,
 			description,
-			httpCode: status ? String(status) : undefined,
+			httpCode: described.status ? String(described.status) : undefined,
 			itemIndex,
 		});
+	};
+	const send = this.helpers.httpRequestWithAuthentication;
+
+	let response: FullResponse;
+	try {
+		response = (await send.call(this, BACKGROUND_CHECK_API_CREDENTIAL, {
+			...request,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as FullResponse;
+		if (response.statusCode === 401) {
+			return await send.call(this, BACKGROUND_CHECK_API_CREDENTIAL, request);
+		}
+	} catch (error) {
+		return fail(describeTransportFailure(method, path, error as TransportFailure));
 	}
+	if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
+	return fail(describeApiError(method, path, response.statusCode, response.body));
+}
+
+function describeTransportFailure(method: IHttpRequestMethods, path: string, error: TransportFailure): DescribedApiError {
+	const status = Number(error.httpCode) || undefined;
+	if (status) return describeApiError(method, path, status, error.context?.data ?? error.description);
+	if (error.message?.startsWith(CREDENTIAL_ERROR_PREFIX)) return { message: error.message };
+	const described = describeApiError(method, path, undefined, undefined);
+	return { ...described, message: `${described.message}: ${error.message ?? 'no response'}` };
 }

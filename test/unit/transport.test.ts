@@ -1,0 +1,195 @@
+import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_ERROR_PREFIX } from '../../credentials/BackgroundCheckApi.credentials';
+import { apiPath, apiRequest, describeApiError, encodePathSegment, redact } from '../../nodes/BackgroundCheck/transport';
+
+const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
+const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
+
+type Responder = (options: IHttpRequestOptions, attempt: number) => unknown;
+
+/** A node context whose httpRequestWithAuthentication answers like n8n-core's, one responder call per request. */
+function contextAnswering(responder: Responder, credentials: Record<string, unknown> = {}) {
+	const sent: IHttpRequestOptions[] = [];
+	const context = {
+		getNode: () => node,
+		getCredentials: async () => ({ environment: 'custom', customBaseUrl: 'https://api.example.com', ...SECRETS, ...credentials }),
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
+				sent.push(options);
+				return responder(options, sent.length);
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, sent };
+}
+
+const answering = (statusCode: number, body: unknown) => contextAnswering(() => ({ statusCode, body, headers: {} }));
+
+/** What n8n-core's throwing path raises for an HTTP status: a NodeApiError around the axios error. */
+function n8nHttpError(status: number, data: unknown) {
+	const axiosError = Object.assign(new Error(`Request failed with status code ${status}`), {
+		response: { status, data },
+		config: { headers: { Authorization: `Bearer ${SECRETS.token}` } },
+	});
+	return new NodeApiError(node, axiosError as never);
+}
+
+/** What n8n-core throws when no HTTP status came back: a NodeApiError around the axios error. */
+function networkFailure(code: string) {
+	const axiosError = Object.assign(new Error(`connect ${code} 127.0.0.1:9`), {
+		code,
+		config: { headers: { Authorization: `Bearer ${SECRETS.token}` } },
+	});
+	return new NodeApiError(node, axiosError as never);
+}
+
+async function caught(promise: Promise<unknown>): Promise<NodeApiError> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as NodeApiError;
+	}
+	throw new Error('expected a failure');
+}
+
+describe('path encoding', () => {
+	it('encodes every interpolated value as exactly one segment', () => {
+		expect(apiPath`/case/id/${'a/b'}/data/${'x?y#z'}`).toBe('/case/id/a%2Fb/data/x%3Fy%23z');
+		expect(apiPath`/case/id/${'../../auth/api'}`).toBe('/case/id/..%2F..%2Fauth%2Fapi');
+		expect(apiPath`/case/id/${'%2e%2e'}`).toBe('/case/id/%252e%252e');
+	});
+
+	it.each(['', '  ', '.', '..', undefined, null, {}])('refuses %p as a segment', (value) => {
+		expect(() => encodePathSegment(value)).toThrow();
+	});
+
+	it('sends the encoded path to the base URL of the credential', async () => {
+		const { context, sent } = answering(200, { ok: true });
+		await apiRequest.call(context, 'GET', apiPath`/case/id/${'a/b'}`);
+		expect(sent[0]).toMatchObject({ method: 'GET', url: 'https://api.example.com/case/id/a%2Fb', json: true });
+		expect(new URL(sent[0].url).pathname).toBe('/case/id/a%2Fb');
+	});
+
+	it('does not call the API when the credential points at plain HTTP on a remote host', async () => {
+		const { context, sent } = contextAnswering(() => ({ statusCode: 200 }), { customBaseUrl: 'http://api.example.com' });
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: 3 })).rejects.toBeInstanceOf(
+			NodeOperationError,
+		);
+		expect(sent).toHaveLength(0);
+	});
+});
+
+describe('API error shapes', () => {
+	it('shows the API message of a { message, error, statusCode } body', async () => {
+		const { context } = answering(400, { message: 'lastName contains invalid characters', error: 'Bad Request', statusCode: 400 });
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {}, itemIndex: 2 }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('lastName contains invalid characters');
+		expect(error.httpCode).toBe('400');
+		expect(error.context.itemIndex).toBe(2);
+	});
+
+	it('joins a message array', () => {
+		const described = describeApiError('POST', '/case/create', 400, { message: ['a is bad', 'b is bad'], error: 'Bad Request', statusCode: 400 });
+		expect(described.message).toBe('a is bad; b is bad');
+	});
+
+	it('shows a bare text body such as the 404 "Invalid case"', async () => {
+		const { context } = answering(404, 'Invalid case');
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/id/${'nope'}`));
+		expect(error.message).toBe('Invalid case');
+		expect(error.httpCode).toBe('404');
+	});
+
+	it('explains a 409 with the existing cases', () => {
+		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases: [{ id: 'case-1' }, 'case-2'] });
+		expect(described.message).toBe('The candidate already has a case in this group');
+		expect(described.description).toContain('case-1, case-2');
+	});
+
+	it('reads a 403 on a case as another group\'s case', () => {
+		const described = describeApiError('GET', '/case/id/x', 403, { message: 'Forbidden resource', error: 'Forbidden', statusCode: 403 });
+		expect(described.message).toContain('refused');
+		expect(described.description).toContain('another company group');
+		expect(described.description).toContain('Forbidden resource');
+	});
+
+	it('says a failed write may or may not have happened, and a failed read can be retried', () => {
+		expect(describeApiError('POST', '/case/create', 502, 'Bad gateway').description).toContain('may or may not');
+		expect(describeApiError('POST', '/case/create', undefined, undefined).description).toContain('may or may not');
+		expect(describeApiError('GET', '/case/list', 503, undefined).description).not.toContain('may or may not');
+	});
+
+	it('names a final 401 as a refused (possibly revoked) token', () => {
+		expect(describeApiError('GET', '/case/list', 401, { message: 'Unauthorized' }).message).toContain('401');
+	});
+});
+
+describe('secrets never leave in an error', () => {
+	it('redacts credential values, bearer headers and JWTs', () => {
+		const text = `key ${SECRETS.apiKey} token ${SECRETS.clientAccessToken} Authorization: Bearer abc.def ${SECRETS.token}`;
+		const clean = redact(text, Object.values(SECRETS));
+		for (const secret of [...Object.values(SECRETS), 'abc.def']) expect(clean).not.toContain(secret);
+	});
+
+	it('builds a fresh error that does not carry the request (and its Authorization header)', async () => {
+		const { context } = answering(400, { message: `bad token ${SECRETS.token} for key ${SECRETS.apiKey}`, statusCode: 400 });
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		const serialised = JSON.stringify({ ...error, message: error.message, description: error.description, cause: error.cause });
+		for (const secret of Object.values(SECRETS)) expect(serialised).not.toContain(secret);
+		expect(error.message).toContain('[redacted]');
+	});
+
+	it('passes on the message of a failed token exchange', async () => {
+		const exchangeFailure = new NodeApiError(
+			node,
+			new Error(`${CREDENTIAL_ERROR_PREFIX}the API key or client access token was not accepted`) as never,
+		);
+		const { context } = contextAnswering(() => {
+			throw exchangeFailure;
+		});
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).toContain('was not accepted');
+		expect(error.description).toBeFalsy();
+	});
+});
+
+describe('reading the answer', () => {
+	it('returns the body of a 2xx and asks n8n for the full response without throwing on status', async () => {
+		const { context, sent } = answering(201, { id: 'case-1' });
+		await expect(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: { a: 1 } })).resolves.toEqual({ id: 'case-1' });
+		expect(sent[0]).toMatchObject({ body: { a: 1 }, returnFullResponse: true, ignoreHttpStatusErrors: true });
+		expect(sent[0].timeout).toBeGreaterThan(0);
+	});
+
+	it('hands a 401 to n8n once so it exchanges the key pair again and retries', async () => {
+		const { context, sent } = contextAnswering((options, attempt) =>
+			attempt === 1 ? { statusCode: 401, body: { message: 'Unauthorized' } } : { refreshed: !options.ignoreHttpStatusErrors },
+		);
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({ refreshed: true });
+		expect(sent).toHaveLength(2);
+	});
+
+	it('reports a refused token when the retry after the exchange still fails', async () => {
+		const { context } = contextAnswering((_options, attempt) => {
+			if (attempt === 1) return { statusCode: 401, body: {} };
+			throw n8nHttpError(401, { message: 'Unauthorized' });
+		});
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).toContain('refused the access token');
+		expect(error.httpCode).toBe('401');
+	});
+
+	it('says a write that got no answer may or may not have happened, without the token', async () => {
+		const { context, sent } = contextAnswering(() => {
+			throw networkFailure('ECONNRESET');
+		});
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		expect(error.message).toContain('POST /case/create got no answer');
+		expect(error.description).toContain('may or may not');
+		expect(sent).toHaveLength(1);
+		expect(JSON.stringify(error)).not.toContain(SECRETS.token);
+	});
+});
