@@ -1,0 +1,116 @@
+/**
+ * The small HTTP vocabulary shared by the router, the API routes and the admin routes: how a route is
+ * declared, what a handler receives and returns, and the error bodies the sandbox answers with.
+ */
+import type { IncomingHttpHeaders } from 'http';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A response: a string body is sent as text/plain, anything else as JSON. */
+export interface ApiResponse {
+	status: number;
+	body: unknown;
+}
+
+export interface ApiRequest<Principal = undefined> {
+	method: HttpMethod;
+	path: string;
+	params: Record<string, string>;
+	query: URLSearchParams;
+	headers: IncomingHttpHeaders;
+	body: unknown;
+	/** The authenticated caller; set for every API route except `POST /auth/api`. */
+	principal: Principal;
+}
+
+export interface Route<Principal, Context> {
+	method: HttpMethod;
+	/** Path with `{name}` placeholders, written as in the spec. */
+	path: string;
+	/** False only for `POST /auth/api` (and the admin routes, which have no bearer at all). */
+	requiresBearer?: boolean;
+	handle(request: ApiRequest<Principal>, context: Context): ApiResponse | Promise<ApiResponse>;
+}
+
+export function ok(body: unknown): ApiResponse {
+	return { status: 200, body };
+}
+
+export function created(body: unknown): ApiResponse {
+	return { status: 201, body };
+}
+
+/** Thrown by handlers; the router turns it into the response it carries. */
+export class HttpError extends Error {
+	constructor(
+		readonly status: number,
+		readonly body: unknown,
+	) {
+		super(typeof body === 'string' ? body : JSON.stringify(body));
+	}
+}
+
+const REASON_PHRASES: Record<number, string> = {
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	409: 'Conflict',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+
+export function reasonPhrase(status: number): string {
+	return REASON_PHRASES[status] ?? 'Error';
+}
+
+/** The `{ message, error, statusCode }` body used for every JSON error. */
+export function errorBody(status: number, message: string | string[]) {
+	return { message, error: reasonPhrase(status), statusCode: status };
+}
+
+export function httpError(status: number, message: string | string[]): HttpError {
+	return new HttpError(status, errorBody(status, message));
+}
+
+export const badRequest = (message: string | string[]) => httpError(400, message);
+export const unauthorized = (message: string) => httpError(401, message);
+export const forbidden = (message: string) => httpError(403, message);
+export const notFound = (message: string) => httpError(404, message);
+
+/** An unknown case is answered with the bare text `Invalid case`, not JSON. */
+export const invalidCase = () => new HttpError(404, 'Invalid case');
+
+/** Compiles `/case/id/{caseId}` into a matcher returning the decoded parameters, or undefined. */
+export function compilePath(pattern: string): (path: string) => Record<string, string> | undefined {
+	const names: string[] = [];
+	const source = pattern
+		.split('/')
+		.map((segment) => {
+			const placeholder = /^\{(\w+)\}$/.exec(segment);
+			if (!placeholder) return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+			names.push(placeholder[1]);
+			return '([^/]+)';
+		})
+		.join('/');
+	const matcher = new RegExp(`^${source}/?$`);
+	return (path) => {
+		const match = matcher.exec(path);
+		if (!match) return undefined;
+		const params: Record<string, string> = {};
+		names.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1])));
+		return params;
+	};
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The body as an object, or a 400 when the route needs one and got something else. */
+export function requireObjectBody(body: unknown): Record<string, unknown> {
+	if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object');
+	return body;
+}

@@ -1,0 +1,23 @@
+/** Every API route, in the order of spec section 4 (4.1, 4.2, then the rows of the 4.3 table). */
+import { authRoutes } from './auth';
+import { caseRoutes } from './cases';
+import type { ApiRoute } from './common';
+import { companyUserRoutes } from './companyUsers';
+import { cplcRoutes } from './cplc';
+import { documentRoutes } from './documents';
+import { packageRoutes } from './packages';
+import { shipmentMaskRoutes } from './shipmentMasks';
+import { testimonyRoutes } from './testimony';
+import { vbookRoutes } from './vbook';
+
+export const API_ROUTES: readonly ApiRoute[] = [
+	...authRoutes,
+	...cplcRoutes,
+	...caseRoutes,
+	...packageRoutes,
+	...documentRoutes,
+	...vbookRoutes,
+	...testimonyRoutes,
+	...shipmentMaskRoutes,
+	...companyUserRoutes,
+];
