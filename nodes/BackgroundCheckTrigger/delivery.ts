@@ -1,0 +1,253 @@
+/**
+ * What the trigger does with one delivery, as pure functions: pick and run the signature check of the
+ * configured scheme (the checks themselves live in ../shared/webhookSignature), read the event, decide
+ * whether it is wanted, name its identities for duplicate suppression, and shape the output item.
+ */
+import {
+	isStandardSecret,
+	verifyLegacyWebhook,
+	verifyStandardWebhook,
+	type VerificationResult,
+} from '../shared/webhookSignature';
+
+export type SignatureScheme = 'standard' | 'legacy' | 'both';
+
+export const CASE_STATUS_CHANGE = 'case.statuschange';
+export const CASE_DATA_STATUS_CHANGE = 'casedata.statuschange';
+export const ANY_EVENT = 'any';
+
+/** Matches a missing secondary status in the secondary status filter. */
+export const NO_SECONDARY_STATUS = 'none';
+
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export interface VerificationConfig {
+	scheme: SignatureScheme;
+	/** Current `whsec_` secret first, then the previous one during a rotation. */
+	signingSecrets: string[];
+	legacySecret: string;
+	/** Empty: use the one `<brand>-signature` header that carries a legacy signature. */
+	legacyHeaderName: string;
+	toleranceSeconds: number;
+}
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/** Problems that make every delivery fail, worded for the person activating the workflow. */
+export function configurationProblems(config: VerificationConfig): string[] {
+	const problems: string[] = [];
+	const [current, previous] = config.signingSecrets;
+	if (config.scheme !== 'legacy') {
+		if (!current) problems.push('The credential has no Signing Secret; the Standard scheme needs the whsec_ secret of the endpoint.');
+		else if (!isStandardSecret(current)) {
+			problems.push('The Signing Secret is not a whsec_ secret: copy it exactly as the provider shows it, starting with whsec_.');
+		}
+		if (previous && !isStandardSecret(previous)) {
+			problems.push('The Previous Signing Secret is not a whsec_ secret: copy the old secret exactly, or clear the field.');
+		}
+	}
+	if (config.scheme !== 'standard') {
+		if (!config.legacySecret) problems.push('The credential has no Legacy Secret; the Legacy scheme needs it.');
+		if (config.legacyHeaderName && !HEADER_NAME.test(config.legacyHeaderName)) {
+			problems.push(`"${config.legacyHeaderName}" is not a valid header name.`);
+		}
+	}
+	if (!Number.isInteger(config.toleranceSeconds) || config.toleranceSeconds < 1) {
+		problems.push('The signature tolerance must be a whole number of seconds, at least 1.');
+	}
+	return problems;
+}
+
+function singleHeader(headers: RequestHeaders, name: string): string | undefined {
+	const value = headers[name.toLowerCase()];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** A repeated `webhook-signature` header carries more entries, not a replacement. */
+function signatureHeader(headers: RequestHeaders): string | undefined {
+	const value = headers['webhook-signature'];
+	return Array.isArray(value) ? value.join(' ') : value;
+}
+
+function legacyHeader(headers: RequestHeaders, configuredName: string): string | undefined {
+	if (configuredName) return singleHeader(headers, configuredName);
+	const candidates = Object.keys(headers).filter(
+		(name) => name.endsWith('-signature') && name !== 'webhook-signature' && /(^|,)\s*t=/.test(singleHeader(headers, name) ?? ''),
+	);
+	return candidates.length === 1 ? singleHeader(headers, candidates[0]) : undefined;
+}
+
+const hasStandardHeaders = (headers: RequestHeaders) =>
+	['webhook-id', 'webhook-timestamp', 'webhook-signature'].some((name) => headers[name] !== undefined);
+
+export type DeliveryVerification = VerificationResult & { deliveryId?: string };
+
+/** Verifies a delivery on its raw bytes with the scheme(s) configured; with both, the headers present decide. */
+export function verifyDelivery(
+	headers: RequestHeaders,
+	rawBody: Buffer,
+	config: VerificationConfig,
+	nowMs: number,
+): DeliveryVerification {
+	const verifyStandard = (): DeliveryVerification => {
+		const result = verifyStandardWebhook({
+			rawBody,
+			webhookId: singleHeader(headers, 'webhook-id'),
+			webhookTimestamp: singleHeader(headers, 'webhook-timestamp'),
+			webhookSignature: signatureHeader(headers),
+			secrets: config.signingSecrets.filter(Boolean),
+			nowSeconds: Math.floor(nowMs / 1000),
+			toleranceSeconds: config.toleranceSeconds,
+		});
+		return result.valid ? { ...result, deliveryId: singleHeader(headers, 'webhook-id') } : result;
+	};
+	const verifyLegacy = (): DeliveryVerification =>
+		verifyLegacyWebhook({
+			rawBody,
+			header: legacyHeader(headers, config.legacyHeaderName),
+			secret: config.legacySecret,
+			nowMs,
+			toleranceSeconds: config.toleranceSeconds,
+		});
+
+	if (config.scheme === 'standard') return verifyStandard();
+	if (config.scheme === 'legacy') return verifyLegacy();
+	const legacyPresent = legacyHeader(headers, config.legacyHeaderName) !== undefined;
+	if (!hasStandardHeaders(headers)) {
+		return legacyPresent ? verifyLegacy() : { valid: false, reason: 'missing signature headers' };
+	}
+	const standard = verifyStandard();
+	if (standard.valid || !legacyPresent) return standard;
+	const legacy = verifyLegacy();
+	return legacy.valid ? legacy : standard;
+}
+
+export interface WebhookEvent {
+	/** The body as received, minus the legacy system's username and password. */
+	body: Record<string, unknown>;
+	event: string;
+	messageId?: string;
+	eventObject: Record<string, unknown>;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses a verified body; undefined when it is not a JSON object. */
+export function parseEvent(rawBody: Buffer): WebhookEvent | undefined {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(rawBody.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+	if (!isPlainObject(parsed)) return undefined;
+	// Spec 6.6: the legacy system may put the endpoint's username and password in the body.
+	const { username: _username, password: _password, ...body } = parsed;
+	return {
+		body,
+		event: typeof body.event === 'string' ? body.event : '',
+		messageId: typeof body.messageId === 'string' && body.messageId ? body.messageId : undefined,
+		eventObject: isPlainObject(body.eventObject) ? body.eventObject : {},
+	};
+}
+
+/** "Complete, Pending" → ["complete", "pending"]. */
+export function parseStatusList(value: unknown): string[] {
+	return typeof value === 'string'
+		? value
+				.split(',')
+				.map((entry) => entry.trim().toLowerCase())
+				.filter(Boolean)
+		: [];
+}
+
+/** Undefined when the event type is selected (an event name, or {@link ANY_EVENT}), otherwise why not. */
+export function unselectedEventType(event: WebhookEvent, selected: string): string | undefined {
+	return selected === ANY_EVENT || event.event === selected ? undefined : `event ${event.event || '(none)'} not selected`;
+}
+
+export interface StatusFilter {
+	/** Lower-case names or IDs; empty means any. */
+	caseStatuses: string[];
+	secondaryStatuses: string[];
+}
+
+const statusMatches = (wanted: string[], name: unknown, id: unknown, allowNone: boolean) =>
+	wanted.some(
+		(entry) =>
+			(typeof name === 'string' && name.toLowerCase() === entry) ||
+			(typeof id === 'string' && id.toLowerCase() === entry) ||
+			(allowNone && entry === NO_SECONDARY_STATUS && (name === null || name === undefined) && (id === null || id === undefined)),
+	);
+
+/** Undefined when the event's case status and secondary status pass the filter, otherwise why not. */
+export function unselectedStatus(event: WebhookEvent, filter: StatusFilter): string | undefined {
+	const { caseStatus, caseStatusId, secondaryStatus, secondaryCaseStatusId } = event.eventObject;
+	if (filter.caseStatuses.length > 0 && !statusMatches(filter.caseStatuses, caseStatus, caseStatusId, false)) {
+		return 'case status not selected';
+	}
+	if (
+		filter.secondaryStatuses.length > 0 &&
+		!statusMatches(filter.secondaryStatuses, secondaryStatus, secondaryCaseStatusId, true)
+	) {
+		return 'secondary status not selected';
+	}
+	return undefined;
+}
+
+function stableJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+	if (isPlainObject(value)) {
+		return `{${Object.keys(value)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${stableJson(value[key])}`)
+			.join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Every identity of an event: the delivery and message IDs, and what it says. For a case status change
+ * that is spec 6.5's (case id, caseStatusId, secondaryCaseStatusId, modStamp); for other events the whole
+ * eventObject. The content key is what makes the copy sent by the other delivery system a duplicate.
+ */
+export function deduplicationKeys(event: WebhookEvent, deliveryId: string | undefined): string[] {
+	const keys: string[] = [];
+	if (deliveryId) keys.push(`delivery:${deliveryId}`);
+	if (event.messageId) keys.push(`message:${event.messageId}`);
+	const { id, caseStatusId, secondaryCaseStatusId, modStamp } = event.eventObject;
+	if (event.event === CASE_STATUS_CHANGE && typeof id === 'string' && typeof modStamp === 'string') {
+		keys.push(`case:${stableJson([id, caseStatusId ?? null, secondaryCaseStatusId ?? null, modStamp])}`);
+	} else {
+		keys.push(`content:${stableJson([event.event, event.eventObject])}`);
+	}
+	return keys;
+}
+
+/** What `modStamp` orders: one case, or one case data record. */
+export function orderingSubject(event: WebhookEvent): { subject: string; modStamp: string } | undefined {
+	const { id, modStamp } = event.eventObject;
+	return typeof id === 'string' && typeof modStamp === 'string' ? { subject: `${event.event}|${id}`, modStamp } : undefined;
+}
+
+/** The case a "Fetch latest case" request is for. */
+export function caseIdOf(event: WebhookEvent): string | undefined {
+	const { id, caseId } = event.eventObject;
+	if (typeof caseId === 'string' && caseId) return caseId;
+	return event.event === CASE_STATUS_CHANGE && typeof id === 'string' && id ? id : undefined;
+}
+
+export function outputItem(event: WebhookEvent, verification: DeliveryVerification & { valid: true }): Record<string, unknown> {
+	return {
+		...event.body,
+		event: event.event,
+		messageId: event.messageId ?? null,
+		apiTrackingCode: event.body.apiTrackingCode ?? null,
+		apiTrackingUser: event.body.apiTrackingUser ?? null,
+		eventObject: event.eventObject,
+		deliveryId: verification.deliveryId ?? null,
+		deliveryTimestamp: new Date(verification.timestampSeconds * 1000).toISOString(),
+		signatureScheme: verification.scheme,
+	};
+}
