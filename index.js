@@ -2,4 +2,6 @@
 // for people who require the package directly.
 module.exports = {
 	...require('./dist/credentials/BackgroundCheckApi.credentials'),
+	...require('./dist/credentials/BackgroundCheckWebhookApi.credentials'),
+	...require('./dist/nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node'),
 };
