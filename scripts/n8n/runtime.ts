@@ -1,0 +1,604 @@
+/**
+ * The project's own n8n runtime: a pinned n8n installed once into a cache folder outside the repo,
+ * the repo's package installed into an n8n user folder the way n8n's community-package installer does,
+ * and a quiet, local `n8n start` with an owner account and a public-API key.
+ *
+ * Run directly for a quick look:  npx tsx scripts/n8n/runtime.ts [install|pack|start]
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { httpRequest } from './http';
+
+export const N8N_VERSION = '2.8.4';
+export const PACKAGE_NAME = 'n8n-nodes-background-check';
+/** n8n-nodes-base pins xlsx to a tarball on an unreachable host; this registry version replaces it. */
+const XLSX_OVERRIDE = '0.18.5';
+const MARKER_FILE = '.bgc-runtime-installed.json';
+const LOCK_DIR = '.bgc-runtime-install.lock';
+const REPO_DIR = path.resolve(__dirname, '..', '..');
+
+/** Fixed key so credentials in a user folder stay readable across restarts. Test-only, never a secret. */
+export const DEV_ENCRYPTION_KEY = 'bgc-local-dev-encryption-key-not-a-secret';
+export const DEFAULT_OWNER = {
+	email: 'owner@example.com',
+	password: 'Owner-Passw0rd!',
+	firstName: 'Local',
+	lastName: 'Owner',
+};
+
+export type Logger = (line: string) => void;
+const defaultLog: Logger = (line) => process.stderr.write(`[n8n-runtime] ${line}\n`);
+
+export interface N8nRuntime {
+	/** Folder holding package.json, node_modules/n8n, the marker and install.log. */
+	home: string;
+	/** Path of n8n's bin script (run it with `process.execPath`). */
+	n8nBin: string;
+	version: string;
+}
+
+/** Cache folder of the pinned runtime: $BGC_N8N_HOME or ~/.cache/n8n-nodes-background-check/n8n-<version>. */
+export function n8nHome(): string {
+	return process.env.BGC_N8N_HOME
+		? path.resolve(process.env.BGC_N8N_HOME)
+		: path.join(os.homedir(), '.cache', PACKAGE_NAME, `n8n-${N8N_VERSION}`);
+}
+
+function runtimeAt(home: string): N8nRuntime {
+	return { home, n8nBin: path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'), version: N8N_VERSION };
+}
+
+function isInstalled(rt: N8nRuntime): boolean {
+	try {
+		const marker = JSON.parse(fs.readFileSync(path.join(rt.home, MARKER_FILE), 'utf8'));
+		return marker.version === N8N_VERSION && fs.existsSync(rt.n8nBin);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Environment for child npm processes: drop npm_config_* inherited from an enclosing `npm run`
+ * (e.g. ignore-scripts=true from the repo's .npmrc) so only the command line and the target folder's
+ * .npmrc decide.
+ */
+function cleanNpmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (/^npm_/i.test(k)) continue;
+		env[k] = v;
+	}
+	return { ...env, ...extra };
+}
+
+function pidAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (e) {
+		return (e as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** mkdir-based lock; a lock whose owner process is gone is taken over. */
+async function withLock<T>(dir: string, log: Logger, fn: () => Promise<T>, timeoutMs = 30 * 60_000): Promise<T> {
+	const ownerFile = path.join(dir, 'owner.json');
+	const start = Date.now();
+	let announced = false;
+	for (;;) {
+		try {
+			fs.mkdirSync(dir);
+			fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+			break;
+		} catch (e) {
+			if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+			let owner: { pid?: number } = {};
+			try {
+				owner = JSON.parse(fs.readFileSync(ownerFile, 'utf8'));
+			} catch {
+				// Owner file not written yet (or torn): give the owner a moment before judging it stale.
+				const st = fs.statSync(dir, { throwIfNoEntry: false });
+				if (st && Date.now() - st.mtimeMs > 10_000) owner = { pid: -1 };
+			}
+			if (owner.pid !== undefined && (owner.pid === -1 || !pidAlive(owner.pid))) {
+				log(`removing stale install lock (pid ${owner.pid} is gone)`);
+				fs.rmSync(dir, { recursive: true, force: true });
+				continue;
+			}
+			if (!announced) {
+				log(`another process (pid ${owner.pid ?? '?'}) is installing n8n; waiting for it`);
+				announced = true;
+			}
+			if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for install lock ${dir}`);
+			await sleep(1000);
+		}
+	}
+	try {
+		return await fn();
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** Run a command, output to a log file, with a heartbeat line every `beatMs`. Rejects on non-zero exit. */
+async function runLogged(
+	cmd: string,
+	args: string[],
+	opts: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string; log: Logger; label: string; beatMs?: number },
+): Promise<void> {
+	const out = fs.openSync(opts.logFile, 'a');
+	fs.writeSync(out, `\n$ ${cmd} ${args.join(' ')}   (cwd ${opts.cwd}, ${new Date().toISOString()})\n`);
+	const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', out, out] });
+	const started = Date.now();
+	const beat = setInterval(
+		() => opts.log(`${opts.label}: still running (${Math.round((Date.now() - started) / 1000)} s)`),
+		opts.beatMs ?? 20_000,
+	);
+	try {
+		const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+		if (code !== 0) {
+			const tail = fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-30).join('\n');
+			throw new Error(`${opts.label} failed (exit ${code ?? signal}); see ${opts.logFile}\n${tail}`);
+		}
+	} finally {
+		clearInterval(beat);
+		fs.closeSync(out);
+	}
+}
+
+/**
+ * Install n8n@N8N_VERSION once into n8nHome() (2-5 minutes, ~2.3 GB); later calls return at once.
+ * Safe to call concurrently: one process installs, the others wait on a lock.
+ */
+export async function ensureN8nRuntime(opts: { log?: Logger } = {}): Promise<N8nRuntime> {
+	const log = opts.log ?? defaultLog;
+	const rt = runtimeAt(n8nHome());
+	if (isInstalled(rt)) return rt;
+
+	fs.mkdirSync(path.dirname(rt.home), { recursive: true });
+	fs.mkdirSync(rt.home, { recursive: true });
+	return withLock(path.join(rt.home, LOCK_DIR), log, async () => {
+		if (isInstalled(rt)) return rt; // someone else finished while we waited
+		const t0 = Date.now();
+		log(`installing n8n ${N8N_VERSION} into ${rt.home} (once; takes 2-5 minutes)`);
+		fs.writeFileSync(
+			path.join(rt.home, 'package.json'),
+			JSON.stringify(
+				{
+					name: 'bgc-n8n-runtime',
+					private: true,
+					description: `Pinned n8n runtime for ${PACKAGE_NAME} development and end-to-end tests`,
+					dependencies: { n8n: N8N_VERSION },
+					overrides: { xlsx: XLSX_OVERRIDE },
+				},
+				null,
+				2,
+			) + '\n',
+		);
+		// sqlite3's prebuilt download fails offline and falls back to node-gyp: scripts must run here.
+		fs.writeFileSync(path.join(rt.home, '.npmrc'), 'ignore-scripts=false\nfund=false\naudit=false\nupdate-notifier=false\n');
+		const logFile = path.join(rt.home, 'install.log');
+		await runLogged(
+			'npm',
+			['install', '--ignore-scripts=false', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=warn'],
+			{ cwd: rt.home, env: cleanNpmEnv(), logFile, log, label: 'npm install n8n' },
+		);
+		log(`npm install done in ${Math.round((Date.now() - t0) / 1000)} s; verifying`);
+		const v = spawnSync(process.execPath, [rt.n8nBin, '--version'], {
+			cwd: rt.home,
+			encoding: 'utf8',
+			env: { ...process.env, N8N_USER_FOLDER: path.join(rt.home, '.verify-user') },
+			timeout: 120_000,
+		});
+		const got = (v.stdout || '').trim().split('\n').pop();
+		if (v.status !== 0 || got !== N8N_VERSION) {
+			throw new Error(`n8n --version gave ${JSON.stringify(got)} (exit ${v.status}): ${v.stderr}`);
+		}
+		fs.rmSync(path.join(rt.home, '.verify-user'), { recursive: true, force: true });
+		fs.writeFileSync(
+			path.join(rt.home, MARKER_FILE),
+			JSON.stringify({ version: N8N_VERSION, node: process.version, installedAt: new Date().toISOString() }) + '\n',
+		);
+		log(`n8n ${N8N_VERSION} ready in ${Math.round((Date.now() - t0) / 1000)} s`);
+		return rt;
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packing the repo and installing it the way n8n installs a community package
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `npm run build` then `npm pack --pack-destination <destDir>` in repoDir (default: this repo).
+ * Returns the absolute path of the tarball.
+ */
+export async function packRepo(opts: { repoDir?: string; destDir?: string; log?: Logger; build?: boolean } = {}): Promise<string> {
+	const log = opts.log ?? defaultLog;
+	const repoDir = path.resolve(opts.repoDir ?? REPO_DIR);
+	const destDir = opts.destDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-pack-'));
+	fs.mkdirSync(destDir, { recursive: true });
+	const env = cleanNpmEnv();
+	if (opts.build !== false) {
+		log(`building ${repoDir} (npm run build)`);
+		const b = spawnSync('npm', ['run', 'build'], { cwd: repoDir, env, encoding: 'utf8' });
+		if (b.status !== 0) throw new Error(`npm run build failed in ${repoDir} (exit ${b.status}):\n${b.stdout}\n${b.stderr}`);
+	}
+	const p = spawnSync('npm', ['pack', '--json', '--pack-destination', destDir], { cwd: repoDir, env, encoding: 'utf8' });
+	if (p.status !== 0) throw new Error(`npm pack failed in ${repoDir} (exit ${p.status}):\n${p.stderr}`);
+	const jsonStart = p.stdout.indexOf('[');
+	const [info] = JSON.parse(p.stdout.slice(jsonStart)) as Array<{ filename: string; files: unknown[] }>;
+	const tarball = path.join(destDir, info.filename);
+	if (!fs.existsSync(tarball)) throw new Error(`npm pack reported ${info.filename} but ${tarball} is missing`);
+	log(`packed ${tarball} (${info.files.length} files)`);
+	return tarball;
+}
+
+/**
+ * n8n 2.8.4's CommunityPackagesService.getNpmInstallArgs() minus `--registry` (the machine's npm
+ * configuration decides the registry), plus `--omit=dev` (a no-op once devDependencies are stripped).
+ */
+const N8N_COMMUNITY_NPM_INSTALL_ARGS = [
+	'--audit=false',
+	'--fund=false',
+	'--bin-links=false',
+	'--install-strategy=shallow',
+	'--ignore-scripts=true',
+	'--package-lock=false',
+	'--omit=dev',
+];
+
+/**
+ * Install the packed package into `<userFolder>/.n8n/nodes` exactly as n8n 2.8.4's
+ * CommunityPackagesService.downloadPackage does after its `npm pack <name>@<version>`:
+ * extract into nodes/node_modules/<name> (tar --strip-components=1), drop devDependencies /
+ * peerDependencies / optionalDependencies from its package.json, `npm install` there with n8n's
+ * arguments, and record it in nodes/package.json (`installed-nodes`). n8n picks it up at start-up
+ * (it scans nodes/node_modules/n8n-nodes-*), with type names `<package>.<node>`.
+ * Without `tarball`, packs this repo first (packRepo). Returns the package directory.
+ */
+export async function installPackageIntoUserFolder(
+	userFolder: string,
+	opts: { tarball?: string; log?: Logger } = {},
+): Promise<string> {
+	const log = opts.log ?? defaultLog;
+	const tarball = path.resolve(opts.tarball ?? (await packRepo({ log })));
+	const downloadFolder = path.join(path.resolve(userFolder), '.n8n', 'nodes');
+	const packageJsonPath = path.join(downloadFolder, 'package.json');
+	fs.mkdirSync(downloadFolder, { recursive: true });
+	if (!fs.existsSync(packageJsonPath)) {
+		fs.writeFileSync(packageJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2), 'utf-8');
+	}
+	// The tarball's own package.json names the package (n8n knows it from the install request).
+	const listed = spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
+	if (listed.status !== 0) throw new Error(`cannot read package.json from ${tarball}: ${listed.stderr}`);
+	const packageName = (JSON.parse(listed.stdout) as { name: string }).name;
+	const packageDirectory = path.join(downloadFolder, 'node_modules', packageName);
+	fs.rmSync(packageDirectory, { recursive: true, force: true });
+	fs.mkdirSync(packageDirectory, { recursive: true });
+
+	const tar = spawnSync('tar', ['-xzf', tarball, '-C', packageDirectory, '--strip-components=1'], { encoding: 'utf8' });
+	if (tar.status !== 0) throw new Error(`tar failed for ${tarball}: ${tar.stderr}`);
+	const pkgPath = path.join(packageDirectory, 'package.json');
+	const packageJson = JSON.parse(fs.readFileSync(pkgPath, 'utf-8'));
+	for (const k of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete packageJson[k];
+	fs.writeFileSync(pkgPath, JSON.stringify(packageJson, null, 2), 'utf-8');
+
+	const npm = spawnSync('npm', ['install', ...N8N_COMMUNITY_NPM_INSTALL_ARGS], {
+		cwd: packageDirectory,
+		env: cleanNpmEnv(),
+		encoding: 'utf8',
+	});
+	if (npm.status !== 0) throw new Error(`npm install in ${packageDirectory} failed (exit ${npm.status}):\n${npm.stderr}`);
+
+	const installed = JSON.parse(fs.readFileSync(packageJsonPath, 'utf-8'));
+	installed.dependencies = { ...installed.dependencies, [packageName]: packageJson.version };
+	fs.writeFileSync(packageJsonPath, JSON.stringify(installed, null, 2), 'utf-8');
+	log(`installed ${packageName}@${packageJson.version} into ${packageDirectory}`);
+	return packageDirectory;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting n8n
+// ---------------------------------------------------------------------------------------------
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export async function getFreePort(): Promise<number> {
+	const srv = net.createServer();
+	srv.listen(0, '127.0.0.1');
+	await once(srv, 'listening');
+	const { port } = srv.address() as net.AddressInfo;
+	srv.close();
+	await once(srv, 'close');
+	return port;
+}
+
+/** Environment for a quiet, local n8n that opens no connection beyond 127.0.0.1 (see the notes). */
+export function quietN8nEnv(o: { userFolder: string; port: number; brokerPort: number; logFile?: string }): Record<string, string> {
+	return {
+		N8N_USER_FOLDER: o.userFolder,
+		N8N_ENCRYPTION_KEY: DEV_ENCRYPTION_KEY,
+		DB_TYPE: 'sqlite',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(o.port),
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: `http://127.0.0.1:${o.port}/`,
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${o.port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
+		N8N_PYTHON_ENABLED: 'false',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(o.brokerPort),
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LOG_FORMAT: 'json',
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		NODE_ENV: 'production',
+		TZ: 'UTC',
+		GENERIC_TIMEZONE: 'UTC',
+	};
+}
+
+/** Runs n8n as its child: forwards SIGTERM/SIGINT, stops it when the launching process is gone. */
+const WATCHDOG_SOURCE = `
+const { spawn } = require('node:child_process');
+const parent = process.ppid;
+const c = spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
+const fwd = (s) => () => { try { c.kill(s); } catch {} };
+process.on('SIGTERM', fwd('SIGTERM'));
+process.on('SIGINT', fwd('SIGINT'));
+const t = setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(t);
+    c.kill('SIGTERM');
+    setTimeout(() => c.kill('SIGKILL'), 10000).unref();
+  }
+}, 1000);
+c.on('exit', (code, sig) => { clearInterval(t); process.exit(code ?? (sig ? 128 : 1)); });
+`;
+
+/** Copy what gets appended to `file` (from byte `from`) to stderr until the returned function is called. */
+function echoFile(file: string, from: number): () => void {
+	let pos = from;
+	const timer = setInterval(() => {
+		const size = fs.statSync(file).size;
+		if (size <= pos) return;
+		const fd = fs.openSync(file, 'r');
+		const buf = Buffer.alloc(size - pos);
+		fs.readSync(fd, buf, 0, buf.length, pos);
+		fs.closeSync(fd);
+		pos = size;
+		process.stderr.write(buf);
+	}, 200);
+	return () => clearInterval(timer);
+}
+
+export interface StartN8nOptions {
+	/** Holds `.n8n/` (database, config, installed nodes) and `n8n.log`. Created if missing. */
+	userFolder: string;
+	/** HTTP port; a free one is picked when omitted. */
+	port?: number;
+	/** Task-runner broker port; a free one is picked when omitted. */
+	brokerPort?: number;
+	/** Extra environment for n8n (wins over the quiet defaults). */
+	env?: Record<string, string>;
+	owner?: { email: string; password: string; firstName?: string; lastName?: string };
+	/** Also copy n8n's output to this process's stderr. Default: env BGC_N8N_VERBOSE=1. */
+	echo?: boolean;
+	readyTimeoutMs?: number;
+	log?: Logger;
+}
+
+export interface N8nInstance {
+	baseUrl: string;
+	port: number;
+	brokerPort: number;
+	userFolder: string;
+	/** Public-API key for header X-N8N-API-KEY. */
+	apiKey: string;
+	owner: { email: string; password: string };
+	/** Value for a `cookie` header of an owner session (for /rest/* and /types/* calls). */
+	authCookie: string;
+	/** n8n's stdout+stderr (JSON log lines with N8N_LOG_FORMAT=json). */
+	logFile: string;
+	pid: number;
+	/** SIGTERM, wait for exit (SIGKILL after timeoutMs). Safe to call twice. */
+	stop(timeoutMs?: number): Promise<void>;
+}
+
+interface RestAnswer {
+	status: number;
+	body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+	cookies: string[];
+}
+
+async function rest(baseUrl: string, method: string, p: string, body?: unknown, cookie?: string): Promise<RestAnswer> {
+	const res = await httpRequest(`${baseUrl}${p}`, {
+		method,
+		body,
+		headers: {
+			accept: 'application/json',
+			cookie,
+			// The auth cookie is bound to the browser-id header sent at login.
+			'browser-id': 'bgc-e2e-harness',
+		},
+		timeoutMs: 15_000,
+	});
+	return { status: res.status, body: res.json, cookies: res.headers['set-cookie'] ?? [] };
+}
+
+function authCookieFrom(cookies: string[]): string | undefined {
+	const c = cookies.find((x) => x.startsWith('n8n-auth='));
+	return c?.split(';')[0];
+}
+
+/**
+ * Start `n8n start` for userFolder with the quiet local environment, wait until it is ready, make
+ * sure the owner account exists (set it up on a fresh database, else log in) and create a public-API
+ * key. Rejects (after stopping n8n) when it is not ready within readyTimeoutMs.
+ */
+export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
+	const log = opts.log ?? defaultLog;
+	const rt = await ensureN8nRuntime({ log });
+	const userFolder = path.resolve(opts.userFolder);
+	fs.mkdirSync(userFolder, { recursive: true });
+	const port = opts.port ?? (await getFreePort());
+	let brokerPort = opts.brokerPort ?? (await getFreePort());
+	while (brokerPort === port) brokerPort = await getFreePort();
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const logFile = path.join(userFolder, 'n8n.log');
+	const owner = { ...DEFAULT_OWNER, ...opts.owner };
+	const echo = opts.echo ?? process.env.BGC_N8N_VERBOSE === '1';
+
+	const env: NodeJS.ProcessEnv = {
+		...cleanNpmEnv(),
+		...quietN8nEnv({ userFolder, port, brokerPort }),
+		...opts.env,
+	};
+	// n8n writes straight into the log file (it survives us), under a small watchdog in a process
+	// group of its own: the watchdog forwards SIGTERM/SIGINT to n8n and stops it when we die.
+	const logFd = fs.openSync(logFile, 'a');
+	const child: ChildProcess = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, rt.n8nBin, 'start'], {
+		cwd: userFolder,
+		env,
+		stdio: ['ignore', logFd, logFd],
+		detached: true,
+	});
+	fs.closeSync(logFd);
+	const stopEcho = echo ? echoFile(logFile, fs.statSync(logFile).size) : () => undefined;
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve();
+		});
+	});
+	const killGroup = (signal: NodeJS.Signals) => {
+		try {
+			process.kill(-child.pid!, signal);
+		} catch {
+			// group already gone
+		}
+	};
+	const stop = async (timeoutMs = 10_000): Promise<void> => {
+		if (!exited) {
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => killGroup('SIGKILL'), timeoutMs);
+			await exitPromise;
+			clearTimeout(timer);
+		}
+		// Anything left in the group (e.g. a task runner) goes with it.
+		killGroup('SIGKILL');
+		stopEcho();
+	};
+
+	const t0 = Date.now();
+	const deadline = t0 + (opts.readyTimeoutMs ?? 90_000);
+	log(`starting n8n ${N8N_VERSION} on ${baseUrl} (user folder ${userFolder}, log ${logFile})`);
+	try {
+		// 1. HTTP up, database migrated, REST routes mounted.
+		for (;;) {
+			if (exited) throw new Error(`n8n exited during start-up (${exited.code ?? exited.signal}); see ${logFile}`);
+			if (Date.now() > deadline) throw new Error(`n8n not ready after ${opts.readyTimeoutMs ?? 90_000} ms; see ${logFile}`);
+			try {
+				const r = await rest(baseUrl, 'GET', '/healthz/readiness');
+				if (r.status === 200) {
+					const s = await rest(baseUrl, 'GET', '/rest/settings');
+					if (s.status === 200) break;
+				}
+			} catch {
+				// not listening yet
+			}
+			await sleep(250);
+		}
+		const readyMs = Date.now() - t0;
+
+		// 2. Owner: set up on a fresh database, otherwise log in.
+		let cookie: string | undefined;
+		const setup = await rest(baseUrl, 'POST', '/rest/owner/setup', {
+			email: owner.email,
+			password: owner.password,
+			firstName: owner.firstName,
+			lastName: owner.lastName,
+		});
+		if (setup.status !== 200 && !/already/i.test(JSON.stringify(setup.body))) {
+			throw new Error(`owner setup failed: ${setup.status} ${JSON.stringify(setup.body)}`);
+		}
+		const login = await rest(baseUrl, 'POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		cookie = authCookieFrom(login.cookies) ?? authCookieFrom(setup.cookies);
+		if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+
+		// 3. Public-API key with every scope the owner role may have (2.8.4: label, scopes, expiresAt).
+		const scopes = await rest(baseUrl, 'GET', '/rest/api-keys/scopes', undefined, cookie);
+		if (scopes.status !== 200) throw new Error(`GET /rest/api-keys/scopes: ${scopes.status} ${JSON.stringify(scopes.body)}`);
+		const key = await rest(
+			baseUrl,
+			'POST',
+			'/rest/api-keys',
+			{ label: `bgc-${Date.now()}-${process.pid}`.slice(0, 50), scopes: scopes.body.data, expiresAt: null },
+			cookie,
+		);
+		const apiKey: string | undefined = key.body?.data?.rawApiKey;
+		if (key.status !== 200 || !apiKey) throw new Error(`POST /rest/api-keys: ${key.status} ${JSON.stringify(key.body)}`);
+
+		log(`n8n ready on ${baseUrl} in ${(readyMs / 1000).toFixed(1)} s (owner and API key in ${Date.now() - t0 - readyMs} ms)`);
+		return {
+			baseUrl,
+			port,
+			brokerPort,
+			userFolder,
+			apiKey,
+			owner: { email: owner.email, password: owner.password },
+			authCookie: cookie,
+			logFile,
+			pid: child.pid!,
+			stop,
+		};
+	} catch (e) {
+		await stop(5_000);
+		throw e;
+	}
+}
+
+if (require.main === module) {
+	const cmd = process.argv[2] ?? 'install';
+	(async () => {
+		if (cmd === 'install') {
+			const t = Date.now();
+			const rt = await ensureN8nRuntime();
+			defaultLog(`runtime at ${rt.home} (${Date.now() - t} ms)`);
+		} else if (cmd === 'pack') {
+			console.log(await packRepo({ repoDir: process.argv[3] }));
+		} else if (cmd === 'start') {
+			// npx tsx scripts/n8n/runtime.ts start <userFolder> [tarball]: start until Ctrl-C.
+			const userFolder = process.argv[3] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-n8n-'));
+			if (process.argv[4]) await installPackageIntoUserFolder(userFolder, { tarball: process.argv[4] });
+			const n8n = await startN8n({ userFolder });
+			console.log(JSON.stringify({ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey, owner: n8n.owner, logFile: n8n.logFile }, null, 2));
+			const shutdown = () => void n8n.stop().then(() => process.exit(0));
+			process.once('SIGINT', shutdown);
+			process.once('SIGTERM', shutdown);
+		} else {
+			throw new Error(`unknown command ${cmd}`);
+		}
+	})().catch((e) => {
+		console.error(e);
+		process.exit(1);
+	});
+}
