@@ -1,0 +1,77 @@
+/**
+ * Smoke test of the real-n8n harness: n8n 2.8.4 starts with the packed package installed as a
+ * community package, loads its types under their real names, runs a workflow through a production
+ * webhook, and talks to nothing outside the machine.
+ */
+import { linearWebhookWorkflow, nodeOutput, runWorkflowViaWebhook } from './harness/n8nApi';
+import { expectedNodeTypes, findOutboundConnectionErrors, packageJsonUnderTest, startTestN8n, type TestN8n } from './harness/n8nInstance';
+
+let n8n: TestN8n;
+
+beforeAll(async () => {
+	n8n = await startTestN8n('smoke');
+}, 180_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+});
+
+describe('n8n loads the packed package', () => {
+	test('credential type backgroundCheckApi is loaded', async () => {
+		const credentialTypes = (await n8n.loadedCredentialTypes()).map((c) => c.name);
+		expect(credentialTypes).toContain('backgroundCheckApi');
+		// The public API knows it too (it answers 404 for unknown types).
+		const schema = await n8n.api.credentialSchema('backgroundCheckApi');
+		expect(schema).toHaveProperty('properties');
+	});
+
+	const nodeTypes = expectedNodeTypes();
+	(nodeTypes.length ? test : test.skip)(`node types from package.json are loaded: ${nodeTypes.join(', ') || '(none listed yet)'}`, async () => {
+		const loaded = (await n8n.loadedNodeTypes()).map((n) => n.name);
+		for (const type of nodeTypes) expect(loaded).toContain(type);
+		// Loaded as an installed package, not through N8N_CUSTOM_EXTENSIONS.
+		expect(loaded.filter((n) => n.startsWith('CUSTOM.'))).toEqual([]);
+	});
+
+	test('no node of the package is loaded that package.json does not list', async () => {
+		const ours = (await n8n.loadedNodeTypes()).map((n) => n.name).filter((n) => n.startsWith(`${packageJsonUnderTest().name}.`));
+		expect(ours.sort()).toEqual(expectedNodeTypes().sort());
+	});
+});
+
+describe('harness', () => {
+	test('a Webhook -> Set workflow runs through its production webhook', async () => {
+		const workflow = linearWebhookWorkflow('smoke: webhook to set', 'smoke-set', [
+			{
+				name: 'Set',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [220, 0],
+				parameters: {
+					mode: 'manual',
+					assignments: { assignments: [{ id: 'greeting', name: 'greeting', value: '=hello {{ $json.body.name }}', type: 'string' }] },
+					includeOtherFields: false,
+					options: {},
+				},
+			},
+		]);
+		const { items, deployed } = await runWorkflowViaWebhook<{ greeting: string }>(n8n.api, workflow, { name: 'n8n' });
+		expect(items).toEqual([{ greeting: 'hello n8n' }]);
+
+		const [execution] = await n8n.api.waitForExecutions(deployed.workflow.id, 1);
+		expect(execution.status).toBe('success');
+		expect(execution.mode).toBe('webhook');
+		expect(nodeOutput(execution, 'Set')).toEqual([{ greeting: 'hello n8n' }]);
+
+		// A second run of the same deployed workflow: one more execution, same answer.
+		const again = await runWorkflowViaWebhook<{ greeting: string }>(n8n.api, deployed, { name: 'again' });
+		expect(again.items).toEqual([{ greeting: 'hello again' }]);
+		expect(await n8n.api.waitForExecutions(deployed.workflow.id, 2)).toHaveLength(2);
+	});
+
+	test("n8n's log shows no failed outbound connection", () => {
+		const log = n8n.readLog();
+		expect(log).toContain('Editor is now accessible');
+		expect(findOutboundConnectionErrors(log)).toEqual([]);
+	});
+});
