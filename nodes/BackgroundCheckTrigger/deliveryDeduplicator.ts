@@ -145,10 +145,11 @@ export class DeliveryDeduplicator {
 		this.deliveries.delete(id);
 	}
 
-	/** Keeps the newest modStamp per subject; the most recently updated subjects survive eviction. */
+	/** Keeps the newest modStamp per subject (or the last, when they cannot be compared); recently updated subjects survive eviction. */
 	private recordModStamp(subject: string, modStamp: string): void {
 		const current = this.latest.get(subject);
-		if (current !== undefined && (compareModStamps(modStamp, current) ?? 0) <= 0) return;
+		const order = current === undefined ? undefined : compareModStamps(modStamp, current);
+		if (order !== undefined && order <= 0) return;
 		this.latest.delete(subject);
 		this.latest.set(subject, modStamp);
 	}

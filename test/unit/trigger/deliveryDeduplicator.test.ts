@@ -1,0 +1,195 @@
+import {
+	DEFAULT_DEDUP_LIMITS,
+	DeliveryDeduplicator,
+	deduplicatorFor,
+	forgetDeduplicator,
+	type Admission,
+	type Claim,
+} from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
+
+const NOW = 1_760_000_000;
+
+function admitted(admission: Admission): Claim {
+	if (admission.outcome !== 'admitted') throw new Error(`expected admission, got ${admission.outcome}`);
+	return admission.claim;
+}
+
+const event = (keys: string[], extra: Partial<Parameters<DeliveryDeduplicator['admit']>[0]> = {}) => ({
+	keys,
+	dropOlder: false,
+	...extra,
+});
+
+describe('DeliveryDeduplicator', () => {
+	it('admits an event once and calls any later copy a duplicate', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		admitted(deduplicator.admit(event(['delivery:a', 'case:1']))).commit(NOW);
+		expect(deduplicator.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+	});
+
+	it('treats a match on any one key as a duplicate (the other delivery system\'s copy)', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		admitted(deduplicator.admit(event(['delivery:a', 'message:m', 'case:1']))).commit(NOW);
+		expect(deduplicator.admit(event(['message:other', 'case:1'])).outcome).toBe('duplicate');
+		expect(deduplicator.admit(event(['message:m'])).outcome).toBe('duplicate');
+		expect(deduplicator.admit(event(['delivery:b', 'case:2'])).outcome).toBe('admitted');
+	});
+
+	it('refuses a concurrent copy while the first one is still being processed', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		const first = admitted(deduplicator.admit(event(['delivery:a'])));
+		expect(deduplicator.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+		first.commit(NOW);
+		expect(deduplicator.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+	});
+
+	it('admits a redelivery after the first attempt released its claim', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		admitted(deduplicator.admit(event(['delivery:a']))).release();
+		admitted(deduplicator.admit(event(['delivery:a']))).commit(NOW);
+		expect(deduplicator.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+	});
+
+	it('ignores a second settle of the same claim', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		const claim = admitted(deduplicator.admit(event(['delivery:a'])));
+		claim.commit(NOW);
+		claim.release();
+		expect(deduplicator.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+	});
+
+	it('survives a restart through its persisted form', () => {
+		const before = new DeliveryDeduplicator();
+		admitted(before.admit(event(['delivery:a', 'case:1']))).commit(NOW);
+		const persisted = JSON.parse(JSON.stringify(before.toPersisted()));
+
+		const after = new DeliveryDeduplicator();
+		after.absorb(persisted, NOW + 60);
+		expect(after.admit(event(['case:1'])).outcome).toBe('duplicate');
+		expect(after.size).toBe(1);
+	});
+
+	it('stores hashes, not the keys themselves', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		admitted(deduplicator.admit(event(['case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]']))).commit(NOW);
+		const persisted = JSON.stringify(deduplicator.toPersisted());
+		expect(persisted).not.toContain('c-1');
+		expect(persisted.length).toBeLessThan(80);
+	});
+
+	it('merges what another writer persisted with what it holds', () => {
+		const processA = new DeliveryDeduplicator();
+		const processB = new DeliveryDeduplicator();
+		admitted(processA.admit(event(['delivery:a']))).commit(NOW);
+		admitted(processB.admit(event(['delivery:b']))).commit(NOW);
+		processA.absorb(processB.toPersisted(), NOW);
+		expect(processA.admit(event(['delivery:b'])).outcome).toBe('duplicate');
+		expect(processA.toPersisted().deliveries).toHaveLength(2);
+		processA.absorb(processB.toPersisted(), NOW);
+		expect(processA.size).toBe(2);
+	});
+
+	it.each([undefined, null, 'text', { deliveries: 'x' }, { deliveries: [[['k'], 'not a time'], 'junk', [[1, 2], NOW]] }])(
+		'ignores persisted data it cannot read: %p',
+		(persisted) => {
+			const deduplicator = new DeliveryDeduplicator();
+			expect(() => deduplicator.absorb(persisted, NOW)).not.toThrow();
+			expect(deduplicator.size).toBe(0);
+		},
+	);
+
+	it('forgets the oldest deliveries beyond its size', () => {
+		const deduplicator = new DeliveryDeduplicator({ maxDeliveries: 3, retentionSeconds: 10_000 });
+		for (let index = 0; index < 5; index++) admitted(deduplicator.admit(event([`delivery:${index}`]))).commit(NOW + index);
+		expect(deduplicator.size).toBe(3);
+		expect(deduplicator.admit(event(['delivery:0'])).outcome).toBe('admitted');
+		expect(deduplicator.admit(event(['delivery:4'])).outcome).toBe('duplicate');
+	});
+
+	it('keeps the newest when older persisted entries are merged beyond its size', () => {
+		const persisted = new DeliveryDeduplicator({ maxDeliveries: 10, retentionSeconds: 10_000 });
+		for (let index = 0; index < 3; index++) admitted(persisted.admit(event([`old:${index}`]))).commit(NOW - 100 + index);
+		const deduplicator = new DeliveryDeduplicator({ maxDeliveries: 3, retentionSeconds: 10_000 });
+		for (let index = 0; index < 3; index++) admitted(deduplicator.admit(event([`new:${index}`]))).commit(NOW + index);
+		deduplicator.absorb(persisted.toPersisted(), NOW + 10);
+		expect(deduplicator.admit(event(['new:0'])).outcome).toBe('duplicate');
+		expect(deduplicator.admit(event(['old:2'])).outcome).toBe('admitted');
+	});
+
+	it('forgets deliveries older than its retention', () => {
+		const deduplicator = new DeliveryDeduplicator({ maxDeliveries: 100, retentionSeconds: 3600 });
+		admitted(deduplicator.admit(event(['delivery:old']))).commit(NOW);
+		admitted(deduplicator.admit(event(['delivery:new']))).commit(NOW + 3601);
+		expect(deduplicator.size).toBe(1);
+		expect(deduplicator.admit(event(['delivery:old'])).outcome).toBe('admitted');
+	});
+
+	it('remembers deliveries past the provider\'s last retry by default (8 attempts over about 28 hours)', () => {
+		expect(DEFAULT_DEDUP_LIMITS.retentionSeconds).toBeGreaterThan((5 + 300 + 1800 + 7200 + 18000 + 36000 + 36000) * 1.5);
+	});
+
+	describe('ordering by modStamp', () => {
+		const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+		const caseEvent = (key: string, minute: number, dropOlder = true) =>
+			event([key], { subject: 'case.statuschange|c-1', modStamp: at(minute), dropOlder });
+
+		it('drops an event older than one already received for the same subject', () => {
+			const deduplicator = new DeliveryDeduplicator();
+			admitted(deduplicator.admit(caseEvent('e2', 2))).commit(NOW);
+			expect(deduplicator.admit(caseEvent('e1', 1))).toEqual({ outcome: 'outOfOrder', newerModStamp: at(2) });
+		});
+
+		it('admits an equal or newer modStamp, and other subjects', () => {
+			const deduplicator = new DeliveryDeduplicator();
+			admitted(deduplicator.admit(caseEvent('e2', 2))).commit(NOW);
+			expect(deduplicator.admit(caseEvent('e2b', 2)).outcome).toBe('admitted');
+			expect(deduplicator.admit(caseEvent('e3', 3)).outcome).toBe('admitted');
+			expect(deduplicator.admit(event(['e0'], { subject: 'case.statuschange|c-2', modStamp: at(0), dropOlder: true })).outcome).toBe(
+				'admitted',
+			);
+		});
+
+		it('keeps older events when dropping is off, without losing the newest modStamp', () => {
+			const deduplicator = new DeliveryDeduplicator();
+			admitted(deduplicator.admit(caseEvent('e2', 2, false))).commit(NOW);
+			expect(deduplicator.admit(caseEvent('e1', 1, false)).outcome).toBe('admitted');
+			expect(deduplicator.admit(caseEvent('e0', 0, true)).outcome).toBe('outOfOrder');
+		});
+
+		it('counts a claimed event as seen at once, so a concurrent older one is dropped', () => {
+			const deduplicator = new DeliveryDeduplicator();
+			deduplicator.admit(caseEvent('e2', 2));
+			expect(deduplicator.admit(caseEvent('e1', 1)).outcome).toBe('outOfOrder');
+		});
+
+		it('does not drop when a modStamp is not a timestamp', () => {
+			const deduplicator = new DeliveryDeduplicator();
+			admitted(deduplicator.admit(event(['a'], { subject: 's', modStamp: 'yesterday', dropOlder: true }))).commit(NOW);
+			expect(deduplicator.admit(event(['b'], { subject: 's', modStamp: at(1), dropOlder: true })).outcome).toBe('admitted');
+		});
+
+		it('keeps the newest modStamp across a restart', () => {
+			const before = new DeliveryDeduplicator();
+			admitted(before.admit(caseEvent('e2', 2))).commit(NOW);
+			const after = new DeliveryDeduplicator();
+			after.absorb(JSON.parse(JSON.stringify(before.toPersisted())), NOW);
+			expect(after.admit(caseEvent('e1', 1)).outcome).toBe('outOfOrder');
+		});
+	});
+});
+
+describe('process-wide deduplicators', () => {
+	it('shares one deduplicator per scope and starts afresh once forgotten', () => {
+		const first = deduplicatorFor('workflow-a:node-1', DEFAULT_DEDUP_LIMITS);
+		expect(deduplicatorFor('workflow-a:node-1', DEFAULT_DEDUP_LIMITS)).toBe(first);
+		expect(deduplicatorFor('workflow-b:node-1', DEFAULT_DEDUP_LIMITS)).not.toBe(first);
+		forgetDeduplicator('workflow-a:node-1');
+		expect(deduplicatorFor('workflow-a:node-1', DEFAULT_DEDUP_LIMITS)).not.toBe(first);
+	});
+
+	it('applies the latest limits to an existing deduplicator', () => {
+		const deduplicator = deduplicatorFor('workflow-c:node-1', DEFAULT_DEDUP_LIMITS);
+		deduplicatorFor('workflow-c:node-1', { maxDeliveries: 5, retentionSeconds: 60 });
+		expect(deduplicator.limits).toEqual({ maxDeliveries: 5, retentionSeconds: 60 });
+	});
+});
