@@ -3,5 +3,6 @@
 module.exports = {
 	...require('./dist/credentials/BackgroundCheckApi.credentials'),
 	...require('./dist/credentials/BackgroundCheckWebhookApi.credentials'),
+	...require('./dist/nodes/BackgroundCheck/BackgroundCheck.node'),
 	...require('./dist/nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node'),
 };

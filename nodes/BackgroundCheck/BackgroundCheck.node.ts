@@ -1,0 +1,32 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
+import { router } from './actions/router';
+import { properties } from './actions/versionDescription';
+import { listSearch } from './methods';
+
+export class BackgroundCheck implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Background Check',
+		name: 'backgroundCheck',
+		icon: { light: 'file:backgroundCheck.svg', dark: 'file:backgroundCheck.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Order background screenings (cases) for candidates, add services, read results and statuses, and manage testimony, secure documents and reference lists of the background-check API',
+		defaults: { name: 'Background Check' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: BACKGROUND_CHECK_API_CREDENTIAL, required: true }],
+		properties,
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,44 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { mergeBody } from '../../helpers/body';
+import { describeStatuses } from '../../helpers/caseData';
+import { runForEachItem } from '../../helpers/execute';
+import { additionalBodyField, caseIdLocator, serviceListFields } from '../../helpers/fields';
+import { readAdditionalBody, readCaseId } from '../../helpers/parameters';
+import { readServiceIds } from '../../helpers/services';
+import { checkBody, invalidInput } from '../../helpers/validation';
+import { apiPath, apiRequest } from '../../transport';
+
+const SERVICES = { parameter: 'services', label: 'Services' };
+const CUSTOM_SERVICES = { parameter: 'customServiceIds', label: 'Custom Service IDs' };
+
+const properties: INodeProperties[] = [
+	caseIdLocator,
+	...serviceListFields({
+		name: SERVICES.parameter,
+		displayName: 'Service Names or IDs',
+		description: 'Services to add to the case; each is sent as services[].id.',
+		customName: CUSTOM_SERVICES.parameter,
+		customDisplayName: CUSTOM_SERVICES.label,
+	}),
+	additionalBodyField('{ "services": [{ "id": "service-bankruptcy" }] } to replace the list, or other keys your provider documents'),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['addServices'] } }, properties);
+
+/** POST /case/id/{caseId}/add/services with `{ services: [{ id }] }`; a write, so never retried. */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runForEachItem.call(this, async (itemIndex) => {
+		const caseId = readCaseId.call(this, itemIndex);
+		const serviceIds = readServiceIds.call(this, itemIndex, SERVICES, CUSTOM_SERVICES);
+		const additional = readAdditionalBody.call(this, itemIndex);
+		if (serviceIds.length === 0 && additional.services === undefined) {
+			throw invalidInput(this.getNode(), itemIndex, 'Services is empty', 'Choose at least one service, or enter its ID under Custom Service IDs.');
+		}
+		const body = mergeBody({ services: serviceIds.map((id) => ({ id })) }, additional);
+		checkBody(this.getNode(), body, itemIndex);
+		const response = await apiRequest.call(this, 'POST', apiPath`/case/id/${caseId}/add/services`, { body, itemIndex });
+		return describeStatuses(response as IDataObject);
+	});
+}

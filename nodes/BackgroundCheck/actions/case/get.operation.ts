@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { describeStatuses } from '../../helpers/caseData';
+import { runForEachItem } from '../../helpers/execute';
+import { caseIdLocator } from '../../helpers/fields';
+import { readCaseId } from '../../helpers/parameters';
+import { apiPath, apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [caseIdLocator];
+
+export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['get'] } }, properties);
+
+/** GET /case/id/{caseId}: the latest details of one case, with status names added next to status IDs. */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runForEachItem.call(this, async (itemIndex) => {
+		const caseId = readCaseId.call(this, itemIndex);
+		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, { itemIndex });
+		return describeStatuses(response as IDataObject);
+	});
+}

@@ -1,0 +1,37 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { describeStatuses } from '../../helpers/caseData';
+import { runForEachItem } from '../../helpers/execute';
+import { returnAllAndLimit } from '../../helpers/fields';
+import { collectPages } from '../../helpers/lists';
+import { readJsonObject, readLimit } from '../../helpers/parameters';
+import { apiPath, apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Additional Query Parameters (JSON)',
+		name: 'additionalQuery',
+		type: 'json',
+		default: '{}',
+		description:
+			'Query parameters for filters your provider documents; the spec shows none for GET /case/list. The node sets page itself (0-based, listMetadata paging as the sandbox answers it). Example: { "pageSize": 50 }.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['getMany'] } }, properties);
+
+/** GET /case/list, page by page: one output item per case of the credential's group. */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runForEachItem.call(this, async (itemIndex) => {
+		const query = readJsonObject.call(this, itemIndex, 'additionalQuery', 'Additional Query Parameters (JSON)');
+		const limit = readLimit.call(this, itemIndex);
+		const cases = await collectPages(
+			async (page) => await apiRequest.call(this, 'GET', apiPath`/case/list`, { qs: { ...query, page }, itemIndex }),
+			'caseList',
+			limit,
+		);
+		return describeStatuses(cases);
+	});
+}

@@ -1,0 +1,19 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runForEachItem } from '../../helpers/execute';
+import { returnAllAndLimit } from '../../helpers/fields';
+import { fetchList } from '../../helpers/lists';
+import { apiPath } from '../../transport';
+
+const properties: INodeProperties[] = [...returnAllAndLimit];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['shipmentMask'], operation: ['getMany'] } },
+	properties,
+);
+
+/** GET /shipment/mask/list: the shipment masks whose IDs go into shipment order data of Case > Create. */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runForEachItem.call(this, async (itemIndex) => await fetchList.call(this, itemIndex, apiPath`/shipment/mask/list`));
+}

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { runForEachItem } from '../../helpers/execute';
+import { caseIdLocator, idField } from '../../helpers/fields';
+import { readCaseId, readId } from '../../helpers/parameters';
+import { buildTestimonyBody, testimonyProperties } from '../../helpers/testimony';
+import { apiPath, apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	caseIdLocator,
+	idField({
+		displayName: 'CPLC Definition ID',
+		name: 'cplcId',
+		placeholder: 'e.g. cplc-registered-nurse',
+		description:
+			'ID of the professional license or certification definition this testimony fills in (the id of spec 2.2). Your provider gives these IDs; CPLC > Get Definitions lists those already supplied to a case. Sent as cplcId (key name from the sandbox).',
+	}),
+	...testimonyProperties(false),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['testimony'], operation: ['create'] } }, properties);
+
+/** POST /testimony/create/case/id/{caseId}; a write, so never retried. */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runForEachItem.call(this, async (itemIndex) => {
+		const caseId = readCaseId.call(this, itemIndex);
+		const cplcId = readId.call(this, itemIndex, 'cplcId', 'CPLC Definition ID');
+		const body = { cplcId, ...buildTestimonyBody.call(this, itemIndex, false) };
+		const response = await apiRequest.call(this, 'POST', apiPath`/testimony/create/case/id/${caseId}`, { body, itemIndex });
+		return response as IDataObject;
+	});
+}

@@ -1,0 +1,30 @@
+import type { IDataObject } from 'n8n-workflow';
+
+const isPlainObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Drops what the user left empty (empty strings, empty lists, empty objects, undefined) so that an
+ * optional field the user did not fill is not sent at all.
+ */
+export function withoutEmptyValues(value: IDataObject): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, field] of Object.entries(value)) {
+		const cleaned = isPlainObject(field) ? withoutEmptyValues(field) : field;
+		if (cleaned === undefined || cleaned === '') continue;
+		if (Array.isArray(cleaned) && cleaned.length === 0) continue;
+		if (isPlainObject(cleaned) && Object.keys(cleaned).length === 0) continue;
+		result[key] = cleaned;
+	}
+	return result;
+}
+
+/** Merges the "Additional Fields (JSON)" object into a typed body: objects key by key, other values replace. */
+export function mergeBody(typed: IDataObject, additional: IDataObject): IDataObject {
+	const merged: IDataObject = { ...typed };
+	for (const [key, value] of Object.entries(additional)) {
+		const current = merged[key];
+		merged[key] = isPlainObject(current) && isPlainObject(value) ? mergeBody(current, value) : value;
+	}
+	return merged;
+}

@@ -1,0 +1,120 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { CUSTOM_IDS_HINT, SERVICE_OPTIONS } from './services';
+
+/** The case a request is about: picked from the group's cases (GET /case/list) or entered by ID. */
+export const caseIdLocator: INodeProperties = {
+	displayName: 'Case',
+	name: 'caseId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description:
+		'The case (one background-check order). Pick it from the cases of the credential’s company group, or enter its ID, e.g. from Case > Create or a trigger.',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a case...',
+			typeOptions: { searchListMethod: 'searchCases', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. case-7f3c2a10',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '[^\\s/\\\\?#]+', errorMessage: 'Enter the bare case ID, without spaces or slashes' },
+				},
+			],
+		},
+	],
+};
+
+/** A plain ID parameter; the execute functions check it with `requireId` before any request. */
+export function idField(options: {
+	name: string;
+	displayName: string;
+	description: string;
+	placeholder: string;
+}): INodeProperties {
+	return { ...options, type: 'string', required: true, default: '' };
+}
+
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** The JSON escape hatch: body keys the spec does not show, merged into the request body last. */
+export function additionalBodyField(example: string): INodeProperties {
+	return {
+		displayName: 'Additional Fields (JSON)',
+		name: 'additionalBody',
+		type: 'json',
+		default: '{}',
+		description: `Body keys the API accepts but this node has no field for (the spec does not show every payload). Merged into the request body after the fields above: an object is merged key by key, any other value replaces the field's value. Example: ${example}.`,
+	};
+}
+
+/** Services chosen from the catalog of spec 2.4, plus a free-text list for IDs the catalog cannot hold. */
+export function serviceListFields(options: {
+	name: string;
+	displayName: string;
+	description: string;
+	customName: string;
+	customDisplayName: string;
+}): INodeProperties[] {
+	return [
+		{
+			displayName: options.displayName,
+			name: options.name,
+			type: 'multiOptions',
+			options: SERVICE_OPTIONS,
+			default: [],
+			description: `${options.description} The list holds every service of the API with its group and ID. Choose from it, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+		},
+		{
+			displayName: options.customDisplayName,
+			name: options.customName,
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. service-drug-5555N-panel, drug-service-H17P-panel',
+			description: `Comma-separated service IDs that are not in the list above. ${CUSTOM_IDS_HINT}.`,
+		},
+	];
+}
+
+/** The Operation dropdown of one resource. */
+export function operationSelector(
+	resource: string,
+	options: Array<{ name: string; value: string; description: string; action: string }>,
+	defaultOperation = options[0].value,
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: defaultOperation,
+	};
+}

@@ -1,0 +1,1 @@
+export * as listSearch from './listSearch';
