@@ -1,6 +1,6 @@
 /** Spec 2.1, 4.1 and 5: the token exchange, bearer checks, group isolation and revocation. */
 import type { Sandbox } from '../../sandbox';
-import { call, createCase, startTestSandbox, tokenFor } from './helpers';
+import { adminCall, call, createCase, startTestSandbox, tokenFor } from './helpers';
 
 let sandbox: Sandbox;
 
@@ -117,11 +117,10 @@ describe('revocation', () => {
 
 	it('works over the admin HTTP interface by group', async () => {
 		const token = await tokenFor(sandbox, 1);
-		const response = await fetch(`${sandbox.adminUrl}/tokens/revoke`, {
-			method: 'POST',
-			body: JSON.stringify({ groupProfileId: sandbox.demoCredentials[1].groupProfileId }),
+		const response = await adminCall(sandbox, 'POST', '/tokens/revoke', {
+			groupProfileId: sandbox.demoCredentials[1].groupProfileId,
 		});
-		expect(await response.json()).toEqual({ revoked: 1 });
+		expect(response.body).toEqual({ revoked: 1 });
 		expect((await call(sandbox, 'GET', '/case/list', { token })).status).toBe(401);
 	});
 });

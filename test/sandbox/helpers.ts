@@ -109,3 +109,13 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
 		},
 	};
 }
+
+/** A call to the admin HTTP interface (`/__sandbox...`). */
+export async function adminCall(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+	const response = await fetch(`${sandbox.adminUrl}${path}`, {
+		method,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}

@@ -1,7 +1,7 @@
 /** Spec 3.1-3.3 and issue 3 item 5: case progress on the sandbox clock, and scripting it. */
 import { CASE_DATA_STATUSES, CASE_STATUS_SEQUENCE, PENDING_STATUSES } from '../../nodes/shared/catalog';
 import type { Sandbox } from '../../sandbox';
-import { call, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type Receiver } from './helpers';
+import { adminCall, call, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type Receiver } from './helpers';
 
 const STEP_SECONDS = 300;
 const DRUG_PANEL = 'service-drug-10-panel';
@@ -209,9 +209,8 @@ describe('scripting', () => {
 	it('rejects scripts with statuses that are not in the spec', async () => {
 		const created = await createCase(sandbox, token);
 		expect(() => sandbox.admin.scriptCase(created.id, { finalStatus: 'great' as never })).toThrow(/finalStatus/);
-		const response = await fetch(`${sandbox.adminUrl}/cases/${created.id}/script`, {
-			method: 'POST',
-			body: JSON.stringify({ services: { [SSN_TRACE]: { pendingStatusIds: ['not-a-status'] } } }),
+		const response = await adminCall(sandbox, 'POST', `/cases/${created.id}/script`, {
+			services: { [SSN_TRACE]: { pendingStatusIds: ['not-a-status'] } },
 		});
 		expect(response.status).toBe(400);
 	});

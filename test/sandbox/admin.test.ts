@@ -1,0 +1,94 @@
+/** Issue 3 item 7: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
+import type { Sandbox } from '../../sandbox';
+import { adminCall, call, createCase, startTestSandbox, tokenFor } from './helpers';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.stop());
+beforeEach(() => sandbox.admin.reset());
+
+describe('faults', () => {
+	it('answers matching requests with the injected status for the given number of times', async () => {
+		const token = await tokenFor(sandbox);
+		const fault = sandbox.admin.injectFault({ kind: 'status', status: 502, method: 'GET', pathPrefix: '/case/', times: 2 });
+
+		for (let attempt = 0; attempt < 2; attempt++) {
+			const result = await call(sandbox, 'GET', '/case/list', { token });
+			expect(result.status).toBe(502);
+			expect(result.body).toMatchObject({ error: 'Bad Gateway', statusCode: 502 });
+		}
+		expect((await call(sandbox, 'GET', '/case/list', { token })).status).toBe(200);
+		expect(sandbox.admin.listFaults()).toEqual([]);
+		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(2);
+	});
+
+	it('drops the connection without an answer', async () => {
+		sandbox.admin.injectFault({ kind: 'drop', pathPrefix: '/auth/api', times: 1 });
+		const [east] = sandbox.demoCredentials;
+		await expect(call(sandbox, 'POST', '/auth/api', { body: east })).rejects.toThrow();
+		expect(sandbox.admin.requestLog()[0]).toMatchObject({ path: '/auth/api', status: null });
+		expect((await call(sandbox, 'POST', '/auth/api', { body: east })).status).toBe(200);
+	});
+
+	it('adds latency and then answers normally', async () => {
+		const fault = sandbox.admin.injectFault({ kind: 'latency', latencyMs: 20 });
+		expect((await call(sandbox, 'GET', '/shipment/mask/list', { token: await tokenFor(sandbox) })).status).toBe(200);
+		expect(sandbox.admin.requestLog().every((entry) => entry.faultId === fault.id)).toBe(true);
+		sandbox.admin.removeFault(fault.id);
+		expect(sandbox.admin.listFaults()).toEqual([]);
+	});
+
+	it('rejects malformed rules over HTTP with 400', async () => {
+		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'explode' })).status).toBe(400);
+	});
+
+	it('never applies to the admin interface', async () => {
+		sandbox.admin.injectFault({ kind: 'status', status: 500 });
+		expect((await adminCall(sandbox, 'GET', '/clock')).status).toBe(200);
+	});
+});
+
+describe('reset', () => {
+	it('forgets cases, tokens, subscriptions, logs and faults', async () => {
+		const token = await tokenFor(sandbox);
+		await createCase(sandbox, token);
+		sandbox.admin.createSubscription({ url: 'http://127.0.0.1:9/hooks' });
+		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 1 });
+
+		expect((await adminCall(sandbox, 'POST', '/reset')).status).toBe(204);
+
+		expect(sandbox.admin.summary().counts).toEqual({ cases: 0, apiClients: 0, subscriptions: 0, deliveryAttempts: 0, requests: 0 });
+		expect(sandbox.admin.listFaults()).toEqual([]);
+		expect((await call(sandbox, 'GET', '/case/list', { token })).status).toBe(401);
+	});
+});
+
+describe('clock', () => {
+	it('advances and changes scale through the admin interface', async () => {
+		const before = sandbox.admin.clock();
+		expect(before.timeScale).toBe(0);
+		const advanced = (await adminCall(sandbox, 'POST', '/clock/advance', { seconds: 90 })).body;
+		expect(advanced.nowMs - before.nowMs).toBe(90_000);
+		const scaled = (await adminCall(sandbox, 'PUT', '/clock', { timeScale: 0 })).body;
+		expect(scaled.timeScale).toBe(0);
+		await expect(sandbox.admin.advanceClock(-1)).rejects.toThrow();
+	});
+
+	it('stamps cases with sandbox time', async () => {
+		await sandbox.admin.advanceClock(3600);
+		const created = await createCase(sandbox, await tokenFor(sandbox));
+		expect(created.crStamp).toBe(sandbox.admin.clock().now);
+	});
+});
+
+describe('summary', () => {
+	it('lists the demo credentials and their groups', async () => {
+		const summary = (await adminCall(sandbox, 'GET', '')).body;
+		expect(summary.demoCredentials).toHaveLength(2);
+		expect(new Set(summary.demoCredentials.map((credential: { companyId: string }) => credential.companyId)).size).toBe(1);
+		expect(summary.webhookSettings).toEqual({ standardEnabled: true, legacyEnabled: false, legacyHeaderName: 'sandbox-signature' });
+	});
+});

@@ -1,0 +1,307 @@
+/**
+ * Spec 6 and 8: signatures checked by the independent `standardwebhooks` package, the retry schedule,
+ * failure rules, group precedence, rotation, the legacy scheme and migration, duplicate / out-of-order.
+ */
+import { createHash, createHmac } from 'crypto';
+import { Webhook } from 'standardwebhooks';
+
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../nodes/shared/catalog';
+import type { Sandbox } from '../../sandbox';
+import { adminCall, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type ReceivedWebhook, type Receiver } from './helpers';
+
+const DEADLINE_MS = 300;
+
+let sandbox: Sandbox;
+let receiver: Receiver;
+let other: Receiver;
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox({ webhookDeadlineMs: DEADLINE_MS });
+	receiver = await startReceiver();
+	other = await startReceiver();
+});
+afterAll(async () => {
+	await sandbox.stop();
+	await receiver.close();
+	await other.close();
+});
+beforeEach(() => {
+	sandbox.admin.reset();
+	for (const target of [receiver, other]) {
+		target.received.length = 0;
+		target.respondWith(() => 200);
+	}
+});
+
+function standardHeaders(hook: ReceivedWebhook): Record<string, string> {
+	return {
+		'webhook-id': String(hook.headers['webhook-id']),
+		'webhook-timestamp': String(hook.headers['webhook-timestamp']),
+		'webhook-signature': String(hook.headers['webhook-signature']),
+	};
+}
+
+/** Creates a case for group `groupIndex` that stays at step 1, so exactly one event (step 1) is sent. */
+async function oneEventFor(groupIndex = 0) {
+	const body = caseBody();
+	sandbox.admin.scriptCandidate((body.candidate as { email: string }).email, { holdAtStep: 1 });
+	const created = await createCase(sandbox, await tokenFor(sandbox, groupIndex), body);
+	await sandbox.admin.idle();
+	return created;
+}
+
+describe('standard delivery (6.2, 6.3)', () => {
+	it('signs each delivery so the standardwebhooks package verifies it, with the payload of 6.2', async () => {
+		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		expect(subscription.secret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
+		const created = await oneEventFor();
+
+		expect(receiver.received).toHaveLength(1);
+		const [hook] = receiver.received;
+		const verified = new Webhook(subscription.secret).verify(hook.rawBody, standardHeaders(hook));
+		expect(verified).toEqual({
+			messageId: hook.headers['webhook-id'],
+			event: 'case.statuschange',
+			apiTrackingCode: null,
+			apiTrackingUser: null,
+			eventObject: expect.objectContaining({
+				id: created.id,
+				caseStatus: 'Pending',
+				caseStatusId: created.caseStatusId,
+				secondaryStatus: 'Waiting for Authorization',
+				secondaryCaseStatusId: created.secondaryCaseStatusId,
+				modStamp: created.modStamp,
+			}),
+		});
+		expect(hook.headers['content-type']).toBe('application/json');
+		expect(() => new Webhook(sandbox.admin.createSubscription({ url: other.url }).secret).verify(hook.rawBody, standardHeaders(hook))).toThrow();
+	});
+
+	it('carries apiTrackingCode / apiTrackingUser from the case and sends casedata.statuschange', async () => {
+		sandbox.admin.createSubscription({ url: receiver.url, eventTypes: ['casedata.statuschange'] });
+		const token = await tokenFor(sandbox);
+		const created = await createCase(sandbox, token, caseBody({ apiTrackingCode: 'REQ-7', apiTrackingUser: 'ats-user-1' }));
+		for (let step = 0; step < 3; step++) sandbox.admin.advanceCase(created.id);
+		await sandbox.admin.idle();
+
+		expect(receiver.received.map((hook) => hook.json.event)).toEqual(['casedata.statuschange']);
+		expect(receiver.received[0].json).toMatchObject({
+			apiTrackingCode: 'REQ-7',
+			apiTrackingUser: 'ats-user-1',
+			eventObject: { id: created.services[0].caseDataId, caseId: created.id, status: 'clear' },
+		});
+	});
+});
+
+describe('retries (6.5, 8)', () => {
+	it('makes 8 attempts with the delays of section 8, same webhook-id, re-signed each time', async () => {
+		receiver.respondWith(() => 500);
+		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		await oneEventFor();
+
+		const total = WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
+		await sandbox.admin.advanceClock(total + 24 * 3600);
+
+		const attempts = sandbox.admin.deliveryLog({ subscriptionId: subscription.id });
+		expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+		const gapsSeconds = attempts.slice(1).map((attempt, index) => (Date.parse(attempt.at) - Date.parse(attempts[index].at)) / 1000);
+		expect(gapsSeconds).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+		expect(attempts.every((attempt) => attempt.outcome === 'failed' && attempt.statusCode === 500)).toBe(true);
+		expect(attempts.map((attempt) => attempt.nextAttemptAt)).toEqual([...attempts.slice(1).map((attempt) => attempt.at), null]);
+
+		expect(receiver.received).toHaveLength(8);
+		expect(new Set(receiver.received.map((hook) => hook.headers['webhook-id'])).size).toBe(1);
+		for (const hook of receiver.received) {
+			expect(() => new Webhook(subscription.secret).verify(hook.rawBody, standardHeaders(hook))).not.toThrow();
+		}
+	});
+
+	it('stops retrying after the first 2xx', async () => {
+		receiver.respondWith((_hook, index) => (index < 2 ? 503 : 204));
+		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		await oneEventFor();
+		await sandbox.admin.advanceClock(3 * 24 * 3600);
+
+		expect(sandbox.admin.deliveryLog({ subscriptionId: subscription.id }).map((attempt) => attempt.outcome)).toEqual([
+			'failed',
+			'failed',
+			'succeeded',
+		]);
+	});
+
+	it('counts a 3xx, a missed deadline and a refused connection as failures', async () => {
+		const redirecting = sandbox.admin.createSubscription({ url: receiver.url });
+		receiver.respondWith(() => 302);
+		const hanging = sandbox.admin.createSubscription({ url: other.url });
+		other.respondWith(() => 'hang');
+		const refused = sandbox.admin.createSubscription({ url: 'http://127.0.0.1:9/unreachable' });
+
+		await oneEventFor();
+
+		const first = (subscriptionId: string) => sandbox.admin.deliveryLog({ subscriptionId })[0];
+		expect(first(redirecting.id)).toMatchObject({ outcome: 'failed', statusCode: 302, failure: expect.stringMatching(/redirect/) });
+		expect(first(hanging.id)).toMatchObject({ outcome: 'failed', statusCode: null, failure: `no response within ${DEADLINE_MS} ms` });
+		expect(first(refused.id)).toMatchObject({ outcome: 'failed', failure: expect.stringMatching(/connection failed/) });
+		for (const subscription of [redirecting, hanging, refused]) {
+			expect(first(subscription.id).nextAttemptAt).not.toBeNull();
+		}
+	});
+});
+
+describe('subscriptions (6.1)', () => {
+	it("sends a group's events only to its group subscription when it has one", async () => {
+		const company = sandbox.admin.createSubscription({ url: receiver.url });
+		const east = sandbox.admin.createSubscription({ url: other.url, groupProfileId: 'group-profile-east' });
+
+		const eastCase = await oneEventFor(0);
+		const westCase = await oneEventFor(1);
+
+		expect(receiver.received.map((hook) => hook.json.eventObject.id)).toEqual([westCase.id]);
+		expect(other.received.map((hook) => hook.json.eventObject.id)).toEqual([eastCase.id]);
+		expect(sandbox.admin.deliveryLog({ caseId: eastCase.id }).map((attempt) => attempt.subscriptionId)).toEqual([east.id]);
+		expect(sandbox.admin.deliveryLog({ caseId: westCase.id }).map((attempt) => attempt.subscriptionId)).toEqual([company.id]);
+	});
+
+	it('delivers to several endpoints, each signing with its own secret, filtered by event type', async () => {
+		const first = sandbox.admin.createSubscription({ url: receiver.url });
+		const second = sandbox.admin.createSubscription({ url: other.url, eventTypes: ['case.statuschange'] });
+		sandbox.admin.createSubscription({ url: other.url, eventTypes: ['casedata.statuschange'] });
+		expect(first.secret).not.toBe(second.secret);
+
+		await oneEventFor();
+
+		expect(receiver.received).toHaveLength(1);
+		expect(other.received).toHaveLength(1);
+		new Webhook(first.secret).verify(receiver.received[0].rawBody, standardHeaders(receiver.received[0]));
+		new Webhook(second.secret).verify(other.received[0].rawBody, standardHeaders(other.received[0]));
+	});
+});
+
+describe('secret rotation (6.3)', () => {
+	it('signs with old and new secret until the rotation ends', async () => {
+		const created = sandbox.admin.createSubscription({ url: receiver.url });
+		const rotated = sandbox.admin.rotateSubscriptionSecret(created.id);
+		expect(rotated.secret).not.toBe(created.secret);
+		expect(rotated.previousSecrets.map((previous) => previous.secret)).toEqual([created.secret]);
+
+		await oneEventFor();
+		const [during] = receiver.received;
+		expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+		for (const secret of [created.secret, rotated.secret]) {
+			expect(() => new Webhook(secret).verify(during.rawBody, standardHeaders(during))).not.toThrow();
+		}
+
+		sandbox.admin.endSecretRotation(created.id);
+		await oneEventFor();
+		const after = receiver.received[1];
+		expect(() => new Webhook(rotated.secret).verify(after.rawBody, standardHeaders(after))).not.toThrow();
+		expect(() => new Webhook(created.secret).verify(after.rawBody, standardHeaders(after))).toThrow();
+	});
+
+	it('drops the old secret by itself after 24 hours of sandbox time', async () => {
+		const created = sandbox.admin.createSubscription({ url: receiver.url });
+		sandbox.admin.rotateSubscriptionSecret(created.id);
+		await sandbox.admin.advanceClock(24 * 3600 + 1);
+		expect(sandbox.admin.listSubscriptions()[0].previousSecrets).toEqual([]);
+	});
+});
+
+describe('legacy delivery (6.6)', () => {
+	function verifyLegacy(hook: ReceivedWebhook, secret: string, headerName: string) {
+		const match = /^t=(\d+),v1=([0-9a-f]+)$/.exec(String(hook.headers[headerName]));
+		expect(match).not.toBeNull();
+		const [, timestampMs, signature] = match!;
+		const bodyHash = createHash('sha256').update(hook.rawBody).digest('hex');
+		expect(createHmac('sha256', secret).update(`${timestampMs}.${bodyHash}`).digest('hex')).toBe(signature);
+		expect(Math.abs(Number(timestampMs) - Date.now())).toBeLessThan(60_000);
+	}
+
+	it('is off by default; when on, signs with the legacy header and carries username / password in the body', async () => {
+		const legacy = sandbox.admin.createSubscription({
+			url: receiver.url,
+			scheme: 'legacy',
+			username: 'hook-user',
+			password: 'hook-pass',
+		});
+		expect(legacy.secret).not.toMatch(/^whsec_/);
+		await oneEventFor();
+		expect(receiver.received).toHaveLength(0);
+
+		sandbox.admin.updateWebhookSettings({ legacyEnabled: true });
+		await oneEventFor();
+		const [hook] = receiver.received;
+		verifyLegacy(hook, legacy.secret, 'sandbox-signature');
+		expect(hook.headers['webhook-signature']).toBeUndefined();
+		expect(hook.json).toMatchObject({ event: 'case.statuschange', username: 'hook-user', password: 'hook-pass' });
+		expect(JSON.stringify(sandbox.admin.deliveryLog())).not.toContain('hook-pass');
+
+		sandbox.admin.updateWebhookSettings({ legacyHeaderName: 'acme-signature' });
+		await oneEventFor();
+		verifyLegacy(receiver.received[1], legacy.secret, 'acme-signature');
+	});
+
+	it('migrates legacy endpoints once; with both systems on each event arrives twice', async () => {
+		const legacy = sandbox.admin.createSubscription({ url: receiver.url, scheme: 'legacy', password: 'p' });
+		const migration = sandbox.admin.migrateLegacySubscriptions();
+		expect(migration.created).toHaveLength(1);
+		expect(migration.created[0]).toMatchObject({ scheme: 'standard', url: legacy.url, migratedFromId: legacy.id, password: null });
+		expect(migration.created[0].secret).toMatch(/^whsec_/);
+		expect(sandbox.admin.migrateLegacySubscriptions()).toEqual({ created: [], alreadyMigrated: 1 });
+		expect(sandbox.admin.listSubscriptions()).toHaveLength(2);
+
+		sandbox.admin.updateWebhookSettings({ legacyEnabled: true, standardEnabled: true });
+		await oneEventFor();
+		expect(receiver.received).toHaveLength(2);
+		const standard = receiver.received.find((hook) => hook.headers['webhook-signature'])!;
+		const old = receiver.received.find((hook) => hook.headers['sandbox-signature'])!;
+		new Webhook(migration.created[0].secret).verify(standard.rawBody, standardHeaders(standard));
+		verifyLegacy(old, legacy.secret, 'sandbox-signature');
+		expect(standard.json.messageId).toBe(old.json.messageId);
+		expect(standard.json.password).toBeUndefined();
+
+		sandbox.admin.updateWebhookSettings({ standardEnabled: false });
+		await oneEventFor();
+		expect(receiver.received.slice(2).map((hook) => Boolean(hook.headers['sandbox-signature']))).toEqual([true]);
+	});
+});
+
+describe('delivery quirks (6.5)', () => {
+	it('duplicate: a successful delivery arrives twice with the same webhook-id', async () => {
+		sandbox.admin.createSubscription({ url: receiver.url, quirks: { duplicate: true } });
+		await oneEventFor();
+		expect(receiver.received).toHaveLength(2);
+		expect(receiver.received[0].headers['webhook-id']).toBe(receiver.received[1].headers['webhook-id']);
+		expect(sandbox.admin.deliveryLog().map((attempt) => attempt.duplicate)).toEqual([false, true]);
+	});
+
+	it('out of order: each message is delivered after the one that follows it', async () => {
+		const subscription = sandbox.admin.createSubscription({ url: receiver.url, eventTypes: ['case.statuschange'] });
+		sandbox.admin.updateSubscription(subscription.id, { quirks: { outOfOrder: true } });
+		const created = await oneEventFor();
+		expect(receiver.received).toHaveLength(0);
+
+		sandbox.admin.advanceCase(created.id);
+		await sandbox.admin.idle();
+		expect(receiver.received.map((hook) => hook.json.eventObject.secondaryStatus)).toEqual([
+			'Authorization in Progress',
+			'Waiting for Authorization',
+		]);
+
+		sandbox.admin.advanceCase(created.id);
+		await sandbox.admin.advanceClock(60);
+		expect(receiver.received.at(-1)!.json.eventObject.secondaryStatus).toBeNull();
+	});
+});
+
+describe('admin HTTP interface', () => {
+	it('creates a subscription, advances the clock and reads the delivery log over HTTP', async () => {
+		receiver.respondWith(() => 500);
+		const subscription = (await adminCall(sandbox, 'POST', '/webhooks/subscriptions', { url: receiver.url })).body;
+		expect(subscription.secret).toMatch(/^whsec_/);
+		await oneEventFor();
+		await adminCall(sandbox, 'POST', '/clock/advance', { seconds: 5 });
+
+		const log = (await adminCall(sandbox, 'GET', `/webhooks/deliveries?subscriptionId=${subscription.id}`)).body;
+		expect(log.map((attempt: { attempt: number }) => attempt.attempt)).toEqual([1, 2]);
+	});
+});
