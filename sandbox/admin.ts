@@ -42,6 +42,8 @@ export interface DeliveryLogFilter {
 	event?: string;
 }
 
+const DELIVERY_LOG_FILTER_KEYS = ['messageId', 'subscriptionId', 'caseId', 'event'] as const;
+
 const copy = <T>(value: T): T => structuredClone(value);
 
 export class SandboxAdmin {
@@ -161,11 +163,7 @@ export class SandboxAdmin {
 	deliveryLog(filter: DeliveryLogFilter = {}): DeliveryAttempt[] {
 		return this.world.webhooks.log
 			.entries()
-			.filter((entry) =>
-				(Object.keys(filter) as (keyof DeliveryLogFilter)[]).every(
-					(key) => filter[key] === undefined || entry[key] === filter[key],
-				),
-			);
+			.filter((entry) => DELIVERY_LOG_FILTER_KEYS.every((key) => filter[key] === undefined || entry[key] === filter[key]));
 	}
 
 	requestLog(): RequestLogEntry[] {

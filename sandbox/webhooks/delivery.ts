@@ -54,7 +54,7 @@ interface Delivery {
 
 export class WebhookDispatcher implements EventSink {
 	readonly log = new BoundedLog<DeliveryAttempt>(5000);
-	private readonly heldBack = new Map<string, { delivery: Delivery; release: () => void }>();
+	private readonly heldBack = new Map<string, { delivery: Delivery; cancelTimeout: () => void }>();
 
 	constructor(
 		private readonly clock: SandboxClock,
@@ -78,14 +78,14 @@ export class WebhookDispatcher implements EventSink {
 	private sendOutOfOrder(delivery: Delivery): void {
 		const held = this.heldBack.get(delivery.subscriptionId);
 		if (!held) {
-			const release = this.clock.scheduleIn(OUT_OF_ORDER_HOLD_SECONDS * 1000, () => {
+			const cancelTimeout = this.clock.scheduleIn(OUT_OF_ORDER_HOLD_SECONDS * 1000, () => {
 				this.heldBack.delete(delivery.subscriptionId);
 				return this.deliver(delivery, 1);
 			});
-			this.heldBack.set(delivery.subscriptionId, { delivery, release });
+			this.heldBack.set(delivery.subscriptionId, { delivery, cancelTimeout });
 			return;
 		}
-		held.release();
+		held.cancelTimeout();
 		this.heldBack.delete(delivery.subscriptionId);
 		this.clock.scheduleIn(0, async () => {
 			await this.deliver(delivery, 1);
