@@ -40,6 +40,8 @@ export function httpRequest(url: string, opts: HttpRequestOptions = {}): Promise
 		headers['content-length'] = String(payload.length);
 	}
 	const lib = u.protocol === 'https:' ? https : http;
+	const started = Date.now();
+	const debug = process.env.BGC_HTTP_DEBUG === '1';
 	return new Promise((resolve, reject) => {
 		const req = lib.request(
 			u,
@@ -59,6 +61,7 @@ export function httpRequest(url: string, opts: HttpRequestOptions = {}): Promise
 							// keep the text
 						}
 					}
+					if (debug) process.stderr.write(`[http] ${opts.method ?? 'GET'} ${url} -> ${res.statusCode} ${raw.length} B in ${Date.now() - started} ms\n`);
 					resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, json });
 				});
 			},

@@ -27,15 +27,23 @@ describe('n8n loads the packed package', () => {
 
 	const nodeTypes = expectedNodeTypes();
 	(nodeTypes.length ? test : test.skip)(`node types from package.json are loaded: ${nodeTypes.join(', ') || '(none listed yet)'}`, async () => {
-		const loaded = (await n8n.loadedNodeTypes()).map((n) => n.name);
-		for (const type of nodeTypes) expect(loaded).toContain(type);
+		const loaded = await n8n.loadedNodeTypes();
+		const names = loaded.map((n) => n.name);
+		for (const type of nodeTypes) {
+			expect(names).toContain(type);
+			expect(loaded.find((n) => n.name === type)).toHaveProperty('displayName');
+		}
 		// Loaded as an installed package, not through N8N_CUSTOM_EXTENSIONS.
-		expect(loaded.filter((n) => n.startsWith('CUSTOM.'))).toEqual([]);
+		expect(names.filter((n) => n.startsWith('CUSTOM.'))).toEqual([]);
 	});
 
 	test('no node of the package is loaded that package.json does not list', async () => {
-		const ours = (await n8n.loadedNodeTypes()).map((n) => n.name).filter((n) => n.startsWith(`${packageJsonUnderTest().name}.`));
-		expect(ours.sort()).toEqual(expectedNodeTypes().sort());
+		const prefix = `${packageJsonUnderTest().name}.`;
+		const ours = (await n8n.loadedNodeTypeNames()).filter((n) => n.startsWith(prefix));
+		// n8n adds a "<name>Tool" variant of each node that sets usableAsTool.
+		const allowed = expectedNodeTypes().flatMap((t) => [t, `${t}Tool`]);
+		expect(ours.filter((n) => !allowed.includes(n))).toEqual([]);
+		for (const t of expectedNodeTypes()) expect(ours).toContain(t);
 	});
 });
 
@@ -67,6 +75,17 @@ describe('harness', () => {
 		const again = await runWorkflowViaWebhook<{ greeting: string }>(n8n.api, deployed, { name: 'again' });
 		expect(again.items).toEqual([{ greeting: 'hello again' }]);
 		expect(await n8n.api.waitForExecutions(deployed.workflow.id, 2)).toHaveLength(2);
+	});
+
+	test('credentials can be created and deleted through the public API', async () => {
+		const credential = await n8n.api.createCredential({
+			name: 'smoke header auth',
+			type: 'httpHeaderAuth',
+			data: { name: 'X-Smoke', value: 'smoke-secret-value' },
+		});
+		expect(credential).toMatchObject({ name: 'smoke header auth', type: 'httpHeaderAuth' });
+		expect(JSON.stringify(credential)).not.toContain('smoke-secret-value');
+		await n8n.api.deleteCredential(credential.id);
 	});
 
 	test("n8n's log shows no failed outbound connection", () => {

@@ -27,11 +27,16 @@ export interface PackageJson {
  * package.json of the package under test: read from the tarball in $BGC_E2E_TARBALL (set by the
  * global setup, so what n8n gets is what is asserted), else this repo's.
  */
+const packedJson = new Map<string, PackageJson>();
 export function packageJsonUnderTest(): PackageJson {
 	const tarball = process.env.BGC_E2E_TARBALL;
+	if (tarball && packedJson.has(tarball)) return packedJson.get(tarball)!;
 	if (tarball && fs.existsSync(tarball)) {
 		const out = spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
-		if (out.status === 0) return JSON.parse(out.stdout) as PackageJson;
+		if (out.status === 0) {
+			packedJson.set(tarball, JSON.parse(out.stdout) as PackageJson);
+			return packedJson.get(tarball)!;
+		}
 	}
 	return JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')) as PackageJson;
 }
@@ -40,8 +45,10 @@ export interface TestN8n extends N8nInstance {
 	api: N8nApi;
 	/** n8n's log so far (stdout + stderr, JSON lines). */
 	readLog(): string;
-	/** GET /types/nodes.json (owner session): every node type n8n loaded. */
+	/** GET /types/nodes.json (owner session): every node type description n8n loaded (about 15 MB). */
 	loadedNodeTypes(): Promise<Array<{ name: string; version: number | number[]; [k: string]: unknown }>>;
+	/** GET /types/node-versions.json (owner session, small): names of every node type n8n loaded. */
+	loadedNodeTypeNames(): Promise<string[]>;
 	/** GET /types/credentials.json (owner session): every credential type n8n loaded. */
 	loadedCredentialTypes(): Promise<Array<{ name: string; [k: string]: unknown }>>;
 	/** A /rest call with the owner's session cookie; returns status and parsed body. */
@@ -115,6 +122,10 @@ export async function startTestN8n(
 		rest,
 		readLog: () => fs.readFileSync(inst.logFile, 'utf8'),
 		loadedNodeTypes: () => typesFile('nodes.json'),
+		loadedNodeTypeNames: async () => {
+			const entries = (await typesFile('node-versions.json')) as string[];
+			return [...new Set(entries.map((e) => e.replace(/@[^@]*$/, '')))];
+		},
 		loadedCredentialTypes: () => typesFile('credentials.json'),
 	};
 }
