@@ -19,7 +19,7 @@ import type {
 	SubscriptionPatch,
 	WebhookSettings,
 } from './webhooks/subscriptions';
-import type { RequestLogEntry, SandboxContext, SandboxRuntime } from './world';
+import type { InboxEntry, RequestLogEntry, SandboxContext, SandboxRuntime } from './world';
 
 export interface SandboxSummary {
 	company: typeof DEMO_COMPANY;
@@ -186,6 +186,15 @@ export class SandboxAdmin {
 		this.world.faults.clear();
 	}
 
+	/** Records a request to the demo inbox (the example workflows' stand-in onboarding system and ATS). */
+	receiveInInbox(inbox: string, received: unknown): InboxEntry {
+		return this.world.inbox.append({ at: this.runtime.clock.view().now, inbox, body: received });
+	}
+
+	inbox(inbox?: string): InboxEntry[] {
+		return this.world.inbox.entries().filter((entry) => inbox === undefined || entry.inbox === inbox);
+	}
+
 	/** Revoked tokens get 401; authenticating again with the same pair issues a new token. */
 	revokeToken(selector: RevocationSelector): { revoked: number } {
 		if (!isPlainObject(selector) || !(selector.token || selector.clientId || selector.groupProfileId)) {
@@ -247,5 +256,8 @@ export function adminRoutes(admin: SandboxAdmin): AdminRoute[] {
 		adminRoute('DELETE', '/faults', () => admin.clearFaults()),
 		adminRoute('DELETE', '/faults/{id}', (request) => admin.removeFault(request.params.id)),
 		adminRoute('POST', '/tokens/revoke', (request) => admin.revokeToken(body(request))),
+		adminRoute('POST', '/inbox/{inbox}', (request) => admin.receiveInInbox(request.params.inbox, request.body)),
+		adminRoute('GET', '/inbox/{inbox}', (request) => admin.inbox(request.params.inbox)),
+		adminRoute('GET', '/inbox', () => admin.inbox()),
 	];
 }

@@ -1,6 +1,6 @@
 /**
  * Everything a reset throws away, built in one place: the store, API clients, case lifecycle, webhook
- * subscriptions and deliveries, the request log and the fault rules. The clock outlives resets.
+ * subscriptions and deliveries, the request log, the fault rules and the demo inbox. The clock outlives resets.
  */
 import { ApiClients } from './auth';
 import { BoundedLog } from './boundedLog';
@@ -31,6 +31,14 @@ export interface RequestLogEntry {
 	faultId: string | null;
 }
 
+/** A request received by the demo inbox: a stand-in for the onboarding system or ATS of the examples. */
+export interface InboxEntry {
+	id: number;
+	at: string;
+	inbox: string;
+	body: unknown;
+}
+
 export interface WorldSettings {
 	jwtSigningKey: string;
 	stepSeconds: number;
@@ -46,6 +54,7 @@ export interface SandboxWorld {
 	webhooks: WebhookDispatcher;
 	requestLog: BoundedLog<RequestLogEntry>;
 	faults: FaultInjector;
+	inbox: BoundedLog<InboxEntry>;
 }
 
 /** What every route handler gets: the sandbox clock and the current world. */
@@ -66,6 +75,7 @@ function createWorld(clock: SandboxClock, settings: WorldSettings): SandboxWorld
 		webhooks,
 		requestLog: new BoundedLog<RequestLogEntry>(2000),
 		faults: new FaultInjector(),
+		inbox: new BoundedLog<InboxEntry>(2000),
 	};
 }
 

@@ -92,3 +92,15 @@ describe('summary', () => {
 		expect(summary.webhookSettings).toEqual({ standardEnabled: true, legacyEnabled: false, legacyHeaderName: 'sandbox-signature' });
 	});
 });
+
+describe('demo inbox', () => {
+	it('records what the example workflows post, per inbox, and forgets it on reset', async () => {
+		expect((await adminCall(sandbox, 'POST', '/inbox/ats', { caseId: 'c1', result: 'clear' })).status).toBe(200);
+		await adminCall(sandbox, 'POST', '/inbox/onboarding', { caseId: 'c2' });
+		const ats = await adminCall(sandbox, 'GET', '/inbox/ats');
+		expect(ats.body).toEqual([expect.objectContaining({ inbox: 'ats', body: { caseId: 'c1', result: 'clear' } })]);
+		expect(sandbox.admin.inbox()).toHaveLength(2);
+		sandbox.admin.reset();
+		expect(sandbox.admin.inbox()).toEqual([]);
+	});
+});
