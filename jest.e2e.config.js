@@ -12,6 +12,7 @@ module.exports = {
 	testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	globalSetup: '<rootDir>/test/e2e/harness/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/e2e/harness/globalTeardown.ts',
 	// One test file at a time, in this process.
 	maxWorkers: 1,
 	// The first run installs n8n inside globalSetup (no timeout there); starting n8n takes seconds.

@@ -21,6 +21,7 @@ export default async function globalSetup(): Promise<void> {
 		log(`using ${given}`);
 	} else {
 		const destDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-e2e-pack-'));
+		process.env.BGC_E2E_PACK_DIR = destDir; // removed by globalTeardown
 		const repoDir = process.env.BGC_E2E_REPO_DIR || path.resolve(__dirname, '..', '..', '..');
 		process.env.BGC_E2E_TARBALL = await packRepo({ repoDir, destDir, log });
 	}
