@@ -62,16 +62,19 @@ function toAxiosConfig(options: IHttpRequestOptions): AxiosRequestConfig {
 		headers,
 		timeout: options.timeout,
 		responseType: options.encoding === 'arraybuffer' ? 'arraybuffer' : 'json',
-		validateStatus: (status) => status >= 200 && status < 300,
+		validateStatus: options.ignoreHttpStatusErrors ? () => true : (status) => status >= 200 && status < 300,
 		maxRedirects: 0,
 	};
 }
 
-/** n8n-core's httpRequest: axios, the body of the answer, and axios's own error on a failure. */
+/**
+ * n8n-core's httpRequest: axios; the body of the answer (or `{ body, headers, statusCode, statusMessage }`
+ * with returnFullResponse); axios's own error on a failure status unless ignoreHttpStatusErrors.
+ */
 export async function httpRequest(options: IHttpRequestOptions): Promise<unknown> {
 	const response = await axios.request(toAxiosConfig(options));
 	return options.returnFullResponse
-		? { body: response.data, headers: response.headers, statusCode: response.status }
+		? { body: response.data, headers: response.headers, statusCode: response.status, statusMessage: response.statusText }
 		: response.data;
 }
 
@@ -129,7 +132,10 @@ export function resolveParameters(properties: INodeProperties[], given: IDataObj
 	for (let pass = 0; pass < 3; pass++) {
 		for (const property of properties) {
 			if (values[property.name] !== undefined) continue;
-			if (isShown(property.displayOptions, values)) values[property.name] = structuredClone(property.default) as IDataObject[string];
+			if (!isShown(property.displayOptions, values)) continue;
+			const value = structuredClone(property.default) as IDataObject[string];
+			// The editor stores a resource locator's value with its `__rl` marker.
+			values[property.name] = property.type === 'resourceLocator' ? { __rl: true, ...(value as IDataObject) } : value;
 		}
 	}
 	return values;
@@ -148,9 +154,16 @@ const isResourceLocatorValue = (value: unknown): value is { __rl: true; mode: st
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
-function parameterGetter(node: INode, parameters: IDataObject) {
-	return (name: string, fallback?: unknown, options?: { extractValue?: boolean }): unknown => {
-		const value = structuredClone(valueAt(parameters, name));
+/**
+ * Stands in for an n8n expression such as `={{ $json.caseId }}`: evaluated for each item when the node
+ * reads the parameter.
+ */
+export type ItemExpression = (item: INodeExecutionData, itemIndex: number) => unknown;
+
+function parameterGetter(node: INode, parameters: IDataObject, items: INodeExecutionData[] = [{ json: {} }]) {
+	return (name: string, fallback?: unknown, options?: { extractValue?: boolean }, itemIndex = 0): unknown => {
+		const raw = valueAt(parameters, name);
+		const value = typeof raw === 'function' ? (raw as ItemExpression)(items[itemIndex], itemIndex) : structuredClone(raw);
 		if (value === undefined) {
 			if (fallback !== undefined) return fallback;
 			throw new NodeOperationError(node, `Could not get parameter "${name}"`);
@@ -217,13 +230,13 @@ export function createExecuteContext(setup: RunSetup, nodeType: INodeType = new 
 	const parameters = resolveParameters(nodeType.description.properties, setup.parameters);
 	const node = nodeFor(parameters);
 	const items = setup.items ?? [{ json: {} }];
-	const getParameter = parameterGetter(node, parameters);
+	const getParameter = parameterGetter(node, parameters, items);
 	const context = {
 		getNode: () => node,
 		getInputData: () => items,
 		continueOnFail: () => setup.continueOnFail ?? false,
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown, options?: { extractValue?: boolean }) =>
-			getParameter(name, fallback, options),
+		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown, options?: { extractValue?: boolean }) =>
+			getParameter(name, fallback, options, itemIndex),
 		getCredentials: async (type: string) => {
 			if (type !== CREDENTIAL_TYPE) throw new NodeOperationError(node, `Node "${node.name}" does not have any credentials of type "${type}" set`);
 			return { ...setup.credentials.data };

@@ -60,9 +60,9 @@ function serviceTypeName(serviceTypeId: string): string {
  * GUID, which the spec does not give, is offered too); without one, the types the spec names.
  */
 export async function searchServiceTypes(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const caseId = this.getCurrentNodeParameter('caseId', { extractValue: true }) as string | undefined;
+	const caseId = this.getCurrentNodeParameter('caseId', { extractValue: true });
 	const servicesByType = new Map<string, string[]>();
-	if (caseId) {
+	if (typeof caseId === 'string' && caseId.trim() !== '') {
 		const record = (await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`)) as CaseSummary;
 		for (const service of record.services ?? []) {
 			if (!service.serviceTypeId) continue;
