@@ -105,7 +105,7 @@ const ADMISSION_REFUSALS = {
 
 /**
  * Checks and claims the event's identities in one synchronous step (no await in between, so two copies
- * arriving together cannot both pass), and writes the duplicate memory back to static data on every change.
+ * arriving together cannot both pass), and hands the duplicate memory to n8n's static data.
  */
 function admitOnce(
 	context: IWebhookFunctions,
@@ -119,24 +119,15 @@ function admitOnce(
 		maxDeliveries: Number(options.dedupMemorySize ?? DEFAULT_DEDUP_LIMITS.maxDeliveries),
 	});
 	const staticData = context.getWorkflowStaticData('node');
-	const persist = () => {
-		staticData[DEDUP_STATE] = deduplicator.toPersisted() as unknown as IDataObject;
-	};
 	deduplicator.absorb(staticData[DEDUP_STATE], Math.floor(nowMs / 1000));
 	const admission = deduplicator.admit({
 		keys: deduplicationKeys(event, deliveryId),
 		...orderingSubject(event),
 		dropOlder: options.dropOutOfOrder === true,
 	});
-	persist();
-	if (admission.outcome !== 'admitted') return admission.outcome;
-	return {
-		release: () => admission.claim.release(),
-		commit: (nowSeconds) => {
-			admission.claim.commit(nowSeconds);
-			persist();
-		},
-	};
+	// Assigning marks static data as changed, so n8n saves it after this request, as it is by then.
+	staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
+	return admission.outcome === 'admitted' ? admission.claim : admission.outcome;
 }
 
 export class BackgroundCheckTrigger implements INodeType {

@@ -3,8 +3,9 @@
  * - process memory, shared by every request this n8n process handles for one trigger node, which makes
  *   the check-and-claim atomic (no await between them) and holds the union of everything seen;
  * - the node's workflow static data, which n8n loads before and saves after each request, so the memory
- *   survives restarts. n8n saves it last-writer-wins; writing the in-memory union each time means a
- *   request that started earlier cannot drop what a concurrent one recorded.
+ *   survives restarts. n8n saves it whole, last writer wins, at a moment the node does not control: the
+ *   node therefore stores {@link DeliveryDeduplicator.persistedView}, which serializes to the union held in
+ *   memory when it is saved, so whichever request saves last writes everything this process has seen.
  * Keys are stored as short hashes, bounded by count and by age.
  */
 import { createHash } from 'crypto';
@@ -67,11 +68,18 @@ export class DeliveryDeduplicator {
 
 	private nextDeliveryId = 0;
 
+	/**
+	 * What to put in static data: JSON.stringify (n8n's save) turns it into {@link toPersisted} at that
+	 * moment. It has no object-valued properties, so n8n's change-tracking proxy leaves it as it is.
+	 */
+	readonly persistedView: { toJSON(): PersistedDedupState } = { toJSON: () => this.toPersisted() };
+
 	constructor(public limits: DedupLimits = DEFAULT_DEDUP_LIMITS) {}
 
 	/** Merges state persisted by an earlier process (restart) or another writer. */
 	absorb(persisted: unknown, nowSeconds: number): void {
-		const state = persisted as Partial<PersistedDedupState> | undefined;
+		const view = persisted as { toJSON?: unknown } | undefined;
+		const state = (typeof view?.toJSON === 'function' ? view.toJSON() : persisted) as Partial<PersistedDedupState> | undefined;
 		for (const entry of Array.isArray(state?.deliveries) ? state.deliveries : []) {
 			const [keys, seenAt] = Array.isArray(entry) ? entry : [];
 			if (!Array.isArray(keys) || typeof seenAt !== 'number') continue;

@@ -1,3 +1,5 @@
+import { ObservableObject, type IDataObject } from 'n8n-workflow';
+
 import {
 	DEFAULT_DEDUP_LIMITS,
 	DeliveryDeduplicator,
@@ -87,6 +89,28 @@ describe('DeliveryDeduplicator', () => {
 		expect(processA.toPersisted().deliveries).toHaveLength(2);
 		processA.absorb(processB.toPersisted(), NOW);
 		expect(processA.size).toBe(2);
+	});
+
+	it('offers a view for static data that serializes to what it holds when n8n saves it', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		// Static data as n8n hands it to a node: wrapped in its change-tracking proxy.
+		const staticData = ObservableObject.create({ 'node:Trigger': {} }) as IDataObject & { __dataChanged: boolean };
+		const nodeData = staticData['node:Trigger'] as IDataObject;
+		admitted(deduplicator.admit(event(['delivery:a']))).commit(NOW);
+		nodeData.dedup = deduplicator.persistedView as unknown as IDataObject;
+		expect(staticData.__dataChanged).toBe(true);
+
+		admitted(deduplicator.admit(event(['delivery:b']))).commit(NOW);
+		const saved = JSON.parse(JSON.stringify(staticData));
+		expect(saved['node:Trigger'].dedup).toEqual(deduplicator.toPersisted());
+		expect(saved['node:Trigger'].dedup.deliveries).toHaveLength(2);
+	});
+
+	it('absorbs its own view without duplicating entries', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		admitted(deduplicator.admit(event(['delivery:a']))).commit(NOW);
+		deduplicator.absorb(deduplicator.persistedView, NOW);
+		expect(deduplicator.size).toBe(1);
 	});
 
 	it.each([undefined, null, 'text', { deliveries: 'x' }, { deliveries: [[['k'], 'not a time'], 'junk', [[1, 2], NOW]] }])(
