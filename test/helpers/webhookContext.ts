@@ -1,0 +1,390 @@
+/**
+ * A webhook trigger run the way n8n 2.x runs it, without n8n: node contexts (IWebhookFunctions and
+ * IHookFunctions) backed by plain data, and the request handling of n8n's live webhooks around them:
+ * - workflow static data is loaded before each request and saved after it when it changed, last writer
+ *   wins (n8n's LiveWebhooks + WorkflowStaticDataService);
+ * - a node that answers on the response object and returns `noWebhookResponse` starts nothing;
+ * - no `workflowData`: 200 with `webhookResponse` (or n8n's "Webhook call received"); with it, an
+ *   execution starts and the answer is 200 (responseData 'noData');
+ * - a thrown error: 500, and n8n records a failed execution;
+ * - parameters not set on the node take the defaults of the node's description.
+ * `startTriggerReceiver` puts that behind a real HTTP server, for deliveries from the sandbox.
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHookFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
+
+export interface TriggerSetup {
+	/** Node parameters; the rest take the defaults of the node's description. */
+	parameters?: IDataObject;
+	/** Decrypted credential data by credential type name. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** 'webhook' for the production URL, 'manual' for "listen for test event". */
+	mode?: WorkflowExecuteMode;
+	workflowId?: string;
+	/** False for the inactive copy n8n uses for test webhooks. */
+	workflowActive?: boolean;
+	nodeName?: string;
+	nodeId?: string;
+}
+
+/** Workflow static data as n8n keeps it in the database (JSON): a copy per request, saved whole after it. */
+export class StaticDataStore {
+	private savedJson = '{}';
+
+	saves = 0;
+
+	load(): IDataObject {
+		return JSON.parse(this.savedJson) as IDataObject;
+	}
+
+	/** Saves when the request changed it (n8n's `__dataChanged`), replacing whatever was there. */
+	saveIfChanged(loadedAsJson: string, data: IDataObject): void {
+		const json = JSON.stringify(data);
+		if (json === loadedAsJson) return;
+		this.savedJson = json;
+		this.saves++;
+	}
+
+	/** Loses everything saved, as a database restored from an old backup would. */
+	clear(): void {
+		this.savedJson = '{}';
+	}
+
+	/** The node's part, as `getWorkflowStaticData('node')` sees it. */
+	nodeData(nodeName: string): IDataObject | undefined {
+		return this.load()[`node:${nodeName}`] as IDataObject | undefined;
+	}
+}
+
+/** Records what the node writes on the response object (the express subset n8n's nodes use). */
+export class ResponseRecorder {
+	statusCode = 200;
+
+	body: unknown;
+
+	headersSent = false;
+
+	status(code: number) {
+		this.statusCode = code;
+		return this;
+	}
+
+	json(body: unknown) {
+		this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	send(body?: unknown) {
+		return this.json(body);
+	}
+
+	end() {
+		this.headersSent = true;
+		return this;
+	}
+}
+
+export interface IncomingDelivery {
+	headers: Record<string, string | string[] | undefined>;
+	/** The bytes as sent. */
+	body: Buffer | string;
+	/** False: `rawBody` is absent until the node calls `readRawBody()`, as for content types n8n does not parse. */
+	rawBodyPresent?: boolean;
+}
+
+interface RequestObject {
+	headers: IncomingDelivery['headers'];
+	rawBody?: Buffer;
+	readRawBody: () => Promise<void>;
+	body: unknown;
+}
+
+function requestObject(delivery: IncomingDelivery, readStream?: () => Promise<Buffer>): RequestObject {
+	const bytes = Buffer.isBuffer(delivery.body) ? delivery.body : Buffer.from(delivery.body);
+	const request: RequestObject = {
+		headers: delivery.headers,
+		rawBody: delivery.rawBodyPresent === false ? undefined : bytes,
+		readRawBody: async () => {
+			request.rawBody ??= readStream ? await readStream() : bytes;
+		},
+		body: {},
+	};
+	return request;
+}
+
+/** n8n reads credentials and workflows from its database: a real wait, during which other requests run. */
+const databaseRead = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export const NODE_TYPE = 'n8n-nodes-background-check.backgroundCheckTrigger';
+
+/** Top-level defaults of the description, overlaid with the node's own parameters, like n8n fills them. */
+function effectiveParameters(nodeType: INodeType, parameters: IDataObject = {}): IDataObject {
+	const defaults: IDataObject = {};
+	for (const property of nodeType.description.properties) {
+		if (property.type !== 'notice') defaults[property.name] = structuredClone(property.default) as IDataObject[string];
+	}
+	return { ...defaults, ...parameters };
+}
+
+function parameterGetter(parameters: IDataObject) {
+	return (name: string, fallback?: unknown) => {
+		let value: unknown = parameters;
+		for (const part of name.split('.')) value = (value as IDataObject | undefined)?.[part];
+		return value === undefined ? fallback : value;
+	};
+}
+
+/** n8n-core's httpRequest in the subset the transport uses, over fetch; a failure carries the status. */
+export async function httpRequest(options: IHttpRequestOptions): Promise<unknown> {
+	const url = new URL(options.url, options.baseURL);
+	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
+	const hasBody = options.body !== undefined && options.method !== 'GET';
+	const response = await fetch(url, {
+		method: options.method ?? 'GET',
+		headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...(options.headers as Record<string, string>) },
+		body: hasBody ? JSON.stringify(options.body) : undefined,
+		signal: options.timeout ? AbortSignal.timeout(options.timeout) : undefined,
+	});
+	const text = await response.text();
+	let body: unknown = text;
+	try {
+		body = text ? JSON.parse(text) : undefined;
+	} catch {
+		// a text body stays text
+	}
+	if (!response.ok && !options.ignoreHttpStatusErrors) {
+		throw Object.assign(new Error(`Request failed with status code ${response.status}`), {
+			httpCode: String(response.status),
+			response: { status: response.status, data: body },
+		});
+	}
+	return options.returnFullResponse
+		? { statusCode: response.status, body, headers: Object.fromEntries(response.headers.entries()) }
+		: body;
+}
+
+/** n8n-core's httpRequestWithAuthentication for the Background Check API credential: exchange once, then bearer. */
+function authenticatedRequester(credentials: Record<string, ICredentialDataDecryptedObject>) {
+	const credentialType = new BackgroundCheckApi();
+	return async (type: string, options: IHttpRequestOptions) => {
+		const data = credentials[type];
+		if (!data) throw new Error(`No credential of type ${type}`);
+		if (!data.token) Object.assign(data, await credentialType.preAuthentication.call({ helpers: { httpRequest } } as never, data));
+		return await httpRequest(await credentialType.authenticate(data, options));
+	};
+}
+
+export interface LoggedLine {
+	level: string;
+	message: string;
+}
+
+interface ContextParts {
+	nodeType: INodeType;
+	setup: TriggerSetup;
+	staticData: IDataObject;
+	logs: LoggedLine[];
+}
+
+function baseContext({ nodeType, setup, staticData, logs }: ContextParts) {
+	const parameters = effectiveParameters(nodeType, setup.parameters);
+	const credentials = setup.credentials ?? {};
+	const node: INode = {
+		id: setup.nodeId ?? 'node-1',
+		name: setup.nodeName ?? 'Background Check Trigger',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INode['parameters'],
+	};
+	const log = (level: string) => (message: string) => logs.push({ level, message });
+	return {
+		getNode: () => node,
+		getWorkflow: () => ({ id: setup.workflowId ?? 'workflow-1', name: 'Test workflow', active: setup.workflowActive ?? true }),
+		getMode: () => setup.mode ?? 'webhook',
+		getNodeParameter: parameterGetter(parameters),
+		getCredentials: async (type: string) => {
+			await databaseRead();
+			if (!credentials[type]) throw new Error(`Node "${node.name}" does not have any credentials of type "${type}" set`);
+			return { ...credentials[type] };
+		},
+		getWorkflowStaticData: (type: string) => {
+			const key = type === 'node' ? `node:${node.name}` : type;
+			staticData[key] ??= {};
+			return staticData[key] as IDataObject;
+		},
+		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+		helpers: {
+			returnJsonArray: (items: IDataObject[]): INodeExecutionData[] => items.map((json) => ({ json })),
+			httpRequest,
+			httpRequestWithAuthentication: authenticatedRequester(credentials),
+		},
+	};
+}
+
+export function createWebhookContext(
+	parts: ContextParts & { request: RequestObject; response: ResponseRecorder },
+): IWebhookFunctions {
+	return {
+		...baseContext(parts),
+		getRequestObject: () => parts.request,
+		getResponseObject: () => parts.response,
+		getHeaderData: () => parts.request.headers,
+		getBodyData: () => parts.request.body,
+		getWebhookName: () => 'default',
+	} as unknown as IWebhookFunctions;
+}
+
+export function createHookContext(parts: ContextParts & { activation: WorkflowActivateMode }): IHookFunctions {
+	return {
+		...baseContext(parts),
+		getActivationMode: () => parts.activation,
+		getWebhookName: () => 'default',
+		getNodeWebhookUrl: () => 'http://127.0.0.1:5678/webhook/test/webhook',
+	} as unknown as IHookFunctions;
+}
+
+export interface HandledDelivery {
+	/** Undefined when the node answered nothing (n8n would leave the request open). */
+	statusCode: number | undefined;
+	body: unknown;
+	/** Items of the execution started, if any. */
+	items?: IDataObject[];
+	/** The error a failed execution would show. */
+	error?: Error;
+}
+
+/** One trigger node in one workflow, with its static data and the executions it started. */
+export class TriggerHarness {
+	readonly store = new StaticDataStore();
+
+	readonly executions: IDataObject[][] = [];
+
+	readonly failedExecutions: Error[] = [];
+
+	readonly logs: LoggedLine[] = [];
+
+	/** Every request handled, with the body bytes the node saw. */
+	readonly received: IncomingDelivery[] = [];
+
+	constructor(
+		public nodeType: INodeType,
+		public setup: TriggerSetup,
+	) {}
+
+	/**
+	 * Runs the webhook method for one request as n8n's live webhook handler does. `saveAfterMs` delays
+	 * the static data save, as starting the execution does in n8n, to order saves of concurrent requests.
+	 */
+	async handle(
+		delivery: IncomingDelivery,
+		{ readStream, saveAfterMs }: { readStream?: () => Promise<Buffer>; saveAfterMs?: number } = {},
+	): Promise<HandledDelivery> {
+		const staticData = this.store.load();
+		const loadedAsJson = JSON.stringify(staticData);
+		const response = new ResponseRecorder();
+		const request = requestObject(delivery, readStream);
+		const context = createWebhookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, request, response });
+		let handled: HandledDelivery;
+		try {
+			const result: IWebhookResponseData = await this.nodeType.webhook!.call(context);
+			if (result.noWebhookResponse) {
+				handled = { statusCode: response.headersSent ? response.statusCode : undefined, body: response.body };
+			} else if (result.workflowData === undefined) {
+				handled = { statusCode: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
+			} else {
+				const items = result.workflowData[0].map((item) => item.json);
+				this.executions.push(items);
+				handled = { statusCode: 200, body: undefined, items };
+			}
+		} catch (error) {
+			this.failedExecutions.push(error as Error);
+			handled = { statusCode: 500, body: { message: (error as Error).message }, error: error as Error };
+		}
+		await (saveAfterMs ? new Promise((resolve) => setTimeout(resolve, saveAfterMs)) : databaseRead());
+		if (this.setup.mode !== 'manual') this.store.saveIfChanged(loadedAsJson, staticData);
+		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
+		return handled;
+	}
+
+	/** Runs a webhook lifecycle method (checkExists, create, delete) with the saved static data. */
+	async lifecycle(method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate'): Promise<boolean> {
+		const staticData = this.store.load();
+		const loadedAsJson = JSON.stringify(staticData);
+		const context = createHookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, activation });
+		const lifecycleMethod = this.nodeType.webhookMethods?.default?.[method];
+		if (!lifecycleMethod) throw new Error(`The node has no webhook method ${method}`);
+		const result = await lifecycleMethod.call(context);
+		this.store.saveIfChanged(loadedAsJson, staticData);
+		return result;
+	}
+
+	/** n8n's activation: checkExists, then create when it answered false. */
+	async activate(activation: WorkflowActivateMode = 'activate'): Promise<void> {
+		if (!(await this.lifecycle('checkExists', activation))) await this.lifecycle('create', activation);
+	}
+
+	get runCount(): number {
+		return this.executions.length;
+	}
+}
+
+export interface TriggerReceiver {
+	/** The webhook URL to subscribe in the sandbox. */
+	url: string;
+	/** Status codes answered, in order. */
+	answers: Array<number | undefined>;
+	stop(): Promise<void>;
+}
+
+/** Serves a harness over HTTP on 127.0.0.1; the raw body is read from the socket only when the node asks. */
+export async function startTriggerReceiver(harness: TriggerHarness, options: { rawBodyPresent?: boolean } = {}): Promise<TriggerReceiver> {
+	const answers: Array<number | undefined> = [];
+	const server = http.createServer((request, response) => {
+		const readStream = () =>
+			new Promise<Buffer>((resolve, reject) => {
+				const chunks: Buffer[] = [];
+				request.on('data', (chunk: Buffer) => chunks.push(chunk));
+				request.on('end', () => resolve(Buffer.concat(chunks)));
+				request.on('error', reject);
+			});
+		const answer = async () => {
+			const body = options.rawBodyPresent === false ? Buffer.alloc(0) : await readStream();
+			const handled = await harness.handle({ headers: request.headers, body, rawBodyPresent: options.rawBodyPresent }, { readStream });
+			answers.push(handled.statusCode);
+			response.statusCode = handled.statusCode ?? 204;
+			if (handled.body !== undefined) response.setHeader('content-type', 'application/json');
+			response.end(handled.body === undefined ? undefined : JSON.stringify(handled.body));
+		};
+		answer().catch((error: Error) => {
+			response.statusCode = 500;
+			response.end(error.message);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/webhook/background-check`,
+		answers,
+		stop: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
