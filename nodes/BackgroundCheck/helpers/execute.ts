@@ -45,3 +45,12 @@ export async function runForEachItem(
 	}
 	return output;
 }
+
+/**
+ * The output of a call answering one record. The spec shows no response for most writes: when the answer
+ * is empty or not an object, the item says what was done instead of being empty.
+ */
+export function asRecord(response: unknown, whenNoRecord: IDataObject): IDataObject {
+	if (response !== null && typeof response === 'object' && !Array.isArray(response)) return response as IDataObject;
+	return response === undefined || response === null || response === '' ? whenNoRecord : { ...whenNoRecord, response: response as IDataObject[string] };
+}

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../../nodes/BackgroundCheck/helpers/body';
 import { describeStatuses } from '../../../nodes/BackgroundCheck/helpers/caseData';
-import { runForEachItem } from '../../../nodes/BackgroundCheck/helpers/execute';
+import { asRecord, runForEachItem } from '../../../nodes/BackgroundCheck/helpers/execute';
 import { applyLimit, collectPages, recordsOf } from '../../../nodes/BackgroundCheck/helpers/lists';
 import { SERVICE_OPTIONS } from '../../../nodes/BackgroundCheck/helpers/services';
 import { checkBody, parseJsonObject, requireId, requireIdList } from '../../../nodes/BackgroundCheck/helpers/validation';
@@ -228,5 +228,14 @@ describe('runForEachItem', () => {
 			{ json: { error: 'Invalid case', errorDescription: 'HTTP 404' }, pairedItem: { item: 1 } },
 			{ json: { ok: 2 }, pairedItem: { item: 2 } },
 		]);
+	});
+});
+
+describe('asRecord', () => {
+	it('keeps a record the API answered, and says what was done when it answered nothing', () => {
+		expect(asRecord({ id: 'c1' }, { success: true })).toEqual({ id: 'c1' });
+		expect(asRecord('', { caseDataId: 'd1', success: true })).toEqual({ caseDataId: 'd1', success: true });
+		expect(asRecord(undefined, { success: true })).toEqual({ success: true });
+		expect(asRecord('Canceled', { success: true })).toEqual({ success: true, response: 'Canceled' });
 	});
 });

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody } from '../../helpers/body';
 import { describeStatuses } from '../../helpers/caseData';
-import { runForEachItem } from '../../helpers/execute';
+import { asRecord, runForEachItem } from '../../helpers/execute';
 import { additionalBodyField, caseIdLocator, serviceListFields } from '../../helpers/fields';
 import { readAdditionalBody, readCaseId } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
@@ -39,6 +39,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const body = mergeBody({ services: serviceIds.map((id) => ({ id })) }, additional);
 		checkBody(this.getNode(), body, itemIndex);
 		const response = await apiRequest.call(this, 'POST', apiPath`/case/id/${caseId}/add/services`, { body, itemIndex });
-		return describeStatuses(response as IDataObject);
+		return describeStatuses(asRecord(response, { caseId, addedServiceIds: serviceIds, success: true }));
 	});
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
 import { describeStatuses } from '../../helpers/caseData';
-import { runForEachItem } from '../../helpers/execute';
+import { asRecord, runForEachItem } from '../../helpers/execute';
 import { additionalBodyField, serviceListFields } from '../../helpers/fields';
 import { buildOrderData, orderDataProperty } from '../../helpers/orderData';
 import { readAdditionalBody } from '../../helpers/parameters';
@@ -233,6 +233,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const body = buildCaseBody.call(this, itemIndex);
 		const response = await apiRequest.call(this, 'POST', apiPath`/case/create`, { body, itemIndex });
-		return describeStatuses(response as IDataObject);
+		return describeStatuses(asRecord(response, { success: true }));
 	});
 }

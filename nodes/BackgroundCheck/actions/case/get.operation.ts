@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
-import { runForEachItem } from '../../helpers/execute';
+import { asRecord, runForEachItem } from '../../helpers/execute';
 import { caseIdLocator } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../transport';
@@ -16,6 +16,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const caseId = readCaseId.call(this, itemIndex);
 		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, { itemIndex });
-		return describeStatuses(response as IDataObject);
+		return describeStatuses(asRecord(response, { id: caseId }));
 	});
 }

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody } from '../../helpers/body';
 import { describeStatuses } from '../../helpers/caseData';
-import { runForEachItem } from '../../helpers/execute';
+import { asRecord, runForEachItem } from '../../helpers/execute';
 import { additionalBodyField, idField } from '../../helpers/fields';
 import { readAdditionalBody, readId } from '../../helpers/parameters';
 import { checkBody } from '../../helpers/validation';
@@ -45,6 +45,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			apiPath`/case/data/id/${caseDataId}/search/id/${searchId}/cancel`,
 			{ body, itemIndex },
 		);
-		return describeStatuses((response ?? { caseDataId, searchId, canceled: true }) as IDataObject);
+		return describeStatuses(asRecord(response, { caseDataId, searchId, success: true }));
 	});
 }

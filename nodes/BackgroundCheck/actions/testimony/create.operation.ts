@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runForEachItem } from '../../helpers/execute';
+import { asRecord, runForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idField } from '../../helpers/fields';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { buildTestimonyBody, testimonyProperties } from '../../helpers/testimony';
@@ -28,6 +28,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const cplcId = readId.call(this, itemIndex, 'cplcId', 'CPLC Definition ID');
 		const body = { cplcId, ...buildTestimonyBody.call(this, itemIndex, false) };
 		const response = await apiRequest.call(this, 'POST', apiPath`/testimony/create/case/id/${caseId}`, { body, itemIndex });
-		return response as IDataObject;
+		return asRecord(response, { caseId, cplcId, success: true });
 	});
 }

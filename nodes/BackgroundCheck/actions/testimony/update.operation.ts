@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runForEachItem } from '../../helpers/execute';
+import { asRecord, runForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idField } from '../../helpers/fields';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { buildTestimonyBody, testimonyProperties } from '../../helpers/testimony';
@@ -36,6 +36,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			apiPath`/testimony/id/${testimonyId}/update/case/id/${caseId}`,
 			{ body, itemIndex },
 		);
-		return response as IDataObject;
+		return asRecord(response, { id: testimonyId, caseId, success: true });
 	});
 }
