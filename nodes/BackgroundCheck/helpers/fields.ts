@@ -2,37 +2,56 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { CUSTOM_IDS_HINT, SERVICE_OPTIONS } from './services';
 
+/** A resource locator: picked from a searchable list, or entered by ID (checked again by `requireId`). */
+export function idLocator(options: {
+	displayName: string;
+	name: string;
+	description: string;
+	searchListMethod: string;
+	listPlaceholder: string;
+	idPlaceholder: string;
+}): INodeProperties {
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: options.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: options.listPlaceholder,
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: options.idPlaceholder,
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '[^\\s/\\\\?#]+', errorMessage: 'Enter the bare ID, without spaces, slashes, ? or #' },
+					},
+				],
+			},
+		],
+	};
+}
+
 /** The case a request is about: picked from the group's cases (GET /case/list) or entered by ID. */
-export const caseIdLocator: INodeProperties = {
+export const caseIdLocator: INodeProperties = idLocator({
 	displayName: 'Case',
 	name: 'caseId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
 	description:
 		'The case (one background-check order). Pick it from the cases of the credential’s company group, or enter its ID, e.g. from Case > Create or a trigger.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a case...',
-			typeOptions: { searchListMethod: 'searchCases', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. case-7f3c2a10',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '[^\\s/\\\\?#]+', errorMessage: 'Enter the bare case ID, without spaces or slashes' },
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchCases',
+	listPlaceholder: 'Select a case...',
+	idPlaceholder: 'e.g. 2f1c9a4e-7b3d-4e8f-9a10-5c6d7e8f9a0b',
+});
 
 /** A plain ID parameter; the execute functions check it with `requireId` before any request. */
 export function idField(options: {

@@ -3,43 +3,22 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
 import { runForEachItem } from '../../helpers/execute';
-import { caseIdLocator } from '../../helpers/fields';
+import { caseIdLocator, idLocator } from '../../helpers/fields';
 import { recordsOf } from '../../helpers/lists';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
 	caseIdLocator,
-	{
+	idLocator({
 		displayName: 'Service Type',
 		name: 'serviceTypeId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
 		description:
 			'The service type whose case data is wanted. The list shows the types present in the chosen case (Identity service-type-idv, Payment service-type-payment, Shipment service-type-shipment, and Screening, whose legacy GUID the spec does not give).',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a service type...',
-				typeOptions: { searchListMethod: 'searchServiceTypes', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. service-type-idv',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '[^\\s/\\\\?#]+', errorMessage: 'Enter the bare service type ID' },
-					},
-				],
-			},
-		],
-	},
+		searchListMethod: 'searchServiceTypes',
+		listPlaceholder: 'Select a service type...',
+		idPlaceholder: 'e.g. service-type-idv',
+	}),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['getData'] } }, properties);

@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		placeholder: 'e.g. data',
-		hint: 'The name of the input binary field containing the file to be written',
+		hint: 'The name of the input binary field containing the file to upload',
 		description:
 			'Name of the binary field of the input item that holds the file, such as a license scan or a diploma. Several names separated by commas create one document each, in one request.',
 	},
