@@ -49,7 +49,7 @@ describe('Case', () => {
 			services: ['service-bankruptcy'],
 			customServiceIds: 'service-drug-5555N-panel',
 			excludeServices: [FACIS],
-			aliases: { alias: [{ firstName: 'Maria', lastName: 'Smith', middleName: '' }] },
+			aliases: { alias: [{ firstName: 'Maria', lastName: 'Smith', middleName: '' }, { firstName: '', middleName: '', lastName: '' }] },
 			contacts: {
 				contact: [
 					{ type: 'authorization', name: 'Pat Lee', email: 'pat.lee@example.com', phone: '' },

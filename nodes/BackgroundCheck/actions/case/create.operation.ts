@@ -203,7 +203,9 @@ function buildContacts(this: IExecuteFunctions, itemIndex: number): IDataObject[
 function buildCaseBody(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	const node = this.getNode();
 	const candidateFields = this.getNodeParameter('candidateFields', itemIndex, {}) as IDataObject;
-	const aliases = (this.getNodeParameter('aliases.alias', itemIndex, []) as IDataObject[]).map((alias) => withoutEmptyValues(alias));
+	const aliases = (this.getNodeParameter('aliases.alias', itemIndex, []) as IDataObject[])
+		.map((alias) => withoutEmptyValues(alias))
+		.filter((alias) => Object.keys(alias).length > 0);
 	const packageId = String(this.getNodeParameter('packageId', itemIndex, '')).trim();
 	const typed = withoutEmptyValues({
 		candidate: {
