@@ -130,7 +130,9 @@ export class BackgroundCheckApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		// Runs for the HTTP Request node too: refuse to send the bearer token over plain HTTP to a remote host.
-		const reason = insecureUrlReason(requestOptions.baseURL ?? requestOptions.url);
+		// That node passes request-library options, whose address is in `uri` rather than `url`.
+		const { uri } = requestOptions as { uri?: unknown };
+		const reason = insecureUrlReason(requestOptions.baseURL ?? requestOptions.url ?? String(uri ?? ''));
 		if (reason) throw new Error(reason);
 		return {
 			...requestOptions,

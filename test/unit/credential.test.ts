@@ -80,6 +80,15 @@ describe('Background Check API credential', () => {
 		).rejects.toThrow(/HTTPS/);
 	});
 
+	it('will not attach the token to a plain-HTTP request for a remote host given as `uri` (HTTP Request node)', async () => {
+		// The HTTP Request node (v4) calls requestWithAuthentication with request-library options: the
+		// address is in `uri`, and neither `url` nor `baseURL` is set.
+		const legacyOptions = { uri: 'http://0.0.0.0:7450/shipment/mask/list', method: 'GET' } as unknown as IHttpRequestOptions;
+		await expect(credential.authenticate({ token: 'jwt-token' }, legacyOptions)).rejects.toThrow(/HTTPS/);
+		const loopback = { uri: 'http://127.0.0.1:7450/shipment/mask/list', method: 'GET' } as unknown as IHttpRequestOptions;
+		expect((await credential.authenticate({ token: 'jwt-token' }, loopback)).headers).toEqual({ Authorization: 'Bearer jwt-token' });
+	});
+
 	it('keeps the token hidden and expirable so n8n caches it and refreshes it only after a 401', () => {
 		const token = credential.properties.find((property) => property.name === 'token');
 		expect(token).toMatchObject({ type: 'hidden', typeOptions: { expirable: true } });
