@@ -1,0 +1,239 @@
+/**
+ * The "Background Check API" credential in real n8n 2.8.4 against the sandbox: n8n's credential test
+ * (POST /rest/credentials/test, what the editor's "Test" button calls), the token exchanged once and
+ * reused by later executions, a revoked token exchanged again, the HTTP Request node using the credential
+ * as a predefined credential type for an endpoint the node does not cover, and no secret in what n8n
+ * saves or logs (n8n runs at log level debug here so that its log says as much as it can).
+ */
+import { httpRequest } from '../../scripts/n8n/http';
+import type { Sandbox } from '../../sandbox';
+import {
+	API_CREDENTIAL,
+	JWT_PATTERN,
+	actionNode,
+	createApiCredential,
+	credentialRef,
+	executionError,
+	leakedSecrets,
+	requestLine,
+	requestsFrom,
+	runOnce,
+	startTestSandbox,
+} from './harness/backgroundCheck';
+import { deployWebhookWorkflow, linearWebhookWorkflow, nodeOutput, type Credential, type N8nNode } from './harness/n8nApi';
+import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+
+let n8n: TestN8n;
+let sandbox: Sandbox;
+/** Every secret value this file hands to n8n, by a name for the failure message. */
+const secrets: Record<string, string> = {};
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox();
+	n8n = await startTestN8n('credential', { env: { N8N_LOG_LEVEL: 'debug' } });
+	sandbox.demoCredentials.forEach((demo, index) => {
+		secrets[`apiKey`] = demo.apiKey;
+		secrets[`clientAccessToken[${index}]`] = demo.clientAccessToken;
+	});
+}, 180_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await sandbox?.stop();
+});
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** What the editor's "Test" button does: POST /rest/credentials/test with the stored credential's data. */
+async function testCredential(credential: Credential, data: Record<string, unknown>): Promise<{ status: string; message?: string }> {
+	const answer = await n8n.rest('POST', '/rest/credentials/test', {
+		credentials: { id: credential.id, name: credential.name, type: credential.type, data },
+	});
+	expect(answer.status).toBe(200);
+	return answer.body.data ?? answer.body;
+}
+
+function credentialData(sandboxGroup: number, overrides: Record<string, unknown> = {}) {
+	const demo = sandbox.demoCredentials[sandboxGroup];
+	return { environment: 'custom', customBaseUrl: sandbox.url, apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken, ...overrides };
+}
+
+const listShipmentMasks = (credential: Credential, name?: string): N8nNode =>
+	actionNode({ resource: 'shipmentMask', operation: 'getMany', returnAll: true }, credential, { name });
+
+describe("n8n's credential test", () => {
+	test('passes for a good key pair', async () => {
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: good' });
+		const requests = requestsFrom(sandbox);
+		const result = await testCredential(credential, credentialData(0));
+		expect(result).toMatchObject({ status: 'OK' });
+		// Only /auth/api was called, and it accepted the pair.
+		expect(requests.all().length).toBeGreaterThan(0);
+		expect(requests.all().every((entry) => entry.method === 'POST' && entry.path === '/auth/api' && entry.status === 200)).toBe(true);
+	});
+
+	test('fails with a plain message for a client access token that is not accepted', async () => {
+		const bad = 'sandbox-client-access-token-nobody-has-this';
+		secrets.badClientAccessToken = bad;
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: bad token', clientAccessToken: bad });
+		const requests = requestsFrom(sandbox);
+		const result = await testCredential(credential, credentialData(0, { clientAccessToken: bad }));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/not accepted/);
+		expect(result.message).not.toContain(bad);
+		expect(requests.all().map(requestLine)).toEqual(['POST /auth/api 403']);
+	});
+
+	test('fails with a plain message when nothing answers at the base URL', async () => {
+		const closed = 'http://127.0.0.1:9'; // discard port: nothing listens there
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: no server', baseUrl: closed });
+		const result = await testCredential(credential, credentialData(0, { customBaseUrl: closed }));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/127\.0\.0\.1:9|ECONNREFUSED|reachable/);
+	});
+});
+
+describe('token exchange', () => {
+	test('the token is exchanged once and reused by later executions and other workflows', async () => {
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'reuse' });
+		const requests = requestsFrom(sandbox);
+		const deployed = await deployWebhookWorkflow(n8n.api, linearWebhookWorkflow('e2e: token reuse', 'token-reuse', [listShipmentMasks(credential)]));
+		for (let run = 0; run < 3; run++) expect((await deployed.run()).status).toBe(200);
+		// Another workflow with the same credential.
+		const other = await runOnce(n8n.api, sandbox, 'token reuse other workflow', [listShipmentMasks(credential)]);
+		expect(other.execution.status).toBe('success');
+
+		const executions = await n8n.api.waitForExecutions(deployed.workflow.id, 3);
+		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success', 'success']);
+		for (const execution of executions) expect(nodeOutput(execution, 'Background Check')).toHaveLength(3);
+		expect(requests.all().map(requestLine)).toEqual([
+			'POST /auth/api 200',
+			'GET /shipment/mask/list 200',
+			'GET /shipment/mask/list 200',
+			'GET /shipment/mask/list 200',
+			'GET /shipment/mask/list 200',
+		]);
+	});
+
+	test('a revoked token is exchanged again once, the run succeeds, and the new token is kept', async () => {
+		// The West group, so that revoking its clients leaves the other tests' tokens alone.
+		const credential = await createApiCredential(n8n.api, sandbox, { group: 1, name: 'revocation' });
+		const deployed = await deployWebhookWorkflow(n8n.api, linearWebhookWorkflow('e2e: revocation', 'token-revocation', [listShipmentMasks(credential)]));
+		expect((await deployed.run()).status).toBe(200);
+		expect(sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' }).revoked).toBe(1);
+
+		const afterRevocation = requestsFrom(sandbox);
+		const answer = await deployed.run<Json[]>();
+		expect(answer.status).toBe(200);
+		expect(answer.body).toHaveLength(3);
+		expect(afterRevocation.all().map(requestLine)).toEqual([
+			'GET /shipment/mask/list 401',
+			// The transport hands the 401 to n8n's throwing path, which exchanges again and retries once.
+			'GET /shipment/mask/list 401',
+			'POST /auth/api 200',
+			'GET /shipment/mask/list 200',
+		]);
+
+		// n8n saved the new token: the next execution uses it without another exchange.
+		const later = requestsFrom(sandbox);
+		expect((await deployed.run()).status).toBe(200);
+		expect(later.all().map(requestLine)).toEqual(['GET /shipment/mask/list 200']);
+		const executions = await n8n.api.waitForExecutions(deployed.workflow.id, 3);
+		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success', 'success']);
+	});
+});
+
+describe('HTTP Request node with the credential as a predefined credential type', () => {
+	function httpRequestNode(credential: Credential, method: string, url: string, jsonBody?: string): N8nNode {
+		return {
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [660, 0],
+			parameters: {
+				method,
+				url,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: API_CREDENTIAL,
+				...(jsonBody ? { sendBody: true, contentType: 'json', specifyBody: 'json', jsonBody } : {}),
+				options: {},
+			},
+			credentials: { [API_CREDENTIAL]: credentialRef(credential) },
+		};
+	}
+
+	test('reaches PUT /case/id/{caseId}/candidate (not an operation of the node) with the exchanged token', async () => {
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request' });
+		const email = `http-request-${Date.now()}@example.com`;
+		const result = await runOnce<Json>(n8n.api, sandbox, 'http request node', [
+			actionNode(
+				{ resource: 'case', operation: 'create', candidateFirstName: 'Ann', candidateLastName: 'Lee', candidateEmail: email, services: ['service-bankruptcy'] },
+				credential,
+			),
+			httpRequestNode(
+				credential,
+				'PUT',
+				`=${sandbox.url}/case/id/{{ $json.id }}/candidate`,
+				'{ "candidate": { "phone": "555-0199" }, "aliases": [{ "firstName": "Annie", "lastName": "Lee" }] }',
+			),
+		]);
+		expect(result.execution.status).toBe('success');
+		const [updated] = nodeOutput(result.execution, 'HTTP Request') as Json[];
+		expect(updated).toMatchObject({ candidate: { email, phone: '555-0199' }, aliases: [{ firstName: 'Annie', lastName: 'Lee' }] });
+		// One exchange for both nodes; the bearer token reached the endpoint (the sandbox answers 401 without it).
+		const caseId = (nodeOutput(result.execution, 'Background Check')[0] as Json).id;
+		expect(result.requests.map(requestLine)).toEqual(['POST /auth/api 200', 'POST /case/create 201', `PUT /case/id/${caseId}/candidate 200`]);
+		const put = result.requests[2];
+		expect(put).toMatchObject({ groupProfileId: 'group-profile-east', body: { candidate: { phone: '555-0199' } } });
+		expect(put.headers.authorization).toBe('Bearer [redacted]');
+	});
+
+	test('after a revocation the HTTP Request node also gets a new token and succeeds', async () => {
+		const credential = await createApiCredential(n8n.api, sandbox, { group: 1, name: 'http request revocation' });
+		const deployed = await deployWebhookWorkflow(
+			n8n.api,
+			linearWebhookWorkflow('e2e: http request revocation', 'http-request-revocation', [httpRequestNode(credential, 'GET', `${sandbox.url}/shipment/mask/list`)]),
+		);
+		expect((await deployed.run()).status).toBe(200);
+		sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' });
+		const requests = requestsFrom(sandbox);
+		const answer = await deployed.run<Json[]>();
+		expect(answer.status).toBe(200);
+		expect(answer.body).toEqual([expect.objectContaining({ shipmentMaskList: expect.any(Array) })]);
+		expect(requests.all().map(requestLine)).toEqual(['GET /shipment/mask/list 401', 'POST /auth/api 200', 'GET /shipment/mask/list 200']);
+	});
+
+	test('refuses to attach the token to plain HTTP for a host that is not loopback', async () => {
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request insecure' });
+		// 0.0.0.0 reaches the sandbox on this machine, but it is not a loopback name: plain HTTP must be refused.
+		const url = sandbox.url.replace('127.0.0.1', '0.0.0.0');
+		const result = await runOnce<Json>(n8n.api, sandbox, 'http request insecure', [httpRequestNode(credential, 'GET', `${url}/shipment/mask/list`)]);
+		expect(result.execution.status).toBe('error');
+		expect(executionError(result.execution)).toMatch(/Refusing to send credentials to http:\/\/0\.0\.0\.0/);
+		expect(result.requests.filter((entry) => entry.path !== '/auth/api')).toEqual([]);
+	});
+});
+
+describe('secrets', () => {
+	test("no token, API key, client access token appears in any execution's saved data or in n8n's log", async () => {
+		// The current tokens of both groups: asking again returns the same client and token (spec 4.1).
+		for (const [index, demo] of sandbox.demoCredentials.entries()) {
+			const answer = await httpRequest(`${sandbox.url}/auth/api`, {
+				method: 'POST',
+				body: { apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken },
+			});
+			secrets[`token[${index}]`] = (answer.json as Json).token;
+		}
+		const executions = await n8n.api.listExecutions({ includeData: true, limit: 500 });
+		expect(executions.length).toBeGreaterThanOrEqual(10);
+		const saved = JSON.stringify(executions);
+		expect(saved).toContain('shipment-mask-candidate-home'); // the data is really there
+		expect(leakedSecrets(saved, secrets)).toEqual([]);
+		expect(saved.match(JWT_PATTERN)).toBeNull();
+
+		const log = n8n.readLog();
+		expect(log).toMatch(/"level":"debug"/);
+		expect(leakedSecrets(log, secrets)).toEqual([]);
+		expect(log.match(JWT_PATTERN)).toBeNull();
+	});
+});

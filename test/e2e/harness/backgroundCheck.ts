@@ -1,0 +1,143 @@
+/**
+ * What the real-n8n suites of this package share: the in-process sandbox, credentials that point n8n at
+ * it, workflows built around the Background Check node, and views of what the sandbox received.
+ */
+import { startSandbox, type RequestLogEntry, type Sandbox } from '../../../sandbox';
+import {
+	deployWebhookWorkflow,
+	linearWebhookWorkflow,
+	type Credential,
+	type Execution,
+	type N8nApi,
+	type N8nNode,
+	type WebhookResponse,
+} from './n8nApi';
+
+export const PACKAGE = 'n8n-nodes-background-check';
+export const ACTION_NODE = `${PACKAGE}.backgroundCheck`;
+export const TRIGGER_NODE = `${PACKAGE}.backgroundCheckTrigger`;
+export const API_CREDENTIAL = 'backgroundCheckApi';
+export const WEBHOOK_CREDENTIAL = 'backgroundCheckWebhookApi';
+
+/** The sandbox of one test file: frozen clock (timeScale 0), free port on 127.0.0.1. */
+export function startTestSandbox(): Promise<Sandbox> {
+	return startSandbox({ port: 0, timeScale: 0 });
+}
+
+/** A Background Check API credential in n8n for a demo group of the sandbox (0 East, 1 West). */
+export async function createApiCredential(
+	api: N8nApi,
+	sandbox: Sandbox,
+	opts: { group?: number; name?: string; apiKey?: string; clientAccessToken?: string; baseUrl?: string } = {},
+): Promise<Credential> {
+	const demo = sandbox.demoCredentials[opts.group ?? 0];
+	return await api.createCredential({
+		name: opts.name ?? `Background Check API (${demo.groupProfileId})`,
+		type: API_CREDENTIAL,
+		data: {
+			environment: 'custom',
+			customBaseUrl: opts.baseUrl ?? sandbox.url,
+			apiKey: opts.apiKey ?? demo.apiKey,
+			clientAccessToken: opts.clientAccessToken ?? demo.clientAccessToken,
+			// n8n 2.x adds these two fields to every credential with `authenticate`; its public-API schema
+			// then requires allowedDomains unless allowedHttpRequestDomains is given and is not 'domains'.
+			allowedHttpRequestDomains: 'all',
+		},
+	});
+}
+
+export const credentialRef = (credential: Credential) => ({ id: credential.id, name: credential.name });
+
+/** A Background Check node with the given parameters (resource, operation, ...) and credential. */
+export function actionNode(
+	parameters: Record<string, unknown>,
+	credential: Credential,
+	opts: { name?: string; onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow' } = {},
+): N8nNode {
+	return {
+		name: opts.name ?? 'Background Check',
+		type: ACTION_NODE,
+		typeVersion: 1,
+		position: [440, 0],
+		parameters,
+		credentials: { [API_CREDENTIAL]: credentialRef(credential) },
+		...(opts.onError ? { onError: opts.onError } : {}),
+	};
+}
+
+/** Resource-locator values, as the editor stores them. */
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+/** Entries of the sandbox's request log appended after the moment this was called. */
+export function requestsFrom(sandbox: Sandbox): { all(): RequestLogEntry[]; api(): RequestLogEntry[]; exchanges(): RequestLogEntry[] } {
+	const log = sandbox.admin.requestLog();
+	const after = log.length ? log[log.length - 1].id : 0;
+	const all = () => sandbox.admin.requestLog().filter((entry) => entry.id > after);
+	return {
+		all,
+		api: () => all().filter((entry) => entry.path !== '/auth/api'),
+		exchanges: () => all().filter((entry) => entry.method === 'POST' && entry.path === '/auth/api'),
+	};
+}
+
+export const requestLine = (entry: RequestLogEntry) => `${entry.method} ${entry.path} ${entry.status}`;
+
+let workflowNumber = 0;
+
+export interface WorkflowRun<T = Record<string, unknown>> {
+	/** n8n's answer to the webhook call (the last node's items when it answers 200). */
+	response: WebhookResponse<T[]>;
+	/** The last node's items (empty unless n8n answered 200 with an array). */
+	items: T[];
+	/** The finished execution, with its run data. */
+	execution: Execution;
+	/** What the sandbox received while the workflow ran, token exchanges included. */
+	requests: RequestLogEntry[];
+	workflowId: string;
+}
+
+/**
+ * Deploy Webhook -> nodes[0] -> nodes[1] ... as an active workflow, POST `body` to its production webhook
+ * once, and return n8n's answer, the saved execution and the sandbox requests of that run. Does not throw
+ * when the workflow fails (the answer is then not 200 and the execution has status error).
+ */
+export async function runOnce<T = Record<string, unknown>>(
+	api: N8nApi,
+	sandbox: Sandbox,
+	label: string,
+	nodes: N8nNode[],
+	body: unknown = {},
+): Promise<WorkflowRun<T>> {
+	workflowNumber++;
+	const slug = `${label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${workflowNumber}`;
+	const deployed = await deployWebhookWorkflow(api, linearWebhookWorkflow(`e2e: ${label}`, slug, nodes));
+	const requests = requestsFrom(sandbox);
+	const response = await deployed.run<T[]>(body);
+	const [execution] = await api.waitForExecutions(deployed.workflow.id, 1);
+	const items = response.status === 200 && Array.isArray(response.body) ? response.body : [];
+	return { response, items, execution, requests: requests.all(), workflowId: deployed.workflow.id };
+}
+
+/** An execution's error message (workflow-level, else the first node error), or undefined. */
+export function executionError(execution: Execution): string | undefined {
+	const resultData = execution.data?.resultData;
+	if (resultData?.error?.message) return resultData.error.message;
+	for (const runs of Object.values(resultData?.runData ?? {})) {
+		for (const run of runs) {
+			const error = run.error as { message?: string } | undefined;
+			if (error?.message) return error.message;
+		}
+	}
+	return undefined;
+}
+
+/** Every string in `haystack` among `secrets` (values shorter than 6 characters are ignored). */
+export function leakedSecrets(haystack: string, secrets: Record<string, string | undefined>): string[] {
+	return Object.entries(secrets)
+		.filter(([, value]) => typeof value === 'string' && value.length >= 6 && haystack.includes(value))
+		.map(([name]) => name);
+}
+
+/** Anything shaped like a JWT (three base64url parts, the first two JSON objects). */
+export const JWT_PATTERN = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
