@@ -1,0 +1,412 @@
+/**
+ * The Background Check Trigger active in real n8n 2.8.4, receiving the sandbox's signed deliveries on its
+ * production URL (`/webhook/<webhookId>/webhook`): one execution per event, 401 and no execution for
+ * tampered, stale, unsigned or wrongly signed requests, duplicates and both-schemes deliveries run once,
+ * a case's lifecycle, "Fetch latest case", and no webhook secret in what n8n saves or logs.
+ *
+ * One n8n and one sandbox (frozen clock, moved with advanceClock) for the file. The sandbox is reset
+ * before each test, which also removes the previous test's subscriptions.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { generateWebhookSecret, signLegacyWebhook, signStandardWebhook } from '../../nodes/shared/webhookSignature';
+import { httpRequest } from '../../scripts/n8n/http';
+import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
+import {
+	JWT_PATTERN,
+	TRIGGER_NODE,
+	WEBHOOK_CREDENTIAL,
+	API_CREDENTIAL,
+	createApiCredential,
+	credentialRef,
+	leakedSecrets,
+	requestLine,
+	requestsFrom,
+	startTestSandbox,
+} from './harness/backgroundCheck';
+import { callWebhook, nodeOutput, waitForWebhook, type Credential, type Execution, type WebhookResponse } from './harness/n8nApi';
+import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+
+let n8n: TestN8n;
+let sandbox: Sandbox;
+/** Webhook secrets and legacy body passwords handed out in this file. */
+const secrets: Record<string, string> = {};
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox();
+	n8n = await startTestN8n('trigger');
+}, 180_000);
+
+beforeEach(async () => {
+	await sandbox.admin.idle();
+	sandbox.admin.reset();
+	sandbox.admin.updateWebhookSettings({ standardEnabled: true, legacyEnabled: false });
+});
+
+afterAll(async () => {
+	await sandbox?.admin.idle();
+	await n8n?.stop();
+	await sandbox?.stop();
+});
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const TRIGGER = 'Background Check Trigger';
+const STEP_SECONDS = 300;
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox side: cases created through its API, the clock, the delivery log
+// ---------------------------------------------------------------------------------------------
+
+async function sandboxApi(method: string, path: string, body?: unknown): Promise<Json> {
+	const [demo] = sandbox.demoCredentials;
+	const auth = await httpRequest(`${sandbox.url}/auth/api`, { method: 'POST', body: { apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken } });
+	const answer = await httpRequest(`${sandbox.url}${path}`, { method, body, headers: { authorization: `Bearer ${(auth.json as Json).token}` } });
+	if (answer.status >= 300) throw new Error(`${method} ${path} -> ${answer.status} ${answer.text}`);
+	return answer.json as Json;
+}
+
+/** Creates a case in the East group; its first case.statuschange goes out at once. Waits for the deliveries. */
+async function createCase(services = ['service-idv-id']): Promise<Json> {
+	const created = await sandboxApi('POST', '/case/create', {
+		candidate: { firstName: 'Ada', lastName: 'Lovelace', email: `ada-${randomUUID()}@example.com` },
+		services: services.map((id) => ({ id })),
+		apiTrackingCode: 'HR-42',
+	});
+	await sandbox.admin.idle();
+	return created;
+}
+
+/** Moves sandbox time one lifecycle step; every delivery that falls due is made and answered. */
+async function step(): Promise<void> {
+	await sandbox.admin.advanceClock(STEP_SECONDS);
+	await sandbox.admin.idle();
+}
+
+const delivered = (subscription: Subscription): DeliveryAttempt[] =>
+	sandbox.admin.deliveryLog({ subscriptionId: subscription.id });
+
+const distinctMessages = (attempts: DeliveryAttempt[]) => [...new Set(attempts.map((attempt) => attempt.messageId))];
+
+// ---------------------------------------------------------------------------------------------
+// The n8n side: an active workflow whose only node is the trigger
+// ---------------------------------------------------------------------------------------------
+
+interface DeployedTrigger {
+	workflowId: string;
+	webhookId: string;
+	/** The production URL the sandbox delivers to. */
+	url: string;
+	/** The secret a sentinel and hand-made deliveries are signed with. */
+	signingSecret: string;
+	/** POST a body with headers to the production URL. */
+	post(body: string, headers: Record<string, string>): Promise<WebhookResponse>;
+	/**
+	 * Send one more signed case.statuschange (Complete, so that it passes status filters), wait until its
+	 * execution is finished, and return every other execution of the workflow, oldest first. Anything
+	 * received before the sentinel has its execution in n8n's database by then, so the count is exact.
+	 */
+	settle(caseId?: string): Promise<Execution[]>;
+}
+
+let sentinelNumber = 0;
+
+/** A case.statuschange body as the provider sends it. */
+function caseEventBody(messageId: string, caseId: string, modStamp = new Date().toISOString()): string {
+	return JSON.stringify({
+		messageId,
+		event: 'case.statuschange',
+		apiTrackingCode: null,
+		apiTrackingUser: null,
+		eventObject: {
+			id: caseId,
+			caseStatus: 'Complete',
+			caseStatusId: 'case-status-complete',
+			secondaryStatus: null,
+			secondaryCaseStatusId: null,
+			modStamp,
+		},
+	});
+}
+
+function standardHeaders(secret: string, messageId: string, body: string, timestampSeconds = Math.floor(Date.now() / 1000)) {
+	return {
+		'content-type': 'application/json',
+		'webhook-id': messageId,
+		'webhook-timestamp': String(timestampSeconds),
+		'webhook-signature': signStandardWebhook(secret, messageId, timestampSeconds, body),
+	};
+}
+
+/**
+ * Create the trigger's workflow with a fixed webhookId, let `subscribe` create the sandbox subscriptions
+ * for its production URL and return the webhook credential's data, then activate it and wait until the
+ * URL answers (an unsigned POST must get 401 and start nothing).
+ */
+async function deployTrigger(
+	label: string,
+	parameters: Record<string, unknown>,
+	subscribe: (url: string) => { signingSecret: string; credentialData: Record<string, string> },
+	apiCredential?: Credential,
+): Promise<DeployedTrigger> {
+	const webhookId = randomUUID();
+	const url = `${n8n.baseUrl}/webhook/${webhookId}/webhook`;
+	const { signingSecret, credentialData } = subscribe(url);
+	for (const [field, value] of Object.entries(credentialData)) secrets[`${label} ${field}`] = value;
+	const credential = await n8n.api.createCredential({ name: `webhook: ${label}`, type: WEBHOOK_CREDENTIAL, data: credentialData });
+	const workflow = await n8n.api.createWorkflow({
+		name: `e2e trigger: ${label}`,
+		nodes: [
+			{
+				name: TRIGGER,
+				type: TRIGGER_NODE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters,
+				credentials: {
+					[WEBHOOK_CREDENTIAL]: credentialRef(credential),
+					...(apiCredential ? { [API_CREDENTIAL]: credentialRef(apiCredential) } : {}),
+				},
+			},
+		],
+		connections: {},
+	});
+	await n8n.api.activateWorkflow(workflow.id);
+	const probe = await waitForWebhook(n8n.baseUrl, `${webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
+	expect(probe?.status).toBe(401);
+
+	const post = (body: string, headers: Record<string, string>) =>
+		callWebhook(n8n.baseUrl, `${webhookId}/webhook`, { method: 'POST', body, headers });
+	const settle = async (caseId = `sentinel-case-${randomUUID()}`) => {
+		const messageId = `sentinel-${++sentinelNumber}`;
+		const body = caseEventBody(messageId, caseId);
+		const answer = await post(body, standardHeaders(signingSecret, messageId, body));
+		expect(answer.status).toBe(200);
+		const deadline = Date.now() + 20_000;
+		for (;;) {
+			const all = (await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 250 })).reverse();
+			const finished = all.every((execution) => !['new', 'running', 'waiting'].includes(execution.status));
+			const sentinel = finished ? all.filter((execution) => triggerItem(execution).messageId === messageId) : [];
+			if (sentinel.length === 1) return all.filter((execution) => execution !== sentinel[0]);
+			if (Date.now() > deadline) {
+				throw new Error(`sentinel ${messageId} not run in 20 s (${all.map((execution) => `${execution.id}:${execution.status}`).join(', ')})`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 150));
+		}
+	};
+	return { workflowId: workflow.id, webhookId, url, signingSecret, post, settle };
+}
+
+/** A standard subscription at company level for `url`, its secret in the credential. */
+function standardSubscription(extra: Partial<Parameters<Sandbox['admin']['createSubscription']>[0]> = {}) {
+	return (url: string) => {
+		const subscription = sandbox.admin.createSubscription({ url, ...extra });
+		return { signingSecret: subscription.secret, credentialData: { signingSecret: subscription.secret }, subscription };
+	};
+}
+
+/** The one item the trigger output in an execution. */
+function triggerItem(execution: Execution): Json {
+	const items = nodeOutput(execution, TRIGGER) as Json[];
+	expect(items).toHaveLength(1);
+	return items[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('deliveries from the sandbox', () => {
+	test('each event runs exactly one execution, whose item is the event', async () => {
+		let subscription!: Subscription;
+		const trigger = await deployTrigger('every event', { event: 'any' }, (url) => {
+			const made = standardSubscription()(url);
+			subscription = made.subscription;
+			return made;
+		});
+		const first = await createCase();
+		const second = await createCase(['service-idv-id', 'service-bankruptcy']);
+		// Step 2, step 3, then the first case data changes.
+		for (let steps = 0; steps < 3; steps++) await step();
+
+		const attempts = delivered(subscription);
+		expect(attempts.length).toBeGreaterThanOrEqual(6);
+		expect(attempts.every((attempt) => attempt.outcome === 'succeeded' && attempt.statusCode === 200 && attempt.attempt === 1)).toBe(true);
+		const messages = distinctMessages(attempts);
+		expect(messages).toHaveLength(attempts.length);
+
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => execution.status)).toEqual(messages.map(() => 'success'));
+		expect(executions.every((execution) => execution.mode === 'webhook')).toBe(true);
+		const items = executions.map(triggerItem);
+		expect(items.map((item) => item.messageId).sort()).toEqual([...messages].sort());
+		for (const item of items) {
+			const attempt = attempts.find((candidate) => candidate.messageId === item.messageId)!;
+			expect(item).toMatchObject({
+				event: attempt.event,
+				deliveryId: attempt.messageId,
+				signatureScheme: 'standard',
+				apiTrackingCode: 'HR-42',
+				eventObject: (attempt.payload as Json).eventObject,
+			});
+		}
+		// Both kinds of event, for both cases.
+		expect(new Set(items.map((item) => item.event))).toEqual(new Set(['case.statuschange', 'casedata.statuschange']));
+		const caseIds = new Set(items.map((item) => item.eventObject.caseId ?? item.eventObject.id));
+		expect(caseIds).toEqual(new Set([first.id, second.id]));
+	});
+
+	test('tampered, stale, future, unsigned and wrongly signed requests get 401 and start no execution', async () => {
+		const trigger = await deployTrigger('refusals', { event: 'any' }, standardSubscription());
+		const now = Math.floor(Date.now() / 1000);
+		const body = caseEventBody('msg-refused', 'case-refused');
+		const signed = standardHeaders(trigger.signingSecret, 'msg-refused', body, now);
+
+		const refusals: Array<[string, string, Record<string, string>]> = [
+			['tampered body', body.replace('"Complete"', '"Pending"'), signed],
+			['stale timestamp', body, standardHeaders(trigger.signingSecret, 'msg-refused', body, now - 10 * 60)],
+			['future timestamp', body, standardHeaders(trigger.signingSecret, 'msg-refused', body, now + 10 * 60)],
+			['signed timestamp replaced', body, { ...signed, 'webhook-timestamp': String(now - 1) }],
+			['unsigned', body, { 'content-type': 'application/json' }],
+			['signature header missing', body, { ...signed, 'webhook-signature': '' }],
+			['another endpoint secret', body, standardHeaders(generateWebhookSecret(), 'msg-refused', body, now)],
+			['legacy header on a standard trigger', body, { 'content-type': 'application/json', 'sandbox-signature': signLegacyWebhook('0123abcd', Date.now(), body) }],
+		];
+		for (const [reason, sentBody, headers] of refusals) {
+			const answer = await trigger.post(sentBody, headers);
+			expect({ reason, status: answer.status }).toEqual({ reason, status: 401 });
+			expect(answer.text).toMatch(/Webhook signature rejected/);
+		}
+		// The same message, correctly signed, is accepted once.
+		expect((await trigger.post(body, signed)).status).toBe(200);
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => triggerItem(execution).messageId)).toEqual(['msg-refused']);
+	});
+
+	test('duplicates (the sandbox quirk, a replay, a copy with a new ID) run once', async () => {
+		let subscription!: Subscription;
+		const trigger = await deployTrigger('duplicates', { event: 'any' }, (url) => {
+			const made = standardSubscription({ quirks: { duplicate: true } })(url);
+			subscription = made.subscription;
+			return made;
+		});
+		await createCase();
+		await step();
+		const attempts = delivered(subscription);
+		const copies = attempts.filter((attempt) => attempt.duplicate);
+		expect(copies.length).toBeGreaterThan(0);
+		expect(attempts.every((attempt) => attempt.outcome === 'succeeded')).toBe(true);
+		const messages = distinctMessages(attempts);
+		expect(copies.length).toBe(messages.length);
+
+		// A replay of a delivered message (same webhook-id, signed afresh), and the same case event under a new ID.
+		const original = attempts.find((attempt) => attempt.event === 'case.statuschange' && !attempt.duplicate)!;
+		const replayBody = JSON.stringify(original.payload);
+		const replay = await trigger.post(replayBody, standardHeaders(trigger.signingSecret, original.messageId, replayBody));
+		expect(replay.status).toBe(200);
+		expect(replay.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
+		const copyBody = JSON.stringify({ ...(original.payload as Json), messageId: 'msg-new-id-same-event' });
+		const copy = await trigger.post(copyBody, standardHeaders(trigger.signingSecret, 'msg-new-id-same-event', copyBody));
+		expect(copy.status).toBe(200);
+		expect(copy.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
+
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual([...messages].sort());
+	});
+
+	test('with both delivery systems on, each event arrives twice (standard and legacy) and runs once', async () => {
+		const password = `legacy-body-password-${randomUUID()}`;
+		secrets.legacyBodyPassword = password;
+		let legacy!: Subscription;
+		let standard!: Subscription;
+		const trigger = await deployTrigger('both schemes', { event: 'any', signatureScheme: 'both' }, (url) => {
+			legacy = sandbox.admin.createSubscription({ url, scheme: 'legacy', username: 'n8n-endpoint', password });
+			sandbox.admin.updateWebhookSettings({ legacyEnabled: true });
+			const migration = sandbox.admin.migrateLegacySubscriptions();
+			expect(migration.created).toHaveLength(1);
+			standard = migration.created[0];
+			return { signingSecret: standard.secret, credentialData: { signingSecret: standard.secret, legacySecret: legacy.secret } };
+		});
+		await createCase();
+		await step();
+
+		const standardAttempts = delivered(standard);
+		const legacyAttempts = delivered(legacy);
+		expect(legacyAttempts.length).toBeGreaterThan(0);
+		for (const attempts of [standardAttempts, legacyAttempts]) {
+			expect(attempts.every((attempt) => attempt.outcome === 'succeeded' && attempt.statusCode === 200)).toBe(true);
+		}
+		// The legacy copy carries the password in its body (redacted in the sandbox's log).
+		expect(legacyAttempts[0].headers).toHaveProperty('sandbox-signature');
+		expect((legacyAttempts[0].payload as Json).username).toBe('n8n-endpoint');
+		const events = (attempts: DeliveryAttempt[]) =>
+			attempts.map((attempt) => JSON.stringify([attempt.event, (attempt.payload as Json).eventObject])).sort();
+		expect(events(legacyAttempts)).toEqual(events(standardAttempts));
+
+		const executions = await trigger.settle();
+		const items = executions.map(triggerItem);
+		expect(items.map((item) => JSON.stringify([item.event, item.eventObject])).sort()).toEqual(events(standardAttempts));
+		expect(new Set(items.map((item) => item.signatureScheme))).not.toContain(undefined);
+		for (const item of items) {
+			expect(item).not.toHaveProperty('password');
+			expect(item).not.toHaveProperty('username');
+		}
+	});
+});
+
+describe('a case from order to completion', () => {
+	test('every case.statuschange of the lifecycle runs once; a "Complete" trigger with "Fetch latest case" runs once with the case', async () => {
+		const apiCredential = await createApiCredential(n8n.api, sandbox, { name: 'trigger fetch' });
+		const statusChanges = await deployTrigger('status changes', { event: 'case.statuschange' }, standardSubscription());
+		const completions = await deployTrigger(
+			'completions',
+			{ event: 'case.statuschange', caseStatus: 'Complete', fetchLatestCase: true },
+			standardSubscription({ eventTypes: ['case.statuschange'] }),
+			apiCredential,
+		);
+
+		const requests = requestsFrom(sandbox);
+		const created = await createCase();
+		for (let steps = 0; sandbox.admin.getCase(created.id).caseStatus !== 'Complete'; steps++) {
+			expect(steps).toBeLessThan(12);
+			await step();
+		}
+
+		const changes = (await statusChanges.settle()).map(triggerItem);
+		expect(changes.map((item) => [item.eventObject.caseStatus, item.eventObject.secondaryStatus])).toEqual([
+			['Pending', 'Waiting for Authorization'],
+			['Pending', 'Authorization in Progress'],
+			['Pending', null],
+			['Complete', null],
+		]);
+		expect(changes.every((item) => item.event === 'case.statuschange' && item.eventObject.id === created.id)).toBe(true);
+
+		const done = (await completions.settle(created.id)).map(triggerItem);
+		expect(done).toHaveLength(1);
+		expect(done[0]).toMatchObject({
+			event: 'case.statuschange',
+			eventObject: { id: created.id, caseStatus: 'Complete' },
+			latestCase: { id: created.id, caseStatus: 'Complete', candidate: created.candidate },
+		});
+		// n8n fetched the case with the API credential: one exchange, and GET /case/id/{id} for the event
+		// and for the sentinel.
+		const fromN8n = requests.all().filter((entry) => entry.path === `/case/id/${created.id}`);
+		expect(fromN8n.map(requestLine)).toEqual([`GET /case/id/${created.id} 200`, `GET /case/id/${created.id} 200`]);
+	});
+});
+
+describe('secrets', () => {
+	test("no signing secret, legacy secret or legacy body password appears in any execution's saved data or in n8n's log", async () => {
+		expect(Object.keys(secrets).length).toBeGreaterThanOrEqual(5);
+		const executions = await n8n.api.listExecutions({ includeData: true, limit: 500 });
+		expect(executions.length).toBeGreaterThan(10);
+		const saved = JSON.stringify(executions);
+		expect(saved).toContain('case.statuschange');
+		expect(leakedSecrets(saved, secrets)).toEqual([]);
+		// The base64 part of a whsec_ secret alone is a secret too.
+		const bare = Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, value.replace(/^whsec_/, '')]));
+		expect(leakedSecrets(saved, bare)).toEqual([]);
+		expect(saved.match(JWT_PATTERN)).toBeNull();
+		const log = n8n.readLog();
+		expect(leakedSecrets(log, secrets)).toEqual([]);
+		expect(leakedSecrets(log, bare)).toEqual([]);
+	});
+});
