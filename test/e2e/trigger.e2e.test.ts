@@ -102,7 +102,7 @@ interface DeployedTrigger {
 	post(body: string, headers: Record<string, string>): Promise<WebhookResponse>;
 	/**
 	 * Send one more signed case.statuschange (Complete, so that it passes status filters), wait until its
-	 * execution is finished, and return every other execution of the workflow, oldest first. Anything
+	 * execution is finished, and return every execution of the workflow but the sentinels, oldest first. Anything
 	 * received before the sentinel has its execution in n8n's database by then, so the count is exact.
 	 */
 	settle(caseId?: string): Promise<Execution[]>;
@@ -187,7 +187,7 @@ async function deployTrigger(
 			const all = (await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 250 })).reverse();
 			const finished = all.every((execution) => !['new', 'running', 'waiting'].includes(execution.status));
 			const sentinel = finished ? all.filter((execution) => triggerItem(execution).messageId === messageId) : [];
-			if (sentinel.length === 1) return all.filter((execution) => execution !== sentinel[0]);
+			if (sentinel.length === 1) return all.filter((execution) => !String(triggerItem(execution).messageId).startsWith('sentinel-'));
 			if (Date.now() > deadline) {
 				throw new Error(`sentinel ${messageId} not run in 20 s (${all.map((execution) => `${execution.id}:${execution.status}`).join(', ')})`);
 			}
@@ -279,6 +279,29 @@ describe('deliveries from the sandbox', () => {
 		expect((await trigger.post(body, signed)).status).toBe(200);
 		const executions = await trigger.settle();
 		expect(executions.map((execution) => triggerItem(execution).messageId)).toEqual(['msg-refused']);
+	});
+
+	test('during a secret rotation both secrets sign and the credential with the old one keeps working; after the rotation ends it is refused', async () => {
+		let subscription!: Subscription;
+		const trigger = await deployTrigger('rotation', { event: 'case.statuschange' }, (url) => {
+			const made = standardSubscription({ eventTypes: ['case.statuschange'] })(url);
+			subscription = made.subscription;
+			return made;
+		});
+		const rotated = sandbox.admin.rotateSubscriptionSecret(subscription.id);
+		secrets['rotation new signingSecret'] = rotated.secret;
+		const during = await createCase();
+		const signedWithBoth = delivered(subscription);
+		expect(signedWithBoth.map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([['succeeded', 200]]);
+		expect(signedWithBoth[0].headers['webhook-signature'].split(' ')).toHaveLength(2);
+
+		sandbox.admin.endSecretRotation(subscription.id);
+		await createCase();
+		const signedWithNewOnly = delivered(subscription).slice(signedWithBoth.length);
+		expect(signedWithNewOnly.map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([['failed', 401]]);
+
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => triggerItem(execution).eventObject.id)).toEqual([during.id]);
 	});
 
 	test('duplicates (the sandbox quirk, a replay, a copy with a new ID) run once', async () => {
@@ -390,6 +413,36 @@ describe('a case from order to completion', () => {
 		// and for the sentinel.
 		const fromN8n = requests.all().filter((entry) => entry.path === `/case/id/${created.id}`);
 		expect(fromN8n.map(requestLine)).toEqual([`GET /case/id/${created.id} 200`, `GET /case/id/${created.id} 200`]);
+	});
+});
+
+describe('an n8n restart', () => {
+	test('the trigger answers again on the same URL and still knows the events it ran: a replay runs nothing', async () => {
+		let subscription!: Subscription;
+		const trigger = await deployTrigger('restart', { event: 'case.statuschange' }, (url) => {
+			const made = standardSubscription({ eventTypes: ['case.statuschange'] })(url);
+			subscription = made.subscription;
+			return made;
+		});
+		const created = await createCase();
+		const [first] = delivered(subscription);
+		expect(first).toMatchObject({ outcome: 'succeeded', statusCode: 200 });
+		expect((await trigger.settle()).map((execution) => triggerItem(execution).messageId)).toEqual([first.messageId]);
+
+		n8n = await n8n.restart();
+		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
+		expect(probe?.status).toBe(401);
+
+		const body = JSON.stringify(first.payload);
+		const replay = await trigger.post(body, standardHeaders(trigger.signingSecret, first.messageId, body));
+		expect(replay.status).toBe(200);
+		expect(replay.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
+		await step();
+		const executions = (await trigger.settle()).map(triggerItem);
+		expect(executions.map((item) => [item.eventObject.id, item.eventObject.secondaryStatus])).toEqual([
+			[created.id, 'Waiting for Authorization'],
+			[created.id, 'Authorization in Progress'],
+		]);
 	});
 });
 

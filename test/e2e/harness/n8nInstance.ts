@@ -53,6 +53,12 @@ export interface TestN8n extends N8nInstance {
 	loadedCredentialTypes(): Promise<Array<{ name: string; [k: string]: unknown }>>;
 	/** A /rest call with the owner's session cookie; returns status and parsed body. */
 	rest(method: string, restPath: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+	/**
+	 * Stop this n8n and start it again on the same user folder (database, installed package) and port,
+	 * as after a server restart; active workflows are activated again by n8n. Use the returned instance
+	 * from then on (new API key and session).
+	 */
+	restart(): Promise<TestN8n>;
 }
 
 let packing: Promise<string> | undefined;
@@ -83,10 +89,12 @@ export function expectedNodeTypes(pkg: PackageJson = packageJsonUnderTest()): st
 export async function startTestN8n(
 	label: string,
 	opts: Omit<StartN8nOptions, 'userFolder'> & { install?: boolean } = {},
+	/** Internal (restart): the user folder of a stopped instance to start again. */
+	existingUserFolder?: string,
 ): Promise<TestN8n> {
-	const userFolder = path.join(ARTIFACTS_DIR, `${label}-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+	const userFolder = existingUserFolder ?? path.join(ARTIFACTS_DIR, `${label}-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
 	fs.mkdirSync(userFolder, { recursive: true });
-	if (opts.install !== false) {
+	if (opts.install !== false && !existingUserFolder) {
 		await installPackageIntoUserFolder(userFolder, { tarball: await packageTarball(), log: opts.log });
 	}
 	const inst = await startN8n({ ...opts, userFolder });
@@ -106,9 +114,9 @@ export async function startTestN8n(
 		return r.body;
 	};
 
-	const stop = async (timeoutMs?: number) => {
+	const stop = async (timeoutMs?: number, keepUserFolder = false) => {
 		await inst.stop(timeoutMs);
-		if (process.env.BGC_E2E_KEEP !== '1') {
+		if (!keepUserFolder && process.env.BGC_E2E_KEEP !== '1') {
 			for (const entry of fs.readdirSync(userFolder)) {
 				if (entry !== 'n8n.log') fs.rmSync(path.join(userFolder, entry), { recursive: true, force: true });
 			}
@@ -127,6 +135,10 @@ export async function startTestN8n(
 			return [...new Set(entries.map((e) => e.replace(/@[^@]*$/, '')))];
 		},
 		loadedCredentialTypes: () => typesFile('credentials.json'),
+		restart: async () => {
+			await stop(undefined, true);
+			return await startTestN8n(label, { ...opts, port: inst.port }, userFolder);
+		},
 	};
 }
 
