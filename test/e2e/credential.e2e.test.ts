@@ -66,10 +66,9 @@ describe("n8n's credential test", () => {
 		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: good' });
 		const requests = requestsFrom(sandbox);
 		const result = await testCredential(credential, credentialData(0));
-		expect(result).toMatchObject({ status: 'OK' });
-		// Only /auth/api was called, and it accepted the pair.
-		expect(requests.all().length).toBeGreaterThan(0);
-		expect(requests.all().every((entry) => entry.method === 'POST' && entry.path === '/auth/api' && entry.status === 200)).toBe(true);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		// n8n runs preAuthentication (the exchange), then the test request (POST /auth/api) with the token attached.
+		expect(requests.all().map(requestLine)).toEqual(['POST /auth/api 200', 'POST /auth/api 200']);
 	});
 
 	test('fails with a plain message for a client access token that is not accepted', async () => {
@@ -79,7 +78,7 @@ describe("n8n's credential test", () => {
 		const requests = requestsFrom(sandbox);
 		const result = await testCredential(credential, credentialData(0, { clientAccessToken: bad }));
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/not accepted/);
+		expect(result.message).toMatch(/^Background Check API credential: the API key or client access token was not accepted \(POST \/auth\/api answered 403\)/);
 		expect(result.message).not.toContain(bad);
 		expect(requests.all().map(requestLine)).toEqual(['POST /auth/api 403']);
 	});
@@ -89,7 +88,7 @@ describe("n8n's credential test", () => {
 		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: no server', baseUrl: closed });
 		const result = await testCredential(credential, credentialData(0, { customBaseUrl: closed }));
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/127\.0\.0\.1:9|ECONNREFUSED|reachable/);
+		expect(result.message).toMatch(/^Background Check API credential: could not obtain an access token from http:\/\/127\.0\.0\.1:9\/auth\/api: check the base URL/);
 	});
 });
 
