@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: everything a change must pass, in the order a failure is cheapest to see.
-//   build -> scanner lint -> catalog matches the spec -> unit, sandbox and integration tests -> real n8n.
+//   build -> scanner lint -> type-check -> catalog matches the spec -> unit, sandbox, integration -> real n8n.
 // `npm test -- --quick` stops before the real-n8n suites (for a fast local loop; CI never passes it).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -40,6 +40,8 @@ function jestSuite(label, config) {
 
 const built = run('build', 'npm', ['run', '--silent', 'build']);
 if (built) run('lint (n8n community package scanner rules)', 'npm', ['run', '--silent', 'lint']);
+// ts-jest only transpiles; this type-checks the tests, the sandbox and the scripts as well as the package.
+run('type-check', 'npx', ['tsc', '-p', 'tsconfig.dev.json']);
 
 const spec = resolve(root, '..', 'shared', 'spec', 'background-check-api.md');
 if (existsSync(spec)) run('catalog matches the spec', 'npx', ['tsx', 'scripts/generate-catalog.ts', spec, '--check']);

@@ -37,7 +37,7 @@ describe('searchCases', () => {
 			description: expect.stringContaining('@example.com'),
 		});
 		expect(firstPage.paginationToken).toBe('1');
-		const secondPage = await listSearch.searchCases.call(loadOptionsContext(), undefined, firstPage.paginationToken);
+		const secondPage = await listSearch.searchCases.call(loadOptionsContext(), undefined, firstPage.paginationToken as string);
 		expect(secondPage.results).toHaveLength(1);
 		expect(secondPage.paginationToken).toBeUndefined();
 		expect(context.apiRequests().slice(-2).map((entry) => [entry.path, entry.query.page])).toEqual([
