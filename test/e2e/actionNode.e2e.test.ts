@@ -18,13 +18,11 @@ import {
 	startTestSandbox,
 	type WorkflowRun,
 } from './harness/backgroundCheck';
+import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../fixtures/fullCaseOrder';
 import { nodeOutput, type Credential, type N8nNode } from './harness/n8nApi';
 import { startTestN8n, type TestN8n } from './harness/n8nInstance';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
-const FACIS = '2c6bbd00-dce3-4ecd-ae91-b0f3dab268f7';
-const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
-const COUNTY_CRIMINAL = 'fa226cb7-1214-4cdf-9296-6120a7376926';
 const PENDING = CASE_DATA_STATUSES.find((status) => status.status === 'pending')!;
 
 let n8n: TestN8n;
@@ -129,72 +127,15 @@ describe('Case', () => {
 		const email = `maria.garcia.${Date.now()}@example.com`;
 		const result = await run(
 			'case create',
-			{
-				resource: 'case',
-				operation: 'create',
-				// Values from the incoming item, through n8n expressions.
-				candidateFirstName: '={{ $json.body.firstName }}',
-				candidateLastName: 'Garcia-López',
-				candidateEmail: '={{ $json.body.email }}',
-				candidateFields: { middleName: 'J.' },
-				packageId: 'pkg-healthcare',
-				services: ['service-bankruptcy'],
-				customServiceIds: 'service-drug-5555N-panel',
-				excludeServices: [FACIS],
-				aliases: { alias: [{ firstName: 'Maria', lastName: 'Smith' }] },
-				contacts: {
-					contact: [
-						{ type: 'authorization', name: 'Pat Lee', email: 'pat.lee@example.com' },
-						{ type: '__other', customType: 'billing', email: 'billing@example.com' },
-					],
-				},
-				orderData: {
-					dotDrug: [{ serviceId: '__custom', customServiceId: 'service-drug-5555N-panel', type: 'codt-drug-testing-authority', value: 'FMCSA' }],
-					employment: [
-						{
-							serviceId: EMPLOYMENT_VERIFICATION,
-							staffingAgency: 'Northwind Staffing',
-							secureDocumentIds: documentId,
-							additionalFields: '{ "employerName": "Acme Logistics" }',
-						},
-					],
-					cplc: [{ serviceId: 'service-cplc', cplcId: 'cplc-registered-nurse' }],
-					shipment: [{ serviceId: '', shipmentMaskId: 'shipment-mask-candidate-home' }],
-					ohsSubstitution: [{ serviceId: 'service-ohs-tb-quantiferon-gold', substituteServiceId: 'service-ohs-tb-tspot-test' }],
-					other: [{ serviceId: COUNTY_CRIMINAL, additionalFields: '{ "jurisdictions": [{ "county": "Dallas", "state": "TX" }] }' }],
-				},
-				tracking: { apiTrackingCode: 'REQ-1001', apiTrackingUser: 'recruiter-7' },
-				additionalBody: '{ "candidate": { "phone": "555-0100" } }',
-			},
+			// Values from the incoming item, through n8n expressions.
+			fullCaseOrderParameters({ firstName: '={{ $json.body.firstName }}', email: '={{ $json.body.email }}' }, documentId),
 			{ firstName: 'Maria', email },
 		);
 
 		expect(apiCalls(result)).toHaveLength(1);
 		const request = apiCalls(result)[0];
 		expect(request).toMatchObject({ method: 'POST', path: '/case/create', status: 201 });
-		expect(request.body).toEqual({
-			candidate: { firstName: 'Maria', middleName: 'J.', lastName: 'Garcia-López', email, phone: '555-0100' },
-			aliases: [{ firstName: 'Maria', lastName: 'Smith' }],
-			packageId: 'pkg-healthcare',
-			services: [{ id: 'service-bankruptcy' }, { id: 'service-drug-5555N-panel' }],
-			excludeServices: [FACIS],
-			orderConfig: {
-				contacts: [
-					{ type: 'authorization', name: 'Pat Lee', email: 'pat.lee@example.com' },
-					{ type: 'billing', email: 'billing@example.com' },
-				],
-			},
-			orderData: [
-				{ serviceId: 'service-drug-5555N-panel', type: 'codt-drug-testing-authority', value: 'FMCSA' },
-				{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency: 'Northwind Staffing', secureDocumentIds: [documentId], employerName: 'Acme Logistics' },
-				{ serviceId: 'service-cplc', cplcId: 'cplc-registered-nurse' },
-				{ shipmentMaskId: 'shipment-mask-candidate-home' },
-				{ serviceId: 'service-ohs-tb-quantiferon-gold', substituteServiceId: 'service-ohs-tb-tspot-test' },
-				{ serviceId: COUNTY_CRIMINAL, jurisdictions: [{ county: 'Dallas', state: 'TX' }] },
-			],
-			apiTrackingCode: 'REQ-1001',
-			apiTrackingUser: 'recruiter-7',
-		});
+		expect(request.body).toEqual(fullCaseOrderBody(email, documentId));
 
 		expect(result.output).toHaveLength(1);
 		const created = result.output[0];

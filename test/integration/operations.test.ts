@@ -3,13 +3,11 @@
  * real HTTP: the output items, and the request the sandbox received (method, path, query, body).
  */
 import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../nodes/shared/catalog';
+import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../fixtures/fullCaseOrder';
 import { byId, fromList, itemWithFile } from '../helpers/executeContext';
 import { createCase, startNodeSandbox, type NodeSandbox } from './nodeSandbox';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
-const FACIS = '2c6bbd00-dce3-4ecd-ae91-b0f3dab268f7';
-const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
-const COUNTY_CRIMINAL = 'fa226cb7-1214-4cdf-9296-6120a7376926';
 const PENDING = CASE_DATA_STATUSES.find((status) => status.status === 'pending')!;
 
 let context: NodeSandbox;
@@ -39,16 +37,8 @@ describe('Case', () => {
 		const documentId = await createSecureDocument();
 		const email = `maria.garcia.${Date.now()}@example.com`;
 		const output = await context.run({
-			resource: 'case',
-			operation: 'create',
-			candidateFirstName: 'Maria',
-			candidateLastName: 'Garcia-López',
-			candidateEmail: email,
-			candidateFields: { middleName: 'J.' },
-			packageId: 'pkg-healthcare',
-			services: ['service-bankruptcy'],
-			customServiceIds: 'service-drug-5555N-panel',
-			excludeServices: [FACIS],
+			...fullCaseOrderParameters({ firstName: 'Maria', email }, documentId),
+			// Empty rows and values, as the editor leaves them, are not sent.
 			aliases: { alias: [{ firstName: 'Maria', lastName: 'Smith', middleName: '' }, { firstName: '', middleName: '', lastName: '' }] },
 			contacts: {
 				contact: [
@@ -56,52 +46,11 @@ describe('Case', () => {
 					{ type: '__other', customType: 'billing', email: 'billing@example.com' },
 				],
 			},
-			orderData: {
-				dotDrug: [{ serviceId: '__custom', customServiceId: 'service-drug-5555N-panel', type: 'codt-drug-testing-authority', value: 'FMCSA', additionalFields: '{}' }],
-				employment: [
-					{
-						serviceId: EMPLOYMENT_VERIFICATION,
-						staffingAgency: 'Northwind Staffing',
-						secureDocumentIds: documentId,
-						additionalFields: '{ "employerName": "Acme Logistics" }',
-					},
-				],
-				cplc: [{ serviceId: 'service-cplc', cplcId: 'cplc-registered-nurse', secureDocumentIds: '', additionalFields: '{}' }],
-				shipment: [{ serviceId: '', shipmentMaskId: 'shipment-mask-candidate-home', additionalFields: '{}' }],
-				ohsSubstitution: [
-					{ serviceId: 'service-ohs-tb-quantiferon-gold', substituteServiceId: 'service-ohs-tb-tspot-test', additionalFields: '{}' },
-				],
-				other: [{ serviceId: COUNTY_CRIMINAL, type: '', additionalFields: '{ "jurisdictions": [{ "county": "Dallas", "state": "TX" }] }' }],
-			},
-			tracking: { apiTrackingCode: 'REQ-1001', apiTrackingUser: 'recruiter-7' },
-			additionalBody: '{ "candidate": { "phone": "555-0100" } }',
 		});
 
 		const request = context.apiRequests().at(-1)!;
 		expect(request).toMatchObject({ method: 'POST', path: '/case/create', status: 201 });
-		expect(request.body).toEqual({
-			candidate: { firstName: 'Maria', middleName: 'J.', lastName: 'Garcia-López', email, phone: '555-0100' },
-			aliases: [{ firstName: 'Maria', lastName: 'Smith' }],
-			packageId: 'pkg-healthcare',
-			services: [{ id: 'service-bankruptcy' }, { id: 'service-drug-5555N-panel' }],
-			excludeServices: [FACIS],
-			orderConfig: {
-				contacts: [
-					{ type: 'authorization', name: 'Pat Lee', email: 'pat.lee@example.com' },
-					{ type: 'billing', email: 'billing@example.com' },
-				],
-			},
-			orderData: [
-				{ serviceId: 'service-drug-5555N-panel', type: 'codt-drug-testing-authority', value: 'FMCSA' },
-				{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency: 'Northwind Staffing', secureDocumentIds: [documentId], employerName: 'Acme Logistics' },
-				{ serviceId: 'service-cplc', cplcId: 'cplc-registered-nurse' },
-				{ shipmentMaskId: 'shipment-mask-candidate-home' },
-				{ serviceId: 'service-ohs-tb-quantiferon-gold', substituteServiceId: 'service-ohs-tb-tspot-test' },
-				{ serviceId: COUNTY_CRIMINAL, jurisdictions: [{ county: 'Dallas', state: 'TX' }] },
-			],
-			apiTrackingCode: 'REQ-1001',
-			apiTrackingUser: 'recruiter-7',
-		});
+		expect(request.body).toEqual(fullCaseOrderBody(email, documentId));
 
 		expect(output).toHaveLength(1);
 		const created = output[0];
