@@ -49,6 +49,7 @@ else console.log(`\n=== catalog check skipped: no spec at ${spec}`);
 
 jestSuite('unit-sandbox-integration');
 if (!quick && built && existsSync(join(root, 'jest.e2e.config.js'))) jestSuite('real-n8n', 'jest.e2e.config.js');
+if (!quick && built && existsSync(join(root, 'jest.reliability.config.js'))) jestSuite('reliability', 'jest.reliability.config.js');
 
 console.log('\n=== summary');
 if (failures.length) console.log(`failed steps: ${failures.join(', ')}`);
