@@ -34,7 +34,7 @@ export function idLocator(options: {
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '[^\\s/\\\\?#]+', errorMessage: 'Enter the bare ID, without spaces, slashes, ? or #' },
+						properties: { regex: '[^\\s/\\\\?#%]+', errorMessage: 'Enter the bare ID, without spaces, slashes, ?, # or %' },
 					},
 				],
 			},

@@ -11,11 +11,12 @@ export function invalidInput(node: INode, itemIndex: number, message: string, de
 }
 
 /**
- * IDs of this API are GUIDs or readable slugs. Whitespace, slashes, `?`, `#` and the dot segments can only
- * come from a mistake (a pasted URL, an expression that resolved to a sentence) and could change which
- * endpoint a path points at, so they are refused before any request.
+ * IDs of this API are GUIDs or readable slugs. Whitespace, slashes, `?`, `#`, `%`, control characters and the
+ * dot segments can only come from a mistake (a pasted URL or encoded value, an expression that resolved to a
+ * sentence) and could change which endpoint a path points at (`%2e%2e` is `..` to a server that decodes
+ * twice), so they are refused before any request.
  */
-const MALFORMED_ID_CHARACTER = /[\s/\\?#]/;
+const MALFORMED_ID_CHARACTER = /[\s/\\?#%\p{Cc}]/u;
 
 /** The trimmed ID, or an error that names the field and the item. */
 export function requireId(node: INode, value: unknown, field: string, itemIndex: number): string {
@@ -29,7 +30,7 @@ export function requireId(node: INode, value: unknown, field: string, itemIndex:
 			node,
 			itemIndex,
 			`${field} "${id}" is not a valid ID`,
-			'IDs contain no spaces, slashes, "?" or "#" and are not "." or "..": enter the bare ID, not a URL or a path.',
+			'IDs contain no spaces, slashes, "?", "#", "%" or control characters and are not "." or "..": enter the bare ID, not a URL, a path or an encoded value.',
 		);
 	}
 	return id;

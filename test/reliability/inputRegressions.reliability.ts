@@ -1,0 +1,40 @@
+/**
+ * Minimal cases for the bugs the bad-input fuzzing found in the node's validation, each fixed in its own
+ * commit. Without n8n: the node against the sandbox (test/integration/nodeSandbox.ts).
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { byId } from '../helpers/executeContext';
+import { startNodeSandbox, type NodeSandbox } from '../integration/nodeSandbox';
+
+let context: NodeSandbox;
+
+beforeAll(async () => {
+	context = await startNodeSandbox();
+});
+
+afterAll(async () => {
+	await context.sandbox.stop();
+});
+
+beforeEach(() => context.sandbox.admin.reset());
+
+async function failureOf(parameters: IDataObject): Promise<Error> {
+	try {
+		await context.run(parameters);
+	} catch (error) {
+		return error as Error;
+	}
+	throw new Error('the node did not fail');
+}
+
+test('an ID with "%" (an encoded dot segment, an encoded slash) or a control character is refused, naming the field, before any request', async () => {
+	for (const id of ['%2e%2e', '%2E%2E', '..%2f', '%2F', '%', 'a%00b', 'a\u0000b', 'a\u007fb']) {
+		context.sandbox.admin.reset();
+		const error = await failureOf({ resource: 'case', operation: 'get', caseId: byId(id) });
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(`Case ID "${id}" is not a valid ID [item 0]`);
+		expect(context.sandbox.admin.requestLog()).toEqual([]);
+	}
+});
