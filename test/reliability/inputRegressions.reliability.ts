@@ -38,3 +38,25 @@ test('an ID with "%" (an encoded dot segment, an encoded slash) or a control cha
 		expect(context.sandbox.admin.requestLog()).toEqual([]);
 	}
 });
+
+test('JSON nested thousands of levels deep is refused naming the field, not with "Maximum call stack size exceeded" (or "got no answer") after a token exchange', async () => {
+	const deepObject = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+	const deepArray = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+	const cases: Array<[IDataObject, RegExp]> = [
+		[{ resource: 'case', operation: 'getMany', additionalQuery: deepObject }, /^Additional Query Parameters \(JSON\) is nested more than 100 levels deep \[item 0\]$/],
+		[
+			{ resource: 'verificationBook', operation: 'search', additionalBody: deepArray },
+			/^Additional Fields \(JSON\) is nested more than 100 levels deep \[item 0\]$/,
+		],
+	];
+	for (const [parameters, message] of cases) {
+		context.sandbox.admin.reset();
+		const error = await failureOf(parameters);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(message);
+		expect(context.sandbox.admin.requestLog()).toEqual([]);
+	}
+	// 100 levels are fine.
+	const [item] = await context.run({ resource: 'verificationBook', operation: 'search', limit: 1, additionalBody: `{"a":${'['.repeat(98)}${']'.repeat(98)}}` });
+	expect(item.json).toHaveProperty('id');
+});

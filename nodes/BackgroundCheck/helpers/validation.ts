@@ -61,7 +61,25 @@ export function parseJsonObject(node: INode, value: unknown, field: string, item
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw invalidInput(node, itemIndex, `${field} must be a JSON object`, 'Wrap the values in { }, for example { "key": "value" }.');
 	}
+	if (nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
+		throw invalidInput(node, itemIndex, `${field} is nested more than ${MAX_JSON_DEPTH} levels deep`, 'No body of this API nests that far; check the expression or text that builds it.');
+	}
 	return parsed as IDataObject;
+}
+
+/** Deeper JSON would overflow the stack of the body checks and of the request's serializer. */
+const MAX_JSON_DEPTH = 100;
+
+/** Whether objects and arrays nest more than `limit` levels (the outermost is level 1); walks without recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+	const pending: Array<[unknown, number]> = [[value, 1]];
+	while (pending.length > 0) {
+		const [current, depth] = pending.pop()!;
+		if (current === null || typeof current !== 'object') continue;
+		if (depth > limit) return true;
+		for (const child of Object.values(current)) pending.push([child, depth + 1]);
+	}
+	return false;
 }
 
 /**
