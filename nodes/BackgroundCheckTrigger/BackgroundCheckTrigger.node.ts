@@ -137,7 +137,8 @@ export class BackgroundCheckTrigger implements INodeType {
 		icon: { light: 'file:backgroundCheck.svg', dark: 'file:backgroundCheck.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"] === "any" ? "Any event" : $parameter["event"]}}',
+		subtitle:
+			'={{ {"case.statuschange": "Case Status Change", "casedata.statuschange": "Case Data Status Change"}[$parameter["event"]] ?? "Any Event" }}',
 		description: 'Starts the workflow when a background check case or one of its services changes status',
 		defaults: { name: 'Background Check Trigger' },
 		inputs: [],
