@@ -16,34 +16,86 @@ export function asNodeError(node: INode, error: unknown, itemIndex: number): Nod
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
+/** Upper bound of "Concurrent Requests" (Options of the read operations). */
+export const MAX_CONCURRENCY = 20;
+
+export interface RunForEachItemOptions {
+	/**
+	 * How many items may be running at the same time; 1 (the default) runs them one after the other. Only the
+	 * read (GET) operations pass more: writes are never run concurrently.
+	 */
+	concurrency?: number;
+}
+
 /**
- * Runs `operation` once per input item, in order, and links every output item to its input item. With
- * "Continue On Fail" on, a failing item yields `{ error }` and the next item still runs; nothing is retried.
+ * Runs `operation` once per input item and links every output item to its input item; the output is in input
+ * order whatever the order in which items finish. With "Continue On Fail" on, a failing item yields
+ * `{ error }` in its place and the other items still run; nothing is retried.
+ *
+ * With `concurrency` above 1, the first item runs alone (so a credential without a stored token is exchanged
+ * once, not once per request in flight), then up to `concurrency` items run at a time. Without "Continue On
+ * Fail", the first failure stops new items from starting; the items already running finish, and the error of
+ * the lowest failing item is thrown, the same item that would have stopped a one-at-a-time run.
  */
 export async function runForEachItem(
 	this: IExecuteFunctions,
 	operation: (itemIndex: number) => Promise<ItemResult>,
+	options: RunForEachItemOptions = {},
 ): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
 	const items = this.getInputData();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const concurrency = Math.min(Math.max(Math.floor(options.concurrency ?? 1), 1), MAX_CONCURRENCY);
+	const outputOf = (itemIndex: number, result: ItemResult): INodeExecutionData[] =>
+		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), { itemData: { item: itemIndex } });
+	const errorItem = (nodeError: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData => ({
+		json: { error: nodeError.message, ...(nodeError.description ? { errorDescription: nodeError.description } : {}) },
+		pairedItem: { item: itemIndex },
+	});
+
+	if (concurrency === 1 || items.length <= 1) {
+		const output: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				output.push(...outputOf(itemIndex, await operation(itemIndex)));
+			} catch (error) {
+				const nodeError = asNodeError(this.getNode(), error, itemIndex);
+				if (!this.continueOnFail()) throw nodeError;
+				output.push(errorItem(nodeError, itemIndex));
+			}
+		}
+		return output;
+	}
+
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	let failure: { itemIndex: number; error: NodeApiError | NodeOperationError } | undefined;
+	const runItem = async (itemIndex: number) => {
 		try {
-			const result = await operation(itemIndex);
-			output.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), {
-					itemData: { item: itemIndex },
-				}),
-			);
+			outputs[itemIndex] = outputOf(itemIndex, await operation(itemIndex));
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			output.push({
-				json: { error: nodeError.message, ...(nodeError.description ? { errorDescription: nodeError.description } : {}) },
-				pairedItem: { item: itemIndex },
-			});
+			if (this.continueOnFail()) outputs[itemIndex] = [errorItem(nodeError, itemIndex)];
+			else if (failure === undefined || itemIndex < failure.itemIndex) failure = { itemIndex, error: nodeError };
 		}
+	};
+	await runItem(0);
+	let next = 1;
+	const worker = async () => {
+		while (failure === undefined && next < items.length) await runItem(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, items.length - 1) }, worker));
+	if (failure !== undefined) throw failure.error;
+	return outputs.flat();
+}
+
+/** The "Concurrent Requests" option of a read operation: a whole number from 1 to MAX_CONCURRENCY, 1 when not set. */
+export function readConcurrency(this: IExecuteFunctions): number {
+	const value = this.getNodeParameter('options.concurrency', 0, 1);
+	const concurrency = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+		throw new NodeOperationError(this.getNode(), `Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`, {
+			description: `It is ${JSON.stringify(value)}. Use 1 to request one item at a time.`,
+		});
 	}
-	return output;
+	return concurrency;
 }
 
 /**

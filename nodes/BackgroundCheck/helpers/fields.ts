@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_CONCURRENCY } from './execute';
 import { CUSTOM_IDS_HINT, SERVICE_OPTIONS } from './services';
 
 /** A resource locator: picked from a searchable list, or entered by ID (checked again by `requireId`). */
@@ -137,3 +138,26 @@ export function operationSelector(
 		default: defaultOperation,
 	};
 }
+
+/**
+ * Options of the read (GET) operations: how many input items are requested at a time. Not offered for writes,
+ * which always run one item at a time (an order must not be sent twice or out of order).
+ */
+export const readOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrent Requests',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+			default: 5,
+			description:
+				`How many input items are requested at the same time (1 to ${MAX_CONCURRENCY}); without this option, one after the other. Output items keep the input order and stay paired with their input items. The first item runs alone, so that the credential exchanges its token only once.`,
+		},
+	],
+};

@@ -2,20 +2,21 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
-import { asRecord, runForEachItem } from '../../helpers/execute';
-import { caseIdLocator } from '../../helpers/fields';
+import { asRecord, readConcurrency, runForEachItem } from '../../helpers/execute';
+import { caseIdLocator, readOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../transport';
 
-const properties: INodeProperties[] = [caseIdLocator];
+const properties: INodeProperties[] = [caseIdLocator, readOptions];
 
 export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['get'] } }, properties);
 
 /** GET /case/id/{caseId}: the latest details of one case, with status names added next to status IDs. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency.call(this);
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const caseId = readCaseId.call(this, itemIndex);
 		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, { itemIndex });
 		return describeStatuses(asRecord(response, { id: caseId }));
-	});
+	}, { concurrency });
 }

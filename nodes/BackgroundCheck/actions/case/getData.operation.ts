@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
-import { runForEachItem } from '../../helpers/execute';
-import { caseIdLocator, idLocator } from '../../helpers/fields';
+import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { caseIdLocator, idLocator, readOptions } from '../../helpers/fields';
 import { recordsOf } from '../../helpers/lists';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../transport';
@@ -19,6 +19,7 @@ const properties: INodeProperties[] = [
 		listPlaceholder: 'Select a service type...',
 		idPlaceholder: 'e.g. service-type-idv',
 	}),
+	readOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['getData'] } }, properties);
@@ -29,10 +30,11 @@ export const description = updateDisplayOptions({ show: { resource: ['case'], op
  * also on the per-record statuses of employment, education and county criminal details.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency.call(this);
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const caseId = readCaseId.call(this, itemIndex);
 		const serviceTypeId = readId.call(this, itemIndex, 'serviceTypeId', 'Service Type ID');
 		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}/data/${serviceTypeId}`, { itemIndex });
 		return describeStatuses(recordsOf(response));
-	});
+	}, { concurrency });
 }

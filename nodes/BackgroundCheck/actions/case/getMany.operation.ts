@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
-import { runForEachItem } from '../../helpers/execute';
-import { returnAllAndLimit } from '../../helpers/fields';
+import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { collectPages } from '../../helpers/lists';
 import { readJsonObject, readLimit } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../transport';
@@ -18,12 +18,14 @@ const properties: INodeProperties[] = [
 		description:
 			'Query parameters for filters your provider documents; the spec shows none for GET /case/list. The node sets page itself (0-based, listMetadata paging as the sandbox answers it). Example: { "pageSize": 50 }.',
 	},
+	readOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['getMany'] } }, properties);
 
 /** GET /case/list, page by page: one output item per case of the credential's group. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency.call(this);
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const query = readJsonObject.call(this, itemIndex, 'additionalQuery', 'Additional Query Parameters (JSON)');
 		const limit = readLimit.call(this, itemIndex);
@@ -33,5 +35,5 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			limit,
 		);
 		return describeStatuses(cases);
-	});
+	}, { concurrency });
 }

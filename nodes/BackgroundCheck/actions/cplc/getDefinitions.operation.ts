@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runForEachItem } from '../../helpers/execute';
-import { caseIdLocator } from '../../helpers/fields';
+import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { caseIdLocator, readOptions } from '../../helpers/fields';
 import { recordsOf } from '../../helpers/lists';
 import { readCaseId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../transport';
@@ -13,6 +13,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The case whose professional license and certification definitions are wanted: those supplied to it as testimony. Pick it from the list or enter its ID.',
 	},
+	readOptions,
 ];
 
 export const description = updateDisplayOptions(
@@ -25,6 +26,7 @@ export const description = updateDisplayOptions(
  * fields (2.3) sorted by `ordinal`, ready to be joined with the case's testimony.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency.call(this);
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const caseId = readCaseId.call(this, itemIndex);
 		const response = await apiRequest.call(this, 'GET', apiPath`/service/cplc/case/id/${caseId}`, { itemIndex });
@@ -34,5 +36,5 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				? [...(definition.fields as Array<{ ordinal?: number }>)].sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0))
 				: definition.fields,
 		}));
-	});
+	}, { concurrency });
 }

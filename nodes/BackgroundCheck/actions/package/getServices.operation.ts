@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runForEachItem } from '../../helpers/execute';
-import { idField, returnAllAndLimit } from '../../helpers/fields';
+import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { idField, readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { readId } from '../../helpers/parameters';
 import { apiPath } from '../../transport';
@@ -16,6 +16,7 @@ const properties: INodeProperties[] = [
 			'ID of the package, as your service operator set it up for your company (the same value you pass as Package ID in Case > Create)',
 	}),
 	...returnAllAndLimit,
+	readOptions,
 ];
 
 export const description = updateDisplayOptions(
@@ -25,8 +26,9 @@ export const description = updateDisplayOptions(
 
 /** GET /package/id/{packageId}/services: one output item per service of the package (serviceName, serviceId). */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency.call(this);
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
 		return await fetchList.call(this, itemIndex, apiPath`/package/id/${packageId}/services`);
-	});
+	}, { concurrency });
 }

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { runForEachItem } from '../../helpers/execute';
-import { returnAllAndLimit } from '../../helpers/fields';
+import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { apiPath } from '../../transport';
 
-const properties: INodeProperties[] = [...returnAllAndLimit];
+const properties: INodeProperties[] = [...returnAllAndLimit, readOptions];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['shipmentMask'], operation: ['getMany'] } },
@@ -15,5 +15,10 @@ export const description = updateDisplayOptions(
 
 /** GET /shipment/mask/list: the shipment masks whose IDs go into shipment order data of Case > Create. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(this, async (itemIndex) => await fetchList.call(this, itemIndex, apiPath`/shipment/mask/list`));
+	const concurrency = readConcurrency.call(this);
+	return await runForEachItem.call(
+		this,
+		async (itemIndex) => await fetchList.call(this, itemIndex, apiPath`/shipment/mask/list`),
+		{ concurrency },
+	);
 }

@@ -1,0 +1,181 @@
+/**
+ * "Concurrent Requests" over real HTTP against the sandbox: a read operation with the option on returns every
+ * item in input order, paired with its input item, with no more requests in flight than asked and one token
+ * exchange; Continue On Fail and a failure behave as without it; writes ignore the option (one request at a
+ * time, in item order, never retried). The sandbox adds a few milliseconds to each call so that requests
+ * overlap; no timing is asserted.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
+import { byId, createExecuteContext, type RunSetup } from '../helpers/executeContext';
+import { createCase, newCaseParameters, startNodeSandbox, type NodeSandbox } from './nodeSandbox';
+
+let context: NodeSandbox;
+
+beforeAll(async () => {
+	context = await startNodeSandbox();
+});
+
+afterAll(async () => {
+	await context.sandbox.stop();
+});
+
+beforeEach(() => {
+	context.sandbox.admin.reset();
+	context.sandbox.admin.injectFault({ kind: 'latency', latencyMs: 5 });
+});
+
+interface TracedRun {
+	output: INodeExecutionData[];
+	/** Most authenticated requests the node had in flight at once. */
+	maxInFlight: number;
+}
+
+/** Runs the node like runNode, counting the requests it has in flight through n8n's authenticated helper. */
+async function runTraced(parameters: IDataObject, options: Partial<Omit<RunSetup, 'parameters'>> = {}): Promise<TracedRun> {
+	const setup: RunSetup = { credentials: context.credentials(), ...options, parameters };
+	const execute = createExecuteContext(setup);
+	const send = execute.helpers.httpRequestWithAuthentication;
+	let inFlight = 0;
+	let maxInFlight = 0;
+	(execute.helpers as { httpRequestWithAuthentication: IExecuteFunctions['helpers']['httpRequestWithAuthentication'] }).httpRequestWithAuthentication =
+		async function (this: IExecuteFunctions, ...args: Parameters<typeof send>) {
+			inFlight++;
+			maxInFlight = Math.max(maxInFlight, inFlight);
+			try {
+				return await send.apply(this, args);
+			} finally {
+				inFlight--;
+			}
+		};
+	const [output] = await new BackgroundCheck().execute!.call(execute);
+	return { output, maxInFlight };
+}
+
+const caseIdFromItem = (item: { json: IDataObject }) => byId(item.json.caseId as string);
+const itemsFor = (caseIds: string[]) => caseIds.map((caseId) => ({ json: { caseId } }));
+
+describe('a read with Concurrent Requests', () => {
+	let caseIds: string[];
+
+	beforeEach(async () => {
+		caseIds = [];
+		for (let i = 0; i < 30; i++) caseIds.push((await createCase(context)).id as string);
+	});
+
+	it('returns every case in input order, paired with its item, with at most the asked number of requests in flight and one token exchange', async () => {
+		const credentials = context.credentials();
+		const before = context.allRequests().length;
+		const { output, maxInFlight } = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 8 } },
+			{ items: itemsFor(caseIds), credentials },
+		);
+		expect(output.map((item) => item.json.id)).toEqual(caseIds);
+		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+		expect(maxInFlight).toBeLessThanOrEqual(8);
+		expect(maxInFlight).toBeGreaterThan(1);
+		const requests = context.allRequests().slice(before);
+		expect(requests.filter((entry) => entry.path === '/auth/api')).toHaveLength(1);
+		expect(credentials.exchanges).toBe(1);
+		expect(requests.filter((entry) => entry.method === 'GET').map((entry) => entry.path).sort()).toEqual(
+			caseIds.map((id) => `/case/id/${id}`).sort(),
+		);
+	});
+
+	it('without the option, requests one item at a time', async () => {
+		const { output, maxInFlight } = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
+			{ items: itemsFor(caseIds.slice(0, 6)) },
+		);
+		expect(output.map((item) => item.json.id)).toEqual(caseIds.slice(0, 6));
+		expect(maxInFlight).toBe(1);
+	});
+
+	it('with Continue On Fail, puts each error on its own item, in place, and returns every other case', async () => {
+		const inputs = caseIds.slice(0, 10).map((id, index) => (index === 2 ? 'no-such-case' : index === 5 ? 'a/b' : index === 9 ? '' : id));
+		const { output, maxInFlight } = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 4 } },
+			{ items: itemsFor(inputs), continueOnFail: true },
+		);
+		expect(maxInFlight).toBeLessThanOrEqual(4);
+		expect(output).toEqual(
+			inputs.map((id, index) => {
+				const pairedItem = { item: index };
+				if (index === 2) return { json: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') }, pairedItem };
+				if (index === 5) return { json: { error: 'Case ID "a/b" is not a valid ID [item 5]', errorDescription: expect.any(String) }, pairedItem };
+				if (index === 9) return { json: { error: 'Case ID is empty [item 9]', errorDescription: expect.any(String) }, pairedItem };
+				return { json: expect.objectContaining({ id }), pairedItem };
+			}),
+		);
+	});
+
+	it('without Continue On Fail, fails with the first failing item and starts no item after the ones in flight', async () => {
+		const inputs = caseIds.map((id, index) => (index === 7 || index === 12 ? `missing-${index}` : id));
+		const before = context.apiRequests().length;
+		const run = runTraced({ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 3 } }, { items: itemsFor(inputs) });
+		await expect(run).rejects.toBeInstanceOf(NodeApiError);
+		await expect(run).rejects.toMatchObject({ message: 'Invalid case', context: { itemIndex: 7 } });
+		const gets = context.apiRequests().slice(before).map((entry) => entry.path);
+		expect(gets).toContain('/case/id/missing-7');
+		expect(gets).not.toContain('/case/id/missing-12');
+		expect(gets.length).toBeLessThanOrEqual(7 + 3);
+	});
+
+	it('works for list operations too: one list per input item, in order', async () => {
+		const { output, maxInFlight } = await runTraced(
+			{ resource: 'package', operation: 'getServices', packageId: (item: { json: IDataObject }) => item.json.packageId, returnAll: true, options: { concurrency: 3 } },
+			{ items: ['pkg-basic-criminal', 'pkg-healthcare', 'pkg-driver', 'pkg-basic-criminal'].map((packageId) => ({ json: { packageId } })) },
+		);
+		expect(maxInFlight).toBeLessThanOrEqual(3);
+		const pairs = output.map((item) => (item.pairedItem as { item: number }).item);
+		expect(pairs).toEqual([...pairs].sort((a, b) => a - b));
+		expect(new Set(pairs)).toEqual(new Set([0, 1, 2, 3]));
+		const firstOf = (item: number) => output.filter((entry) => (entry.pairedItem as { item: number }).item === item).map((entry) => entry.json.serviceId);
+		expect(firstOf(3)).toEqual(firstOf(0));
+	});
+});
+
+describe('writes ignore Concurrent Requests', () => {
+	it('Case > Create sends one request at a time, in item order', async () => {
+		const cases = Array.from({ length: 6 }, () => newCaseParameters());
+		const before = context.apiRequests().length;
+		const { output, maxInFlight } = await runTraced(
+			{ ...cases[0], candidateEmail: (item: { json: IDataObject }) => item.json.email, options: { concurrency: 10 } },
+			{ items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })) },
+		);
+		expect(maxInFlight).toBe(1);
+		const sentEmails = context
+			.apiRequests()
+			.slice(before)
+			.filter((entry) => entry.path === '/case/create')
+			.map((entry) => (entry.body as { candidate: { email: string } }).candidate.email);
+		expect(sentEmails).toEqual(cases.map((parameters) => parameters.candidateEmail));
+		expect(output.map((item) => item.pairedItem)).toEqual(cases.map((_, item) => ({ item })));
+	});
+
+	it('a 503 on a write is not retried with the option set', async () => {
+		const parameters = newCaseParameters();
+		context.sandbox.admin.clearFaults();
+		context.sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'POST', pathPrefix: '/case/create', times: 1 });
+		const before = context.apiRequests().length;
+		const { output, maxInFlight } = await runTraced({ ...parameters, options: { concurrency: 10 } }, { continueOnFail: true });
+		expect(maxInFlight).toBe(1);
+		expect(output[0].json.error).toMatch(/HTTP 503/);
+		expect(context.apiRequests().slice(before).filter((entry) => entry.path === '/case/create')).toHaveLength(1);
+	});
+
+	it.each([
+		['Case > Add Services', { resource: 'case', operation: 'addServices', services: ['service-bankruptcy'] }],
+		['Verification Book > Search (a POST)', { resource: 'verificationBook', operation: 'search' }],
+	])('%s sends one request at a time', async (_label, parameters) => {
+		const existing = await createCase(context);
+		const { output, maxInFlight } = await runTraced(
+			{ ...parameters, caseId: byId(existing.id as string), options: { concurrency: 10 } },
+			{ items: Array.from({ length: 5 }, () => ({ json: {} })) },
+		);
+		expect(maxInFlight).toBe(1);
+		expect(output.length).toBeGreaterThanOrEqual(5);
+	});
+});
