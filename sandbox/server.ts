@@ -169,15 +169,34 @@ export function createSandboxServer(context: SandboxContext, adminRoutes: readon
 				rawBody: await readBody(request),
 			};
 		} catch (error) {
-			return send(response, toResponse(error));
+			const refused = toResponse(error);
+			send(response, refused);
+			// A body refused before routing (over the size limit) was still a request the API received.
+			if (!isAdminPath(url.pathname)) {
+				context.world.requestLog.append({
+					at: context.clock.nowIso(),
+					method: (request.method ?? 'GET').toUpperCase(),
+					path: url.pathname,
+					query: Object.fromEntries(url.searchParams),
+					status: refused.status,
+					groupProfileId: null,
+					durationMs: 0,
+					headers: redactHeaders(request.headers),
+					body: '[body not read]',
+					faultId: null,
+				});
+			}
+			return;
 		}
-		if (call.path === ADMIN_PREFIX || call.path.startsWith(`${ADMIN_PREFIX}/`)) {
+		if (isAdminPath(call.path)) {
 			send(response, await dispatch(admin, call, () => undefined));
 		} else {
 			await serveApi(call, request, response);
 		}
 	});
 }
+
+const isAdminPath = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
 
 /** The body for the request log: parsed and redacted JSON; text that is not JSON could hide a secret, so only its size. */
 function redactedBody(rawBody: string): unknown {

@@ -1,6 +1,6 @@
 /**
- * Minimal cases for the bugs the bad-input fuzzing found in the node's validation, each fixed in its own
- * commit. Without n8n: the node against the sandbox (test/integration/nodeSandbox.ts).
+ * Minimal cases for the bugs the bad-input fuzzing found in the node's validation and in the sandbox, each
+ * fixed in its own commit. Without n8n: the node against the sandbox (test/integration/nodeSandbox.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -59,4 +59,23 @@ test('JSON nested thousands of levels deep is refused naming the field, not with
 	// 100 levels are fine.
 	const [item] = await context.run({ resource: 'verificationBook', operation: 'search', limit: 1, additionalBody: `{"a":${'['.repeat(98)}${']'.repeat(98)}}` });
 	expect(item.json).toHaveProperty('id');
+});
+
+test('the sandbox logs a request whose body it refuses as too large (413), so "sent once" and "nothing sent" can be proved for huge bodies', async () => {
+	const [item] = await context.run({ resource: 'shipmentMask', operation: 'getMany', limit: 1 });
+	expect(item.json).toHaveProperty('id');
+	const before = context.sandbox.admin.requestLog().length;
+	let error: Error | undefined;
+	try {
+		await context.run({
+			resource: 'verificationBook',
+			operation: 'search',
+			additionalBody: JSON.stringify({ note: 'x'.repeat(11 * 1024 * 1024) }),
+		});
+	} catch (caught) {
+		error = caught as Error;
+	}
+	expect(error?.message).toBe('The request body is too large');
+	const logged = context.sandbox.admin.requestLog().slice(before).filter((entry) => entry.path !== '/auth/api');
+	expect(logged.map((entry) => [entry.method, entry.path, entry.status])).toEqual([['POST', '/vbook/search', 413]]);
 });
