@@ -1,0 +1,100 @@
+/**
+ * Action throughput: the same 500-item read workflow (Case > Get for 500 case IDs) through the Background
+ * Check node and through n8n's HTTP Request node with the same credential, the sandbox adding 20 ms to
+ * every GET /case/id/... call. Wall time of each execution from n8n's startedAt / stoppedAt, median of
+ * BENCH_RUNS runs (default 5) after one warm-up run per variant; variants take turns in every round.
+ *
+ *   npm run bench -- action-throughput        (BENCH_ITEMS=500 BENCH_RUNS=5 BENCH_LATENCY_MS=20)
+ */
+import { BackgroundCheck } from '../nodes/BackgroundCheck/BackgroundCheck.node';
+import { startSandbox } from '../sandbox';
+import { createCases, deployCaseWorkflow, HTTP_REQUEST_VERSION, runCaseWorkflow, type CaseRun, type CaseWorkflow, type Variant } from './lib/caseWorkflow';
+import { startBenchN8n } from './lib/n8n';
+import { fmt, header, log, median, printTable, runMain, saveResult } from './lib/report';
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 500);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const CONCURRENCY_LEVELS = [5, 10, 20];
+
+/** Whether this checkout's node has the Concurrent Requests option (Options > Concurrent Requests). */
+function nodeHasConcurrencyOption(): boolean {
+	return new BackgroundCheck().description.properties.some(
+		(property) => property.name === 'options' && (property.options ?? []).some((option) => 'name' in option && option.name === 'concurrency'),
+	);
+}
+
+async function main(): Promise<void> {
+	const machine = header(
+		'action-throughput',
+		`${ITEMS} items of Case > Get (GET /case/id/{caseId}, +${LATENCY_MS} ms sandbox latency each) in real n8n: ` +
+			`Background Check node vs HTTP Request node v${HTTP_REQUEST_VERSION} (same credential). Median of ${RUNS} runs after a warm-up run.`,
+	);
+	const variants: Variant[] = [
+		{ kind: 'httpRequest', label: `HTTP Request v${HTTP_REQUEST_VERSION}` },
+		{ kind: 'backgroundCheck', label: 'Background Check (default: one item at a time)' },
+	];
+	if (nodeHasConcurrencyOption()) {
+		for (const concurrency of CONCURRENCY_LEVELS) {
+			variants.push({ kind: 'backgroundCheck', label: `Background Check, Concurrent Requests ${concurrency}`, concurrency });
+		}
+	} else {
+		log('this checkout has no Concurrent Requests option: measuring the default only');
+	}
+
+	const sandbox = await startSandbox({ port: 0, timeScale: 0 });
+	const n8n = await startBenchN8n('action');
+	try {
+		log(`creating ${ITEMS} cases`);
+		const caseIds = await createCases(sandbox, ITEMS);
+		sandbox.admin.injectFault({ kind: 'latency', latencyMs: LATENCY_MS, method: 'GET', pathPrefix: '/case/id/' });
+		const workflows: CaseWorkflow[] = [];
+		for (const variant of variants) workflows.push(await deployCaseWorkflow(n8n.api, sandbox, variant));
+
+		log('warm-up: one run per variant (token exchange, JIT)');
+		for (const workflow of workflows) await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds);
+
+		const runs = new Map<CaseWorkflow, CaseRun[]>(workflows.map((workflow) => [workflow, []]));
+		for (let round = 1; round <= RUNS; round++) {
+			for (const workflow of workflows) {
+				const run = await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds);
+				runs.get(workflow)!.push(run);
+				log(`round ${round}/${RUNS} ${workflow.variant.label}: execution ${run.executionMs} ms, node ${run.nodeMs} ms, ${run.caseGets} GETs, ${run.exchanges} exchanges`);
+			}
+		}
+
+		const summary = workflows.map((workflow) => {
+			const list = runs.get(workflow)!;
+			return {
+				variant: workflow.variant.label,
+				concurrency: workflow.variant.kind === 'backgroundCheck' ? (workflow.variant.concurrency ?? 1) : 'all items at once',
+				executionMs: list.map((run) => run.executionMs),
+				nodeMs: list.map((run) => run.nodeMs),
+				medianExecutionMs: median(list.map((run) => run.executionMs)),
+				medianNodeMs: median(list.map((run) => run.nodeMs)),
+				apiCallsPerRun: median(list.map((run) => run.caseGets)),
+				exchangesPerRun: Math.max(...list.map((run) => run.exchanges)),
+			};
+		});
+		const http = summary[0].medianExecutionMs;
+		printTable(
+			['node', 'median execution (s)', 'min-max (s)', 'median node time (s)', 'ratio to HTTP Request', 'GET calls', '/auth/api calls'],
+			summary.map((row) => [
+				row.variant,
+				fmt(row.medianExecutionMs / 1000, 2),
+				`${fmt(Math.min(...row.executionMs) / 1000, 2)}-${fmt(Math.max(...row.executionMs) / 1000, 2)}`,
+				fmt(row.medianNodeMs / 1000, 2),
+				`${fmt(row.medianExecutionMs / http, 2)}x`,
+				row.apiCallsPerRun,
+				row.exchangesPerRun,
+			]),
+		);
+		console.log('ratio = median execution time / median execution time of the HTTP Request node (below 1 = faster).');
+		saveResult('action-throughput', { machine, items: ITEMS, runs: RUNS, latencyMs: LATENCY_MS, summary });
+	} finally {
+		await n8n.stop();
+		await sandbox.stop();
+	}
+}
+
+runMain(main);
