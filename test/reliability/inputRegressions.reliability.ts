@@ -2,9 +2,10 @@
  * Minimal cases for the bugs the bad-input fuzzing found in the node's validation and in the sandbox, each
  * fixed in its own commit. Without n8n: the node against the sandbox (test/integration/nodeSandbox.ts).
  */
-import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { apiPath, apiRequest } from '../../nodes/BackgroundCheck/transport';
 import { byId } from '../helpers/executeContext';
 import { startNodeSandbox, type NodeSandbox } from '../integration/nodeSandbox';
 
@@ -78,4 +79,27 @@ test('the sandbox logs a request whose body it refuses as too large (413), so "s
 	expect(error?.message).toBe('The request body is too large');
 	const logged = context.sandbox.admin.requestLog().slice(before).filter((entry) => entry.path !== '/auth/api');
 	expect(logged.map((entry) => [entry.method, entry.path, entry.status])).toEqual([['POST', '/vbook/search', 413]]);
+});
+
+test('a request that times out (60 s) says so, not "The connection was aborted, perhaps the server is offline" (what n8n makes of axios\'s ECONNABORTED)', async () => {
+	const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
+	// What n8n-core throws when axios gives up after `timeout`: a NodeApiError around the axios error.
+	const timeout = Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED', isAxiosError: true });
+	const executeContext = {
+		getNode: () => node,
+		getCredentials: async () => ({ environment: 'custom', customBaseUrl: 'https://api.example.com', apiKey: 'k', clientAccessToken: 't', token: 'x' }),
+		helpers: {
+			httpRequestWithAuthentication: async () => {
+				throw new NodeApiError(node, timeout as never);
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	let error: NodeApiError | undefined;
+	try {
+		await apiRequest.call(executeContext, 'POST', apiPath`/case/create`, { body: {} });
+	} catch (caught) {
+		error = caught as NodeApiError;
+	}
+	expect(error?.message).toBe('The request POST /case/create got no answer within 60 seconds');
+	expect(error?.description).toMatch(/may or may not have been carried out/);
 });

@@ -152,6 +152,8 @@ interface FullResponse {
 /** What n8n's NodeApiError keeps of a failure that happened before any HTTP status came back. */
 interface TransportFailure {
 	message?: string;
+	/** The original messages n8n replaced with its own wording (e.g. axios's "timeout of 60000ms exceeded"). */
+	messages?: string[];
 	httpCode?: string | null;
 	description?: string | null;
 	context?: { data?: unknown };
@@ -221,5 +223,8 @@ function describeTransportFailure(method: IHttpRequestMethods, path: string, err
 	if (status) return describeApiError(method, path, status, error.context?.data ?? error.description);
 	if (error.message?.startsWith(CREDENTIAL_ERROR_PREFIX)) return { message: error.message };
 	const described = describeApiError(method, path, undefined, undefined);
+	// n8n words a timeout as "The connection was aborted, perhaps the server is offline"; say what happened.
+	const timedOut = [error.message, ...(error.messages ?? [])].some((text) => /timeout of \d+ ?ms exceeded|ETIMEDOUT/i.test(text ?? ''));
+	if (timedOut) return { ...described, message: `${described.message} within ${REQUEST_TIMEOUT_MS / 1000} seconds` };
 	return { ...described, message: `${described.message}: ${error.message ?? 'no response'}` };
 }
