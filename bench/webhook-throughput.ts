@@ -1,0 +1,293 @@
+/**
+ * Webhook throughput and latency: signed Standard Webhooks deliveries from 1, 10 and 50 concurrent senders
+ * into the Background Check Trigger (active, production URL) and into n8n's plain Webhook node, in the same
+ * n8n on this machine. Every target gets the same bytes (a case.statuschange body and its three signature
+ * headers), a new connection per request as the sandbox's sender makes, and answers the same way: 200 with
+ * an empty body once the execution is started (trigger: responseMode onReceived / noData; Webhook node:
+ * Respond Immediately with No Response Body). The trigger verifies the signature, checks the event type and
+ * keeps its duplicate memory (in workflow static data); the plain Webhook node checks nothing.
+ *
+ * Targets: the trigger as added (Duplicate Memory Size 1000), the plain Webhook node, and the trigger with
+ * Duplicate Memory Size 100 (how much of the cost is the duplicate memory). Each first gets BENCH_WARM_UP
+ * deliveries (default 1000, which fills the default duplicate memory, as on a trigger that has been running
+ * for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
+ * BENCH_ROUNDS rounds (default 3), the targets taking turns; figures are medians over the rounds. Every
+ * delivery has its own webhook-id and case, so none is a duplicate. Between batches the bench waits until
+ * n8n has no running execution; at the end it checks that each target ran one execution per delivery.
+ *
+ *   npm run bench -- webhook-throughput
+ */
+import { randomUUID } from 'node:crypto';
+import * as http from 'node:http';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webhookSignature';
+import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
+import { TRIGGER_NODE, WEBHOOK_CREDENTIAL, credentialRef } from '../test/e2e/harness/backgroundCheck';
+import { startBenchN8n } from './lib/n8n';
+import { fmt, header, log, median, percentile, printTable, runMain, saveResult } from './lib/report';
+
+const LEVELS = [1, 10, 50];
+const REQUESTS: Record<number, number> = {
+	1: Number(process.env.BENCH_REQUESTS_1 ?? 200),
+	10: Number(process.env.BENCH_REQUESTS_10 ?? 600),
+	50: Number(process.env.BENCH_REQUESTS_50 ?? 1000),
+};
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Deliveries sent into each target before measuring: fills a trigger's duplicate memory (default size 1000). */
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
+const WEBHOOK_NODE_VERSION = 2.1;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+interface Target {
+	label: string;
+	workflowId: string;
+	url: string;
+	sent: number;
+}
+
+interface Delivery {
+	body: Buffer;
+	headers: Record<string, string>;
+}
+
+/** A case.statuschange delivery as the provider sends it, with its own message and case, signed now. */
+function delivery(secret: string): Delivery {
+	const messageId = `msg_${randomUUID()}`;
+	const body = Buffer.from(
+		JSON.stringify({
+			messageId,
+			event: 'case.statuschange',
+			apiTrackingCode: 'HR-42',
+			apiTrackingUser: 'ats-user-1',
+			eventObject: {
+				id: randomUUID(),
+				groupProfileId: 'group-profile-east',
+				caseStatus: 'Complete',
+				caseStatusId: 'case-status-complete',
+				secondaryStatus: null,
+				secondaryCaseStatusId: null,
+				modStamp: new Date().toISOString(),
+			},
+		}),
+	);
+	const timestamp = Math.floor(Date.now() / 1000);
+	return {
+		body,
+		headers: {
+			'content-type': 'application/json',
+			'webhook-id': messageId,
+			'webhook-timestamp': String(timestamp),
+			'webhook-signature': signStandardWebhook(secret, messageId, timestamp, body),
+		},
+	};
+}
+
+/** One POST on a new connection; resolves with the status and the milliseconds to the end of the answer. */
+function post(url: string, { body, headers }: Delivery): Promise<{ status: number; ms: number }> {
+	return new Promise((resolve, reject) => {
+		const started = process.hrtime.bigint();
+		const request = http.request(
+			url,
+			{ method: 'POST', agent: false, headers: { ...headers, 'content-length': String(body.length) }, timeout: REQUEST_TIMEOUT_MS },
+			(response) => {
+				response.resume();
+				response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+				response.on('error', reject);
+			},
+		);
+		request.on('timeout', () => request.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+		request.on('error', reject);
+		request.end(body);
+	});
+}
+
+interface Batch {
+	requests: number;
+	concurrency: number;
+	wallMs: number;
+	latenciesMs: number[];
+	statuses: Record<number, number>;
+}
+
+/** `deliveries.length` requests from `concurrency` senders, each sending its next one when answered. */
+async function sendBatch(url: string, deliveries: Delivery[], concurrency: number): Promise<Batch> {
+	const latenciesMs: number[] = [];
+	const statuses: Record<number, number> = {};
+	let next = 0;
+	const started = process.hrtime.bigint();
+	const sender = async () => {
+		while (next < deliveries.length) {
+			const answer = await post(url, deliveries[next++]);
+			latenciesMs.push(answer.ms);
+			statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, sender));
+	return { requests: deliveries.length, concurrency, wallMs: Number(process.hrtime.bigint() - started) / 1e6, latenciesMs, statuses };
+}
+
+/** Waits until n8n reports no running execution twice in a row (bounded). */
+async function waitUntilIdle(api: N8nApi): Promise<void> {
+	const deadline = Date.now() + 120_000;
+	let quiet = 0;
+	while (quiet < 2) {
+		const running = await api.listExecutions({ status: 'running', includeData: false, limit: 1 });
+		quiet = running.length === 0 ? quiet + 1 : 0;
+		if (Date.now() > deadline) throw new Error('n8n still has running executions after 120 s');
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+async function deployTrigger(api: N8nApi, baseUrl: string, credential: Credential, label: string, options: IDataObject): Promise<Target> {
+	const webhookId = randomUUID();
+	const workflow = await api.createWorkflow({
+		name: `bench: ${label}`,
+		nodes: [
+			{
+				name: 'Background Check Trigger',
+				type: TRIGGER_NODE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: { event: 'any', options },
+				credentials: { [WEBHOOK_CREDENTIAL]: credentialRef(credential) },
+			},
+		],
+		connections: {},
+	});
+	await api.activateWorkflow(workflow.id);
+	const probe = await waitForWebhook(baseUrl, `${webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
+	if (probe?.status !== 401) throw new Error(`the trigger answered an unsigned POST with ${probe?.status}, not 401`);
+	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${webhookId}/webhook`, sent: 0 };
+}
+
+async function deployPlainWebhook(api: N8nApi, baseUrl: string): Promise<Target> {
+	const path = `bench-plain-${randomUUID()}`;
+	const label = `plain Webhook node v${WEBHOOK_NODE_VERSION}`;
+	const workflow = await api.createWorkflow({
+		name: `bench: ${label}`,
+		nodes: [
+			{
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: WEBHOOK_NODE_VERSION,
+				position: [0, 0],
+				webhookId: path,
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: { noResponseBody: true } },
+			},
+		],
+		connections: {},
+	});
+	await api.activateWorkflow(workflow.id);
+	await waitForWebhook(baseUrl, path, { method: 'POST' });
+	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${path}`, sent: 0 };
+}
+
+async function main(): Promise<void> {
+	const machine = header(
+		'webhook-throughput',
+		`Signed deliveries (same ~370-byte body and headers, new connection each, answered 200 at once) at ${LEVELS.join(', ')} concurrent senders ` +
+			`(${LEVELS.map((level) => REQUESTS[level]).join(' / ')} requests), Background Check Trigger vs plain Webhook node in one n8n; ` +
+			`median of ${ROUNDS} rounds, the targets taking turns. Each trigger's duplicate memory is full (warm-up of ${WARM_UP} deliveries).`,
+	);
+	const secret = generateWebhookSecret();
+	const n8n = await startBenchN8n('webhook');
+	try {
+		const credential = await n8n.api.createCredential({ name: 'bench webhook secret', type: WEBHOOK_CREDENTIAL, data: { signingSecret: secret } });
+		const plain = await deployPlainWebhook(n8n.api, n8n.baseUrl);
+		const triggers = [
+			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger', {}),
+			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger, Duplicate Memory Size 100', { dedupMemorySize: 100 }),
+		];
+		const targets = [triggers[0], plain, triggers[1]];
+		const send = async (target: Target, count: number, concurrency: number) => {
+			const deliveries = Array.from({ length: count }, () => delivery(secret));
+			const batch = await sendBatch(target.url, deliveries, concurrency);
+			target.sent += batch.statuses[200] ?? 0;
+			await waitUntilIdle(n8n.api);
+			if ((batch.statuses[200] ?? 0) !== count) throw new Error(`${target.label}: answers ${JSON.stringify(batch.statuses)} for ${count} deliveries`);
+			return batch;
+		};
+
+		log(`warm-up: ${WARM_UP} deliveries at 10 senders into each target (fills the duplicate memory; not counted)`);
+		for (const target of targets) await send(target, WARM_UP, 10);
+
+		const batches = new Map<string, Batch[]>();
+		for (let round = 0; round < ROUNDS; round++) {
+			for (const level of LEVELS) {
+				const order = round % 2 === 0 ? targets : [...targets].reverse();
+				for (const target of order) {
+					const batch = await send(target, REQUESTS[level], level);
+					const key = `${target.label}@${level}`;
+					batches.set(key, [...(batches.get(key) ?? []), batch]);
+					log(
+						`round ${round + 1}/${ROUNDS}, ${level} senders, ${target.label}: ${fmt((batch.requests / batch.wallMs) * 1000, 1)} req/s, ` +
+							`p50 ${fmt(percentile(batch.latenciesMs, 50), 1)} ms, p99 ${fmt(percentile(batch.latenciesMs, 99), 1)} ms`,
+					);
+				}
+			}
+		}
+
+		// Exactly one execution per accepted delivery, none failed, in each workflow.
+		const counts: Record<string, Record<string, number>> = {};
+		for (const target of targets) {
+			const executions = await n8n.api.listExecutions({ workflowId: target.workflowId, includeData: false, limit: target.sent + 100 });
+			counts[target.label] = {};
+			for (const execution of executions) counts[target.label][execution.status] = (counts[target.label][execution.status] ?? 0) + 1;
+			if (executions.length !== target.sent || counts[target.label].success !== target.sent) {
+				throw new Error(`${target.label}: ${target.sent} deliveries accepted, executions ${JSON.stringify(counts[target.label])}`);
+			}
+		}
+
+		const figures = (target: Target, level: number) => {
+			const list = batches.get(`${target.label}@${level}`)!;
+			return {
+				rps: median(list.map((batch) => (batch.requests / batch.wallMs) * 1000)),
+				p50: median(list.map((batch) => percentile(batch.latenciesMs, 50))),
+				p99: median(list.map((batch) => percentile(batch.latenciesMs, 99))),
+				max: Math.max(...list.map((batch) => Math.max(...batch.latenciesMs))),
+			};
+		};
+		const rows = LEVELS.flatMap((level) =>
+			targets.map((target) => ({ level, requests: REQUESTS[level], node: target.label, ...figures(target, level) })),
+		);
+		printTable(
+			['senders', 'requests', 'node', 'req/s', 'p50 (ms)', 'p99 (ms)', 'max (ms)'],
+			rows.map((row) => [row.level, row.requests, row.node, fmt(row.rps, 1), fmt(row.p50, 1), fmt(row.p99, 1), fmt(row.max, 0)]),
+		);
+		const ratios = LEVELS.flatMap((level) =>
+			triggers.map((trigger) => {
+				const ours = figures(trigger, level);
+				const theirs = figures(plain, level);
+				return { level, node: trigger.label, rps: ours.rps / theirs.rps, p50: ours.p50 / theirs.p50, p99: ours.p99 / theirs.p99 };
+			}),
+		);
+		printTable(
+			['senders', 'node', 'req/s ratio to plain Webhook', 'p50 ratio', 'p99 ratio'],
+			ratios.map((row) => [row.level, row.node, fmt(row.rps, 2), fmt(row.p50, 2), fmt(row.p99, 2)]),
+		);
+		console.log(`executions: ${Object.entries(counts).map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`).join('; ')} (one per delivery)`);
+		saveResult('webhook-throughput', {
+			machine,
+			levels: LEVELS,
+			requests: REQUESTS,
+			rounds: ROUNDS,
+			warmUp: WARM_UP,
+			rows,
+			ratios,
+			executions: counts,
+			batches: Object.fromEntries(
+				[...batches].map(([key, list]) => [
+					key,
+					list.map(({ latenciesMs, ...rest }) => ({ ...rest, p50: percentile(latenciesMs, 50), p99: percentile(latenciesMs, 99) })),
+				]),
+			),
+		});
+	} finally {
+		await n8n.stop();
+	}
+}
+
+runMain(main);
