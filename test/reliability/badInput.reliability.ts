@@ -10,6 +10,8 @@
  *   exactly one path segment of the operation's endpoint: the sandbox's request log holds only paths of the
  *   spec's endpoints, with the template's segment count, and the ID arrives as it was entered.
  */
+import * as fs from 'node:fs';
+
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -17,7 +19,6 @@ import type { RequestLogEntry } from '../../sandbox';
 import { byId, itemWithFile } from '../helpers/executeContext';
 import { startNodeSandbox, type NodeSandbox } from '../integration/nodeSandbox';
 import { SPEC_ENDPOINTS, SPEC_FILE, endpointsInSpec, escapedRequests, matchEndpoint, seededRandom } from './harness';
-import * as fs from 'node:fs';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
@@ -352,11 +353,11 @@ function badJsonTexts(): Array<{ text: string; problem: RegExp }> {
 	];
 	// Valid objects cut at a random point, and single characters flipped into garbage.
 	const source = JSON.stringify({ candidate: { phone: '555-0100', tags: ['a', 'b'] }, note: 'x', n: 1.5, ok: true });
-	const random_ = Array.from({ length: 12 }, () => {
+	const truncated = Array.from({ length: 12 }, () => {
 		const cut = 1 + Math.floor(random() * (source.length - 2));
 		return { text: source.slice(0, cut), problem: notJson };
 	});
-	return [...fixed, ...random_];
+	return [...fixed, ...truncated];
 }
 
 interface Outcome {
