@@ -17,7 +17,11 @@ let packed: Promise<string> | undefined;
 export function benchTarball(): Promise<string> {
 	const given = process.env.BGC_BENCH_TARBALL;
 	if (given && fs.existsSync(given)) return Promise.resolve(given);
-	packed ??= packRepo({ destDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-bench-pack-')), log });
+	if (!packed) {
+		const destDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-bench-pack-'));
+		process.once('exit', () => fs.rmSync(destDir, { recursive: true, force: true }));
+		packed = packRepo({ destDir, log });
+	}
 	return packed;
 }
 
