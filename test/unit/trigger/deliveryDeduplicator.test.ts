@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { ObservableObject, type IDataObject } from 'n8n-workflow';
 
 import {
@@ -15,6 +16,9 @@ function admitted(admission: Admission): Claim {
 	if (admission.outcome !== 'admitted') throw new Error(`expected admission, got ${admission.outcome}`);
 	return admission.claim;
 }
+
+/** The delivery lines of a persisted v2 string. */
+const deliveryLines = (persisted: string) => persisted.split('\nlatest')[0].split('\n').slice(1);
 
 const event = (keys: string[], extra: Partial<Parameters<DeliveryDeduplicator['admit']>[0]> = {}) => ({
 	keys,
@@ -86,7 +90,7 @@ describe('DeliveryDeduplicator', () => {
 		admitted(processB.admit(event(['delivery:b']))).commit(NOW);
 		processA.absorb(processB.toPersisted(), NOW);
 		expect(processA.admit(event(['delivery:b'])).outcome).toBe('duplicate');
-		expect(processA.toPersisted().deliveries).toHaveLength(2);
+		expect(deliveryLines(processA.toPersisted())).toHaveLength(2);
 		processA.absorb(processB.toPersisted(), NOW);
 		expect(processA.size).toBe(2);
 	});
@@ -103,7 +107,81 @@ describe('DeliveryDeduplicator', () => {
 		admitted(deduplicator.admit(event(['delivery:b']))).commit(NOW);
 		const saved = JSON.parse(JSON.stringify(staticData));
 		expect(saved['node:Trigger'].dedup).toEqual(deduplicator.toPersisted());
-		expect(saved['node:Trigger'].dedup.deliveries).toHaveLength(2);
+		expect(deliveryLines(saved['node:Trigger'].dedup)).toHaveLength(2);
+	});
+
+	it('persists one string, in format v2', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		admitted(deduplicator.admit(event(['delivery:a', 'case:1'], { subject: 's', modStamp: '2025-01-01T00:00:00Z' }))).commit(NOW);
+		expect(deduplicator.toPersisted()).toMatch(/^v2\n1760000000 [\w-]{12} [\w-]{12}\nlatest\n[\w-]{12} 2025-01-01T00:00:00Z$/);
+	});
+
+	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		const parse = jest.spyOn(deduplicator as unknown as { absorbText(text: string): void }, 'absorbText');
+		admitted(deduplicator.admit(event(['delivery:a']))).commit(NOW);
+		const first = JSON.parse(JSON.stringify({ dedup: deduplicator.persistedView })).dedup as string;
+		admitted(deduplicator.admit(event(['delivery:b']))).commit(NOW);
+		const second = JSON.parse(JSON.stringify({ dedup: deduplicator.persistedView })).dedup as string;
+		deduplicator.absorb(second, NOW);
+		deduplicator.absorb(first, NOW);
+		deduplicator.absorb(second, NOW);
+		expect(parse).not.toHaveBeenCalled();
+		expect(deduplicator.size).toBe(2);
+
+		const other = new DeliveryDeduplicator();
+		admitted(other.admit(event(['delivery:c']))).commit(NOW);
+		const foreign = other.toPersisted();
+		deduplicator.absorb(foreign, NOW);
+		deduplicator.absorb(foreign, NOW);
+		expect(parse).toHaveBeenCalledTimes(1);
+	});
+
+	it('merges a string another writer changed, and saves the union', () => {
+		const processA = new DeliveryDeduplicator();
+		const processB = new DeliveryDeduplicator();
+		admitted(processA.admit(event(['delivery:a']))).commit(NOW);
+		processB.absorb(processA.toPersisted(), NOW);
+		admitted(processB.admit(event(['delivery:b'], { subject: 's', modStamp: '2025-01-02T00:00:00Z' }))).commit(NOW);
+		processA.absorb(JSON.parse(JSON.stringify(processB.persistedView)), NOW);
+		expect(processA.admit(event(['delivery:b'])).outcome).toBe('duplicate');
+		expect(processA.admit(event(['x'], { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true })).outcome).toBe('outOfOrder');
+		expect(deliveryLines(processA.toPersisted())).toHaveLength(2);
+		expect(processA.size).toBe(2);
+	});
+
+	it('reads the object form of version 1 (16-character hashes), so an upgrade keeps the memory', () => {
+		const v1Hash = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 16);
+		const persisted = JSON.parse(
+			JSON.stringify({
+				deliveries: [[[v1Hash('delivery:a'), v1Hash('case:1')], NOW - 60]],
+				latest: [[v1Hash('s'), '2025-01-02T00:00:00Z']],
+			}),
+		);
+		const deduplicator = new DeliveryDeduplicator();
+		deduplicator.absorb(persisted, NOW);
+		expect(deduplicator.admit(event(['case:1'])).outcome).toBe('duplicate');
+		expect(deduplicator.admit(event(['y'], { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true })).outcome).toBe('outOfOrder');
+		// Saved again in format v2, from which a restarted process still knows it.
+		const restarted = new DeliveryDeduplicator();
+		restarted.absorb(deduplicator.toPersisted(), NOW);
+		expect(restarted.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+	});
+
+	it('keeps any modStamp text intact through the string', () => {
+		const modStamp = 'odd "stamp"\nwith a newline \\ and spaces';
+		const before = new DeliveryDeduplicator();
+		admitted(before.admit(event(['a'], { subject: 's', modStamp }))).commit(NOW);
+		const after = new DeliveryDeduplicator();
+		after.absorb(JSON.parse(JSON.stringify(before.toPersisted())), NOW);
+		expect(after.toPersisted()).toBe(before.toPersisted());
+		expect(after.toPersisted()).toContain(JSON.stringify(modStamp).slice(1, -1));
+	});
+
+	it('skips lines of a v2 string it cannot read', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		deduplicator.absorb('v2\nnot-a-time aaaaaaaaaaaa\n1760000000 short\n1760000000 bbbbbbbbbbbb\nlatest\nnospace\ncccccccccccc "broken', NOW);
+		expect(deduplicator.size).toBe(1);
 	});
 
 	it('absorbs its own view without duplicating entries', () => {
@@ -113,7 +191,7 @@ describe('DeliveryDeduplicator', () => {
 		expect(deduplicator.size).toBe(1);
 	});
 
-	it.each([undefined, null, 'text', { deliveries: 'x' }, { deliveries: [[['k'], 'not a time'], 'junk', [[1, 2], NOW]] }])(
+	it.each([undefined, null, 'text', 'v1\n1760000000 aaaaaaaaaaaa', { deliveries: 'x' }, { deliveries: [[['k'], 'not a time'], 'junk', [[1, 2], NOW]] }])(
 		'ignores persisted data it cannot read: %p',
 		(persisted) => {
 			const deduplicator = new DeliveryDeduplicator();
