@@ -19,6 +19,7 @@ import {
 	type WorkflowRun,
 } from './harness/backgroundCheck';
 import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../fixtures/fullCaseOrder';
+import { nurseTestimonyBody, nurseTestimonyParameters } from '../fixtures/nurseTestimony';
 import { nodeOutput, type Credential, type N8nNode } from './harness/n8nApi';
 import { startTestN8n, type TestN8n } from './harness/n8nInstance';
 
@@ -288,32 +289,9 @@ describe('Testimony and CPLC', () => {
 		const created = await createCase();
 		const documentId = await createSecureDocument();
 
-		const createRun = await run('testimony create', {
-			resource: 'testimony',
-			operation: 'create',
-			caseId: byId(created.id),
-			cplcId: 'cplc-registered-nurse',
-			firstName: 'Ann',
-			lastName: "O'Neil",
-			licenseNumber: 'RN123456',
-			certifyingBody: 'Texas Board of Nursing',
-			licenseFields: { state: 'TX', expirationDate: '2027-05-01' },
-			testimonyOptions: { staffingAgency: 'Northwind Staffing', secureDocumentIds: documentId },
-		});
+		const createRun = await run('testimony create', nurseTestimonyParameters(byId(created.id), documentId));
 		expect(apiCalls(createRun).map(requestLine)).toEqual([`POST /testimony/create/case/id/${created.id} 201`]);
-		expect(apiCalls(createRun)[0].body).toEqual({
-			cplcId: 'cplc-registered-nurse',
-			fields: [
-				{ fieldId: 'firstName', value: 'Ann' },
-				{ fieldId: 'lastName', value: "O'Neil" },
-				{ fieldId: 'licenseNumber', value: 'RN123456' },
-				{ fieldId: 'state', value: 'TX' },
-				{ fieldId: 'certifyingBody', value: 'Texas Board of Nursing' },
-				{ fieldId: 'expirationDate', value: '2027-05-01' },
-			],
-			staffingAgency: 'Northwind Staffing',
-			secureDocumentIds: [documentId],
-		});
+		expect(apiCalls(createRun)[0].body).toEqual(nurseTestimonyBody(documentId));
 		const testimony = createRun.output[0];
 		expect(testimony).toMatchObject({ id: expect.any(String), caseId: created.id, cplcId: 'cplc-registered-nurse' });
 

@@ -14,11 +14,10 @@ import { httpRequest } from '../../scripts/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
 import {
 	JWT_PATTERN,
-	TRIGGER_NODE,
+	TRIGGER_NAME as TRIGGER,
 	WEBHOOK_CREDENTIAL,
-	API_CREDENTIAL,
 	createApiCredential,
-	credentialRef,
+	deployTriggerWorkflow,
 	leakedSecrets,
 	requestLine,
 	requestsFrom,
@@ -50,7 +49,6 @@ afterAll(async () => {
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const TRIGGER = 'Background Check Trigger';
 const STEP_SECONDS = 300;
 
 // ---------------------------------------------------------------------------------------------
@@ -153,27 +151,13 @@ async function deployTrigger(
 	const { signingSecret, credentialData } = subscribe(url);
 	for (const [field, value] of Object.entries(credentialData)) secrets[`${label} ${field}`] = value;
 	const credential = await n8n.api.createCredential({ name: `webhook: ${label}`, type: WEBHOOK_CREDENTIAL, data: credentialData });
-	const workflow = await n8n.api.createWorkflow({
+	const { workflow } = await deployTriggerWorkflow(n8n, {
 		name: `e2e trigger: ${label}`,
-		nodes: [
-			{
-				name: TRIGGER,
-				type: TRIGGER_NODE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters,
-				credentials: {
-					[WEBHOOK_CREDENTIAL]: credentialRef(credential),
-					...(apiCredential ? { [API_CREDENTIAL]: credentialRef(apiCredential) } : {}),
-				},
-			},
-		],
-		connections: {},
+		webhookId,
+		parameters,
+		webhookCredential: credential,
+		apiCredential,
 	});
-	await n8n.api.activateWorkflow(workflow.id);
-	const probe = await waitForWebhook(n8n.baseUrl, `${webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
-	expect(probe?.status).toBe(401);
 
 	const post = (body: string, headers: Record<string, string>) =>
 		callWebhook(n8n.baseUrl, `${webhookId}/webhook`, { method: 'POST', body, headers });

@@ -4,6 +4,7 @@
  */
 import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../nodes/shared/catalog';
 import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../fixtures/fullCaseOrder';
+import { nurseTestimonyBody, nurseTestimonyParameters } from '../fixtures/nurseTestimony';
 import { byId, fromList, itemWithFile } from '../helpers/executeContext';
 import { createCase, startNodeSandbox, type NodeSandbox } from './nodeSandbox';
 
@@ -251,33 +252,10 @@ describe('Testimony and CPLC', () => {
 		const documentId = await createSecureDocument();
 		const caseId = byId(created.id as string);
 
-		const [testimony] = await context.run({
-			resource: 'testimony',
-			operation: 'create',
-			caseId,
-			cplcId: 'cplc-registered-nurse',
-			firstName: 'Ann',
-			lastName: "O'Neil",
-			licenseNumber: 'RN123456',
-			certifyingBody: 'Texas Board of Nursing',
-			licenseFields: { state: 'TX', expirationDate: '2027-05-01' },
-			testimonyOptions: { staffingAgency: 'Northwind Staffing', secureDocumentIds: documentId },
-		});
+		const [testimony] = await context.run(nurseTestimonyParameters(caseId, documentId));
 		const createRequest = context.apiRequests().at(-1)!;
 		expect(createRequest).toMatchObject({ method: 'POST', path: `/testimony/create/case/id/${created.id}`, status: 201 });
-		expect(createRequest.body).toEqual({
-			cplcId: 'cplc-registered-nurse',
-			fields: [
-				{ fieldId: 'firstName', value: 'Ann' },
-				{ fieldId: 'lastName', value: "O'Neil" },
-				{ fieldId: 'licenseNumber', value: 'RN123456' },
-				{ fieldId: 'state', value: 'TX' },
-				{ fieldId: 'certifyingBody', value: 'Texas Board of Nursing' },
-				{ fieldId: 'expirationDate', value: '2027-05-01' },
-			],
-			staffingAgency: 'Northwind Staffing',
-			secureDocumentIds: [documentId],
-		});
+		expect(createRequest.body).toEqual(nurseTestimonyBody(documentId));
 		expect(testimony.json).toMatchObject({ id: expect.any(String), caseId: created.id, cplcId: 'cplc-registered-nurse' });
 
 		const [updated] = await context.run({

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { generateWebhookSecret, signStandardWebhook } from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../../scripts/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
-import { TRIGGER_NODE, WEBHOOK_CREDENTIAL, credentialRef, startTestSandbox } from '../e2e/harness/backgroundCheck';
+import { TRIGGER_NAME as TRIGGER, WEBHOOK_CREDENTIAL, deployTriggerWorkflow, startTestSandbox } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
 import { runPool, seededRandom, shuffle, waitFor } from './harness';
@@ -21,7 +21,6 @@ import { runPool, seededRandom, shuffle, waitFor } from './harness';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const LABEL = 'reliability-webhooks';
-const TRIGGER = 'Background Check Trigger';
 
 let n8n: TestN8n;
 let sandbox: Sandbox;
@@ -97,24 +96,12 @@ const finished = (execution: Execution) => !['new', 'running', 'waiting'].includ
 
 async function deployTrigger(name: string, signingSecret: string, parameters: Json, webhookId = randomUUID()): Promise<Trigger> {
 	const credential = await n8n.api.createCredential({ name: `webhook: ${name}`, type: WEBHOOK_CREDENTIAL, data: { signingSecret } });
-	const workflow = await n8n.api.createWorkflow({
+	const { workflow, webhookPath } = await deployTriggerWorkflow(n8n, {
 		name: `reliability: ${name}`,
-		nodes: [
-			{
-				name: TRIGGER,
-				type: TRIGGER_NODE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters,
-				credentials: { [WEBHOOK_CREDENTIAL]: credentialRef(credential) },
-			},
-		],
-		connections: {},
+		webhookId,
+		parameters,
+		webhookCredential: credential,
 	});
-	await n8n.api.activateWorkflow(workflow.id);
-	const webhookPath = `${webhookId}/webhook`;
-	expect((await waitForWebhook(n8n.baseUrl, webhookPath, { probe: { method: 'POST', body: {} } }))?.status).toBe(401);
 
 	const post = async (body: string, headers: Record<string, string>) => {
 		// n8n.baseUrl is read at each call: after a restart the port is the same but the instance is new.

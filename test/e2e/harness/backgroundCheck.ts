@@ -6,11 +6,13 @@ import { startSandbox, type RequestLogEntry, type Sandbox } from '../../../sandb
 import {
 	deployWebhookWorkflow,
 	linearWebhookWorkflow,
+	waitForWebhook,
 	type Credential,
 	type Execution,
 	type N8nApi,
 	type N8nNode,
 	type WebhookResponse,
+	type Workflow,
 } from './n8nApi';
 
 export const PACKAGE = 'n8n-nodes-background-check';
@@ -66,8 +68,43 @@ export function actionNode(
 }
 
 /** Resource-locator values, as the editor stores them. */
-export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+export { byId } from '../../helpers/executeContext';
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+export const TRIGGER_NAME = 'Background Check Trigger';
+
+/**
+ * Creates and activates a workflow holding only the trigger, and waits until its production URL answers:
+ * an unsigned POST must get 401 and start nothing. Returns the workflow and the path under /webhook/.
+ */
+export async function deployTriggerWorkflow(
+	n8n: { baseUrl: string; api: N8nApi },
+	options: { name: string; webhookId: string; parameters: Record<string, unknown>; webhookCredential: Credential; apiCredential?: Credential },
+): Promise<{ workflow: Workflow; webhookPath: string }> {
+	const workflow = await n8n.api.createWorkflow({
+		name: options.name,
+		nodes: [
+			{
+				name: TRIGGER_NAME,
+				type: TRIGGER_NODE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: options.webhookId,
+				parameters: options.parameters,
+				credentials: {
+					[WEBHOOK_CREDENTIAL]: credentialRef(options.webhookCredential),
+					...(options.apiCredential ? { [API_CREDENTIAL]: credentialRef(options.apiCredential) } : {}),
+				},
+			},
+		],
+		connections: {},
+	});
+	await n8n.api.activateWorkflow(workflow.id);
+	const webhookPath = `${options.webhookId}/webhook`;
+	const probe = await waitForWebhook(n8n.baseUrl, webhookPath, { probe: { method: 'POST', body: {} } });
+	if (probe?.status !== 401) throw new Error(`the trigger's production URL answered ${probe?.status} to an unsigned POST, not 401`);
+	return { workflow, webhookPath };
+}
 
 /** Entries of the sandbox's request log appended after the moment this was called. */
 export function requestsFrom(sandbox: Sandbox): { all(): RequestLogEntry[]; api(): RequestLogEntry[]; exchanges(): RequestLogEntry[] } {
