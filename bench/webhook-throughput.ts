@@ -8,7 +8,7 @@
  * keeps its duplicate memory (in workflow static data); the plain Webhook node checks nothing.
  *
  * Targets: the trigger as added (Duplicate Memory Size 1000), the plain Webhook node, and the trigger with
- * Duplicate Memory Size 100 (how much of the cost is the duplicate memory). Each first gets BENCH_WARM_UP
+ * Ignore Older Events on (its saved copy also holds the newest modStamps). Each first gets BENCH_WARM_UP
  * deliveries (default 1000, which fills the default duplicate memory, as on a trigger that has been running
  * for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 3), the targets taking turns; figures are medians over the rounds. Every
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
 		const plain = await deployPlainWebhook(n8n.api, n8n.baseUrl);
 		const triggers = [
 			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger', {}),
-			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger, Duplicate Memory Size 100', { dedupMemorySize: 100 }),
+			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger, Ignore Older Events', { dropOutOfOrder: true }),
 		];
 		const targets = [triggers[0], plain, triggers[1]];
 		const send = async (target: Target, count: number, concurrency: number) => {

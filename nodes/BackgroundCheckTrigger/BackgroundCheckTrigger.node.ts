@@ -22,6 +22,7 @@ import {
 	NO_SECONDARY_STATUS,
 	caseIdOf,
 	configurationProblems,
+	contentKey,
 	deduplicationKeys,
 	orderingSubject,
 	outputItem,
@@ -105,7 +106,8 @@ const ADMISSION_REFUSALS = {
 
 /**
  * Checks and claims the event's identities in one synchronous step (no await in between, so two copies
- * arriving together cannot both pass), and hands the duplicate memory to n8n's static data.
+ * arriving together cannot both pass), and, when it is this request's turn, hands the saved copy of the
+ * duplicate memory to n8n's static data.
  */
 function admitOnce(
 	context: IWebhookFunctions,
@@ -122,11 +124,12 @@ function admitOnce(
 	deduplicator.absorb(staticData[DEDUP_STATE], Math.floor(nowMs / 1000));
 	const admission = deduplicator.admit({
 		keys: deduplicationKeys(event, deliveryId),
+		savedKey: contentKey(event),
 		...orderingSubject(event),
 		dropOlder: options.dropOutOfOrder === true,
 	});
-	// Assigning marks static data as changed, so n8n saves it after this request, as it is by then.
-	staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
+	// Assigning marks static data as changed, so n8n saves it before answering, as it is by then.
+	if (deduplicator.takeSaveTurn(nowMs)) staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
 	return admission.outcome === 'admitted' ? admission.claim : admission.outcome;
 }
 
@@ -254,7 +257,7 @@ export class BackgroundCheckTrigger implements INodeType {
 						typeOptions: { minValue: 100, maxValue: 20000 },
 						default: 1000,
 						description:
-							'How many recent deliveries are remembered to suppress duplicates (kept for 48 hours). Raise it if more events than this arrive in two days.',
+							'How many recent deliveries this n8n process remembers to suppress duplicates (for up to 48 hours). Raise it if more events than this arrive in two days. The newest 100 are also saved with the workflow, so a copy or retry of them is still recognised after n8n restarts.',
 					},
 					{
 						displayName: 'Ignore Older Events',

@@ -208,20 +208,27 @@ function stableJson(value: unknown): string {
 }
 
 /**
- * Every identity of an event: the delivery and message IDs, and what it says. For a case status change
- * that is spec 6.5's (case id, caseStatusId, secondaryCaseStatusId, modStamp); for other events the whole
- * eventObject. The content key is what makes the copy sent by the other delivery system a duplicate.
+ * What an event says, as one key: for a case status change spec 6.5's (case id, caseStatusId,
+ * secondaryCaseStatusId, modStamp); for other events the whole eventObject. The same in every copy of the
+ * event, whichever delivery system or attempt sent it.
+ */
+export function contentKey(event: WebhookEvent): string {
+	const { id, caseStatusId, secondaryCaseStatusId, modStamp } = event.eventObject;
+	if (event.event === CASE_STATUS_CHANGE && typeof id === 'string' && typeof modStamp === 'string') {
+		return `case:${stableJson([id, caseStatusId ?? null, secondaryCaseStatusId ?? null, modStamp])}`;
+	}
+	return `content:${stableJson([event.event, event.eventObject])}`;
+}
+
+/**
+ * Every identity of an event: the delivery and message IDs, and its {@link contentKey}, which is what makes
+ * the copy sent by the other delivery system a duplicate.
  */
 export function deduplicationKeys(event: WebhookEvent, deliveryId: string | undefined): string[] {
 	const keys: string[] = [];
 	if (deliveryId) keys.push(`delivery:${deliveryId}`);
 	if (event.messageId) keys.push(`message:${event.messageId}`);
-	const { id, caseStatusId, secondaryCaseStatusId, modStamp } = event.eventObject;
-	if (event.event === CASE_STATUS_CHANGE && typeof id === 'string' && typeof modStamp === 'string') {
-		keys.push(`case:${stableJson([id, caseStatusId ?? null, secondaryCaseStatusId ?? null, modStamp])}`);
-	} else {
-		keys.push(`content:${stableJson([event.event, event.eventObject])}`);
-	}
+	keys.push(contentKey(event));
 	return keys;
 }
 

@@ -1,24 +1,36 @@
 /**
- * Duplicate suppression for webhook deliveries (spec 6.5), in two layers:
- * - process memory, shared by every request this n8n process handles for one trigger node, which makes
- *   the check-and-claim atomic (no await between them) and holds the union of everything seen;
- * - the node's workflow static data, which n8n loads before and saves after each request, so the memory
- *   survives restarts. n8n saves it whole, last writer wins, at a moment the node does not control: the
- *   node therefore stores {@link DeliveryDeduplicator.persistedView}, which serializes to the union held in
- *   memory when it is saved, so whichever request saves last writes everything this process has seen.
+ * Duplicate suppression for webhook deliveries (spec 6.5), in two tiers:
+ * - process memory, shared by every request this n8n process handles for one trigger node: every identity
+ *   (delivery ID, message ID, content) of the last {@link DedupLimits.maxDeliveries} deliveries. Check and
+ *   claim are one synchronous step, so copies arriving together cannot both pass.
+ * - a saved copy in the node's workflow static data, which survives restarts and reaches other n8n
+ *   processes: the content key (the same in every copy of an event, whichever system or attempt sent it)
+ *   of the newest {@link SAVED_DELIVERIES} deliveries and, for events checked with Ignore Older Events, the
+ *   newest modStamp of as many subjects.
  *
- * The persisted form is ONE string (format v2), cheap for n8n to load, proxy and save:
+ * Why the saved copy is small and written at most every {@link SAVE_INTERVAL_MS}: n8n reads a workflow's
+ * static data for every webhook request and again for every execution, copies it into every saved
+ * execution, and writes it back before answering whenever a node changed it. Saving the whole memory
+ * (about 90 KB for 1,000 deliveries) on every delivery cost the trigger a quarter of n8n's webhook
+ * throughput (docs/benchmarks.md, section 3). The duplicates that cross a restart are copies and retries
+ * of the deliveries just before it, which the newest 100 cover; a delivery answered less than
+ * SAVE_INTERVAL_MS after the previous save is saved with the next request (any request, duplicates
+ * included) that comes after that interval.
+ *
+ * n8n saves static data whole, last writer wins, at a moment the node does not control: the node stores
+ * {@link DeliveryDeduplicator.persistedView}, which serializes to the saved copy of what this process holds
+ * at that moment. The saved copy is ONE string (format v2), cheap to load, proxy and save:
  *
  *     v2
- *     <seenAt> <hash> <hash>...      one line per remembered delivery: epoch seconds, its key hashes
+ *     <seenAt> <hash>...             one line per delivery, oldest first: epoch seconds, key hashes (the
+ *                                    last one is the content key; earlier versions saved every key)
  *     latest
  *     <subjectHash> <modStamp>       one line per subject: the newest modStamp (JSON-escaped, no quotes)
  *
  * Reading it back ({@link DeliveryDeduplicator.absorb}) costs nothing in the steady state: a string this
  * process produced or already absorbed holds nothing it does not already know, so it is not parsed; only
  * a string from an earlier process (restart) or another writer is parsed and merged. The object form of
- * earlier versions (`{ deliveries: [[hashes, seenAt]], latest: [[subject, modStamp]] }`) is still read.
- * Keys are stored as short hashes, bounded by count and by age.
+ * version 1 (`{ deliveries: [[hashes, seenAt]], latest: [[subject, modStamp]] }`) is still read.
  */
 import { createHash } from 'crypto';
 
@@ -31,6 +43,12 @@ export interface DedupLimits {
 
 export const DEFAULT_DEDUP_LIMITS: DedupLimits = { maxDeliveries: 1000, retentionSeconds: 48 * 60 * 60 };
 
+/** How many of the newest deliveries (and subjects) the saved copy holds. */
+export const SAVED_DELIVERIES = 100;
+
+/** The saved copy is handed to n8n for saving at most once per this many milliseconds. */
+export const SAVE_INTERVAL_MS = 250;
+
 /** What earlier versions kept in workflow static data; still read, so an upgrade keeps the memory. */
 export interface PersistedDedupStateV1 {
 	/** Key hashes of one delivery, and when it was admitted (epoch seconds). */
@@ -42,6 +60,8 @@ export interface PersistedDedupStateV1 {
 export interface AdmissionRequest {
 	/** Every identity of the event: delivery ID, message ID, content key. Any one already seen makes it a duplicate. */
 	keys: string[];
+	/** The identity kept in the saved copy: the same in every copy of the event (its content key). */
+	savedKey: string;
 	/** What `modStamp` orders, e.g. one case; with `modStamp`, enables the out-of-order check. */
 	subject?: string;
 	modStamp?: string;
@@ -92,8 +112,8 @@ export class DeliveryDeduplicator {
 
 	private readonly pending = new Set<string>();
 
-	/** Subject hash → newest modStamp, least recently updated first. */
-	private readonly latest = new Map<string, string>();
+	/** Subject hash → newest modStamp, least recently updated first; `saved` once checked with Ignore Older Events. */
+	private readonly latest = new Map<string, { modStamp: string; saved: boolean }>();
 
 	private nextDeliveryId = 0;
 
@@ -101,10 +121,15 @@ export class DeliveryDeduplicator {
 
 	private newestSeenAt = -Infinity;
 
-	/** Bumped on every change of what is persisted; {@link serialized} is valid for one version. */
+	/** Bumped on every change of what is saved; {@link serialized} is valid for one version. */
 	private version = 0;
 
 	private serialized: { version: number; text: string } | undefined;
+
+	/** The version n8n last serialized for saving. */
+	private writtenVersion = 0;
+
+	private lastSaveTurnMs = -Infinity;
 
 	/** Persisted strings whose content this process already holds (produced or absorbed), newest last. */
 	private readonly known = new Set<string>();
@@ -113,7 +138,13 @@ export class DeliveryDeduplicator {
 	 * What to put in static data: JSON.stringify (n8n's save) turns it into {@link toPersisted} at that
 	 * moment. It has no object-valued properties, so n8n's change-tracking proxy leaves it as it is.
 	 */
-	readonly persistedView: { toJSON(): string } = { toJSON: () => this.toPersisted() };
+	readonly persistedView: { toJSON(): string } = {
+		toJSON: () => {
+			const text = this.toPersisted();
+			this.writtenVersion = this.serialized!.version;
+			return text;
+		},
+	};
 
 	constructor(public limits: DedupLimits = DEFAULT_DEDUP_LIMITS) {}
 
@@ -135,16 +166,17 @@ export class DeliveryDeduplicator {
 	}
 
 	admit(request: AdmissionRequest): Admission {
-		const hashes = [...new Set(request.keys.map(hashKey))];
+		const savedHash = hashKey(request.savedKey);
+		const hashes = [...new Set(request.keys.map(hashKey))].filter((hash) => hash !== savedHash).concat(savedHash);
 		if (hashes.some((hash) => this.deliveryByKey.has(hash) || this.pending.has(hash))) return { outcome: 'duplicate' };
 
 		if (request.subject !== undefined && request.modStamp !== undefined) {
 			const subject = hashKey(request.subject);
-			const newer = this.latest.get(subject);
+			const newer = this.latest.get(subject)?.modStamp;
 			if (request.dropOlder && newer !== undefined && (compareModStamps(request.modStamp, newer) ?? 0) < 0) {
 				return { outcome: 'outOfOrder', newerModStamp: newer };
 			}
-			this.recordModStamp(subject, request.modStamp);
+			this.recordModStamp(subject, request.modStamp, request.dropOlder);
 		}
 
 		for (const hash of hashes) this.pending.add(hash);
@@ -170,13 +202,26 @@ export class DeliveryDeduplicator {
 		};
 	}
 
-	/** The persisted string (format v2) of everything held now; built once per change. */
+	/**
+	 * Whether this request should hand the saved copy to n8n: something is new or being admitted, and the
+	 * last turn was at least {@link SAVE_INTERVAL_MS} ago. Call it after {@link admit}.
+	 */
+	takeSaveTurn(nowMs: number): boolean {
+		if (this.pending.size === 0 && this.version === this.writtenVersion) return false;
+		if (nowMs - this.lastSaveTurnMs < SAVE_INTERVAL_MS) return false;
+		this.lastSaveTurnMs = nowMs;
+		return true;
+	}
+
+	/** The saved copy (format v2): the newest deliveries' content keys and saved subjects; built once per change. */
 	toPersisted(): string {
 		if (this.serialized?.version !== this.version) {
+			if (!this.ordered) this.sortDeliveries();
 			const lines = [FORMAT];
-			for (const { keys, seenAt } of this.deliveries.values()) lines.push(`${seenAt} ${keys.join(' ')}`);
+			for (const { keys, seenAt } of [...this.deliveries.values()].slice(-SAVED_DELIVERIES)) lines.push(`${seenAt} ${keys[keys.length - 1]}`);
 			lines.push(LATEST_SECTION);
-			for (const [subject, modStamp] of this.latest) lines.push(`${subject} ${escapeLine(modStamp)}`);
+			const savedSubjects = [...this.latest].filter(([, { saved }]) => saved).slice(-SAVED_DELIVERIES);
+			for (const [subject, { modStamp }] of savedSubjects) lines.push(`${subject} ${escapeLine(modStamp)}`);
 			this.serialized = { version: this.version, text: lines.join('\n') };
 			this.remembersText(this.serialized.text);
 		}
@@ -226,9 +271,10 @@ export class DeliveryDeduplicator {
 		if (truncated.length > 0 && !truncated.some((hash) => this.deliveryByKey.has(hash))) this.remember(truncated, seenAt);
 	}
 
+	/** A saved subject was checked with Ignore Older Events, so it stays in the saved copy. */
 	private absorbModStamp(subject: unknown, modStamp: unknown): void {
 		if (typeof subject === 'string' && subject.length >= HASH_LENGTH && typeof modStamp === 'string') {
-			this.recordModStamp(subject.slice(0, HASH_LENGTH), modStamp);
+			this.recordModStamp(subject.slice(0, HASH_LENGTH), modStamp, true);
 		}
 	}
 
@@ -256,15 +302,24 @@ export class DeliveryDeduplicator {
 		this.version++;
 	}
 
-	/** Keeps the newest modStamp per subject (or the last, when they cannot be compared); recently updated subjects survive eviction. */
-	private recordModStamp(subject: string, modStamp: string): void {
+	/**
+	 * Keeps the newest modStamp per subject (or the last, when they cannot be compared); recently updated
+	 * subjects survive eviction. Only subjects checked with Ignore Older Events (`saved`) go into the saved copy.
+	 */
+	private recordModStamp(subject: string, modStamp: string, saved: boolean): void {
 		const current = this.latest.get(subject);
-		const order = current === undefined ? undefined : compareModStamps(modStamp, current);
-		if (order !== undefined && order <= 0) return;
-		if (current === modStamp) return;
+		const keep = saved || current?.saved === true;
+		const order = current === undefined ? undefined : compareModStamps(modStamp, current.modStamp);
+		if ((order !== undefined && order <= 0) || current?.modStamp === modStamp) {
+			if (current && keep && !current.saved) {
+				current.saved = true;
+				this.version++;
+			}
+			return;
+		}
 		this.latest.delete(subject);
-		this.latest.set(subject, modStamp);
-		this.version++;
+		this.latest.set(subject, { modStamp, saved: keep });
+		if (keep) this.version++;
 	}
 
 	/** Drops deliveries older than the retention, then the oldest beyond the count; the same for subjects. */
@@ -275,10 +330,10 @@ export class DeliveryDeduplicator {
 			if (seenAt >= oldestKept && this.deliveries.size <= this.limits.maxDeliveries) break;
 			this.forget(id);
 		}
-		for (const subject of this.latest.keys()) {
+		for (const [subject, { saved }] of this.latest) {
 			if (this.latest.size <= this.limits.maxDeliveries) break;
 			this.latest.delete(subject);
-			this.version++;
+			if (saved) this.version++;
 		}
 	}
 

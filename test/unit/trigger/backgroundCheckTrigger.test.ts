@@ -6,7 +6,7 @@ import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObj
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
-import { DEFAULT_DEDUP_LIMITS } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
+import { DEFAULT_DEDUP_LIMITS, SAVE_INTERVAL_MS } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
 import { DEFAULT_TOLERANCE_SECONDS, signStandardWebhook } from '../../../nodes/shared/webhookSignature';
 import { startSandbox, type Sandbox, type Subscription, type SubscriptionInput } from '../../../sandbox';
 import {
@@ -366,6 +366,26 @@ describe('duplicates', () => {
 		await restart(harness);
 		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 		expect(harness.runCount).toBe(1);
+	});
+
+	it('saves its memory once for a burst of deliveries, and the next request after the interval saves the rest', async () => {
+		const { harness, subscription } = await scenario({});
+		const burst = Array.from({ length: 5 }, (_, index) => signedDelivery(subscription, `msg_burst_${index}`, `case-burst-${index}`));
+		const savesBefore = harness.store.saves;
+		const t0 = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(t0);
+		for (const delivery of burst) expect((await harness.handle(delivery)).statusCode).toBe(200);
+		expect(harness.runCount).toBe(5);
+		expect(harness.store.saves - savesBefore).toBe(1);
+
+		// A copy of the first delivery, after the interval: nothing runs, and the deferred four are saved.
+		jest.spyOn(Date, 'now').mockReturnValue(t0 + SAVE_INTERVAL_MS);
+		expect((await harness.handle(burst[0])).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.store.saves - savesBefore).toBe(2);
+
+		await restart(harness);
+		for (const delivery of burst) expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.runCount).toBe(5);
 	});
 
 	it('forgets its duplicate memory when the workflow is deactivated', async () => {

@@ -4,6 +4,8 @@ import { ObservableObject, type IDataObject } from 'n8n-workflow';
 import {
 	DEFAULT_DEDUP_LIMITS,
 	DeliveryDeduplicator,
+	SAVED_DELIVERIES,
+	SAVE_INTERVAL_MS,
 	deduplicatorFor,
 	forgetDeduplicator,
 	type Admission,
@@ -20,8 +22,10 @@ function admitted(admission: Admission): Claim {
 /** The delivery lines of a persisted v2 string. */
 const deliveryLines = (persisted: string) => persisted.split('\nlatest')[0].split('\n').slice(1);
 
+/** An admission request; the last key is the content key, the one the saved copy keeps. */
 const event = (keys: string[], extra: Partial<Parameters<DeliveryDeduplicator['admit']>[0]> = {}) => ({
 	keys,
+	savedKey: keys[keys.length - 1],
 	dropOlder: false,
 	...extra,
 });
@@ -110,10 +114,12 @@ describe('DeliveryDeduplicator', () => {
 		expect(deliveryLines(saved['node:Trigger'].dedup)).toHaveLength(2);
 	});
 
-	it('persists one string, in format v2', () => {
+	it('persists one string, in format v2: the content key of each delivery, and the modStamps Ignore Older Events checks', () => {
 		const deduplicator = new DeliveryDeduplicator();
-		admitted(deduplicator.admit(event(['delivery:a', 'case:1'], { subject: 's', modStamp: '2025-01-01T00:00:00Z' }))).commit(NOW);
-		expect(deduplicator.toPersisted()).toMatch(/^v2\n1760000000 [\w-]{12} [\w-]{12}\nlatest\n[\w-]{12} 2025-01-01T00:00:00Z$/);
+		admitted(deduplicator.admit(event(['delivery:a', 'case:1'], { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }))).commit(NOW);
+		admitted(deduplicator.admit(event(['delivery:b', 'case:2'], { subject: 'unchecked', modStamp: '2025-01-01T00:00:00Z' }))).commit(NOW);
+		const caseKey = createHash('sha256').update('case:1').digest('base64url').slice(0, 12);
+		expect(deduplicator.toPersisted()).toMatch(new RegExp(`^v2\\n1760000000 ${caseKey}\\n1760000000 [\\w-]{12}\\nlatest\\n[\\w-]{12} 2025-01-01T00:00:00Z$`));
 	});
 
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
@@ -142,7 +148,7 @@ describe('DeliveryDeduplicator', () => {
 		const processB = new DeliveryDeduplicator();
 		admitted(processA.admit(event(['delivery:a']))).commit(NOW);
 		processB.absorb(processA.toPersisted(), NOW);
-		admitted(processB.admit(event(['delivery:b'], { subject: 's', modStamp: '2025-01-02T00:00:00Z' }))).commit(NOW);
+		admitted(processB.admit(event(['delivery:b'], { subject: 's', modStamp: '2025-01-02T00:00:00Z', dropOlder: true }))).commit(NOW);
 		processA.absorb(JSON.parse(JSON.stringify(processB.persistedView)), NOW);
 		expect(processA.admit(event(['delivery:b'])).outcome).toBe('duplicate');
 		expect(processA.admit(event(['x'], { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true })).outcome).toBe('outOfOrder');
@@ -162,16 +168,17 @@ describe('DeliveryDeduplicator', () => {
 		deduplicator.absorb(persisted, NOW);
 		expect(deduplicator.admit(event(['case:1'])).outcome).toBe('duplicate');
 		expect(deduplicator.admit(event(['y'], { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true })).outcome).toBe('outOfOrder');
-		// Saved again in format v2, from which a restarted process still knows it.
+		// Saved again in format v2 (its content key, the last of the line), from which a restarted process still knows it.
 		const restarted = new DeliveryDeduplicator();
 		restarted.absorb(deduplicator.toPersisted(), NOW);
-		expect(restarted.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+		expect(restarted.admit(event(['delivery:other', 'case:1'])).outcome).toBe('duplicate');
+		expect(restarted.admit(event(['y'], { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true })).outcome).toBe('outOfOrder');
 	});
 
 	it('keeps any modStamp text intact through the string', () => {
 		const modStamp = 'odd "stamp"\nwith a newline \\ and spaces';
 		const before = new DeliveryDeduplicator();
-		admitted(before.admit(event(['a'], { subject: 's', modStamp }))).commit(NOW);
+		admitted(before.admit(event(['a'], { subject: 's', modStamp, dropOlder: true }))).commit(NOW);
 		const after = new DeliveryDeduplicator();
 		after.absorb(JSON.parse(JSON.stringify(before.toPersisted())), NOW);
 		expect(after.toPersisted()).toBe(before.toPersisted());
@@ -277,6 +284,84 @@ describe('DeliveryDeduplicator', () => {
 			after.absorb(JSON.parse(JSON.stringify(before.toPersisted())), NOW);
 			expect(after.admit(caseEvent('e1', 1)).outcome).toBe('outOfOrder');
 		});
+	});
+});
+
+describe('the saved copy', () => {
+	/** A full default memory: 1,000 deliveries with a delivery ID, a message ID and a content key each. */
+	const fullMemory = () => {
+		const deduplicator = new DeliveryDeduplicator();
+		for (let index = 0; index < DEFAULT_DEDUP_LIMITS.maxDeliveries; index++) {
+			admitted(deduplicator.admit(event([`delivery:${index}`, `message:${index}`, `case:${index}`]))).commit(NOW + index);
+		}
+		return deduplicator;
+	};
+
+	it('holds the content keys of the newest deliveries only, so it stays small with a full memory', () => {
+		const deduplicator = fullMemory();
+		expect(deduplicator.size).toBe(DEFAULT_DEDUP_LIMITS.maxDeliveries);
+		const saved = JSON.stringify({ dedup: deduplicator.persistedView });
+		expect(deliveryLines(deduplicator.toPersisted())).toHaveLength(SAVED_DELIVERIES);
+		expect(saved.length).toBeLessThan(2600);
+	});
+
+	it('after a restart, copies and retries of the newest deliveries are duplicates; older ones were only in process memory', () => {
+		const before = fullMemory();
+		const after = new DeliveryDeduplicator();
+		after.absorb(JSON.parse(JSON.stringify(before.persistedView)), NOW + 2000);
+		const newest = DEFAULT_DEDUP_LIMITS.maxDeliveries - 1;
+		const oldestSaved = DEFAULT_DEDUP_LIMITS.maxDeliveries - SAVED_DELIVERIES;
+		// Another delivery system's copy or a retry: another delivery ID, the same content.
+		expect(after.admit(event(['delivery:other-system', `case:${newest}`])).outcome).toBe('duplicate');
+		expect(after.admit(event([`delivery:${oldestSaved}`, `message:${oldestSaved}`, `case:${oldestSaved}`])).outcome).toBe('duplicate');
+		expect(after.admit(event([`delivery:${oldestSaved - 1}`, `case:${oldestSaved - 1}`])).outcome).toBe('admitted');
+		// The process that saw them all still knows every one of them.
+		expect(before.admit(event(['delivery:0', 'case:0'])).outcome).toBe('duplicate');
+	});
+
+	it('is handed to n8n at most once per interval, and only when something is new', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		const save = () => JSON.stringify({ dedup: deduplicator.persistedView });
+		const t0 = 1_760_000_000_000;
+		expect(deduplicator.takeSaveTurn(t0)).toBe(false);
+
+		const first = admitted(deduplicator.admit(event(['delivery:a'])));
+		expect(deduplicator.takeSaveTurn(t0)).toBe(true);
+		first.commit(NOW);
+		save();
+		admitted(deduplicator.admit(event(['delivery:b']))).commit(NOW);
+		expect(deduplicator.takeSaveTurn(t0 + SAVE_INTERVAL_MS - 1)).toBe(false);
+		// Any later request saves what was deferred, even a duplicate that adds nothing itself.
+		expect(deduplicator.admit(event(['delivery:a'])).outcome).toBe('duplicate');
+		expect(deduplicator.takeSaveTurn(t0 + SAVE_INTERVAL_MS)).toBe(true);
+		const restarted = new DeliveryDeduplicator();
+		restarted.absorb(JSON.parse(save()).dedup, NOW);
+		expect(restarted.admit(event(['delivery:b'])).outcome).toBe('duplicate');
+
+		// Saved and nothing new since: no turn, however late.
+		expect(deduplicator.takeSaveTurn(t0 + 60_000)).toBe(false);
+	});
+
+	it('counts a delivery still being processed as something new', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		deduplicator.admit(event(['delivery:a']));
+		expect(deduplicator.takeSaveTurn(1_760_000_000_000)).toBe(true);
+	});
+
+	it('keeps the modStamps of subjects checked with Ignore Older Events, the newest ones', () => {
+		const deduplicator = new DeliveryDeduplicator();
+		for (let index = 0; index < SAVED_DELIVERIES + 5; index++) {
+			admitted(deduplicator.admit(event([`checked:${index}`], { subject: `checked-${index}`, modStamp: '2025-01-02T00:00:00Z', dropOlder: true }))).commit(NOW);
+		}
+		admitted(deduplicator.admit(event(['unchecked'], { subject: 'unchecked', modStamp: '2025-01-02T00:00:00Z' }))).commit(NOW);
+		const restarted = new DeliveryDeduplicator();
+		restarted.absorb(deduplicator.toPersisted(), NOW);
+		const older = (subject: string) => event([`older:${subject}`], { subject, modStamp: '2025-01-01T00:00:00Z', dropOlder: true });
+		expect(restarted.admit(older(`checked-${SAVED_DELIVERIES + 4}`)).outcome).toBe('outOfOrder');
+		expect(restarted.admit(older('checked-0')).outcome).toBe('admitted');
+		expect(restarted.admit(older('unchecked')).outcome).toBe('admitted');
+		// In process memory every subject's modStamp is kept, checked or not.
+		expect(deduplicator.admit(older('unchecked')).outcome).toBe('outOfOrder');
 	});
 });
 
