@@ -276,6 +276,13 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 		expect([...executed.keys()].sort()).toEqual([...valid].sort());
 		// Invalid ones (their markers start with bad- or stale-) never ran: implied by the equality above.
 		expect([...executed.keys()].filter((marker) => !marker.startsWith('load-'))).toEqual([]);
+
+		// n8n copies the workflow's static data into every saved execution. The trigger's saved copy of its
+		// duplicate memory holds the newest 100 deliveries, however many it remembers (5,000 here).
+		const staticData = (executions[executions.length - 1].workflowData as Json | undefined)?.staticData as Json | undefined;
+		const savedCopy = staticData?.[`node:${TRIGGER}`]?.deliveryDedup as string | undefined;
+		expect(savedCopy?.split('\n').filter((line) => /^\d+ /.test(line))).toHaveLength(100);
+		expect(JSON.stringify(staticData).length).toBeLessThan(3000);
 	}, 420_000);
 });
 
