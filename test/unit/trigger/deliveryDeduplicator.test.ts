@@ -289,10 +289,11 @@ describe('DeliveryDeduplicator', () => {
 
 describe('the saved copy', () => {
 	/** A full default memory: 1,000 deliveries with a delivery ID, a message ID and a content key each. */
-	const fullMemory = () => {
+	const fullMemory = (dropOlder = false) => {
 		const deduplicator = new DeliveryDeduplicator();
 		for (let index = 0; index < DEFAULT_DEDUP_LIMITS.maxDeliveries; index++) {
-			admitted(deduplicator.admit(event([`delivery:${index}`, `message:${index}`, `case:${index}`]))).commit(NOW + index);
+			const ordering = { subject: `case.statuschange|case-${index}`, modStamp: new Date((NOW + index) * 1000).toISOString(), dropOlder };
+			admitted(deduplicator.admit(event([`delivery:${index}`, `message:${index}`, `case:${index}`], ordering))).commit(NOW + index);
 		}
 		return deduplicator;
 	};
@@ -303,6 +304,10 @@ describe('the saved copy', () => {
 		const saved = JSON.stringify({ dedup: deduplicator.persistedView });
 		expect(deliveryLines(deduplicator.toPersisted())).toHaveLength(SAVED_DELIVERIES);
 		expect(saved.length).toBeLessThan(2600);
+		// With Ignore Older Events it also holds the newest 100 subjects' modStamps.
+		const withOrdering = fullMemory(true);
+		expect(withOrdering.toPersisted().split('\nlatest\n')[1].split('\n')).toHaveLength(SAVED_DELIVERIES);
+		expect(JSON.stringify({ dedup: withOrdering.persistedView }).length).toBeLessThan(6500);
 	});
 
 	it('after a restart, copies and retries of the newest deliveries are duplicates; older ones were only in process memory', () => {
