@@ -105,7 +105,10 @@ function compareModStamps(a: string, b: string): number | undefined {
 }
 
 export class DeliveryDeduplicator {
-	/** In order of `seenAt` (oldest first) whenever {@link ordered}, so eviction takes from the front. */
+	/**
+	 * Key hashes of each remembered delivery (the last one is its content key, the one saved), in order of
+	 * `seenAt` (oldest first) whenever {@link ordered}, so eviction takes from the front.
+	 */
 	private readonly deliveries = new Map<number, { keys: string[]; seenAt: number }>();
 
 	private readonly deliveryByKey = new Map<string, number>();
