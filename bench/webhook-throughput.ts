@@ -268,6 +268,12 @@ async function main(): Promise<void> {
 			['senders', 'node', 'req/s ratio to plain Webhook', 'p50 ratio', 'p99 ratio'],
 			ratios.map((row) => [row.level, row.node, fmt(row.rps, 2), fmt(row.p50, 2), fmt(row.p99, 2)]),
 		);
+		const lowest = Math.min(...ratios.filter((row) => row.node === triggers[0].label).map((row) => row.rps));
+		const worstP99 = Math.max(...rows.map((row) => row.p99));
+		console.log(
+			`target (trigger as added: req/s at least 0.95x the plain Webhook node's at every level; p99 far under the provider's 15 s): ` +
+				`${lowest >= 0.95 ? 'met' : 'NOT met'} (lowest ratio ${fmt(lowest, 2)}; highest p99 ${fmt(worstP99 / 1000, 2)} s)`,
+		);
 		console.log(`executions: ${Object.entries(counts).map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`).join('; ')} (one per delivery)`);
 		saveResult('webhook-throughput', {
 			machine,
