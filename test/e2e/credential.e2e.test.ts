@@ -140,6 +140,34 @@ describe('token exchange', () => {
 		const executions = await n8n.api.waitForExecutions(deployed.workflow.id, 3);
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success', 'success']);
 	});
+	test('with Concurrent Requests, one exchange after a revocation serves every item of the run', async () => {
+		// The node loads the credential once per run and hands it to n8n with every request: the token n8n
+		// exchanges on the first item (which runs alone) must reach the items after it, with no exchange of theirs.
+		const credential = await createApiCredential(n8n.api, sandbox, { group: 1, name: 'revocation, concurrent items' });
+		const items: N8nNode = {
+			name: 'Items',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [220, 0],
+			parameters: { jsCode: 'return Array.from({ length: 12 }, (_, i) => ({ json: { i } }));' },
+		};
+		const lists = actionNode({ resource: 'shipmentMask', operation: 'getMany', returnAll: true, options: { concurrency: 5 } }, credential);
+		const deployed = await deployWebhookWorkflow(n8n.api, linearWebhookWorkflow('e2e: revocation, concurrent items', 'token-revocation-concurrent', [items, lists]));
+		expect((await deployed.run()).status).toBe(200);
+		sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' });
+
+		const afterRevocation = requestsFrom(sandbox);
+		expect((await deployed.run()).status).toBe(200);
+		expect(afterRevocation.all().map(requestLine)).toEqual([
+			'GET /shipment/mask/list 401',
+			'GET /shipment/mask/list 401',
+			'POST /auth/api 200',
+			...Array(12).fill('GET /shipment/mask/list 200'),
+		]);
+		const executions = await n8n.api.waitForExecutions(deployed.workflow.id, 2);
+		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
+		expect(nodeOutput(executions[1], 'Background Check')).toHaveLength(12 * 3);
+	});
 });
 
 describe('HTTP Request node with the credential as a predefined credential type', () => {

@@ -4,14 +4,17 @@
  * - parameters: the values given, plus the defaults of every parameter the node shows for them (n8n fills
  *   displayed defaults before execution); dotted paths; resource locators give `{ __rl, mode, value }`, or
  *   their value with `extractValue`;
- * - credentials: `httpRequestWithAuthentication` as n8n-core does it for a credential with
- *   `preAuthentication`: exchange when the expirable `token` is empty, `authenticate`, send with axios, and
- *   after a 401 exchange once more and retry once; failures reach the node wrapped in a NodeApiError;
+ * - credentials: `getCredentials` and `httpRequestWithAuthentication` as n8n-core does them for a credential
+ *   with `preAuthentication`: load the stored credential (counted in `loads`) unless the node passes one as
+ *   `credentialsDecrypted`, exchange when the expirable `token` is empty, `authenticate`, send with axios,
+ *   and after a 401 exchange once more and retry once; an exchange writes the token into the credential
+ *   object in use and into the store; failures reach the node wrapped in a NodeApiError;
  * - binary data held in memory (base64 in `binary[name].data`), with n8n-core's assertBinaryData messages;
  * - returnJsonArray / constructExecutionMetaData with n8n-core's semantics.
  */
 import axios, { type AxiosRequestConfig } from 'axios';
 import type {
+	IAdditionalCredentialOptions,
 	IBinaryData,
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -37,10 +40,19 @@ const CREDENTIAL_TYPE = 'backgroundCheckApi';
 export class CredentialStore {
 	exchanges = 0;
 
+	/** How many times the credential was read from the store (n8n: a database query and a decryption). */
+	loads = 0;
+
 	constructor(public data: ICredentialDataDecryptedObject) {}
 
 	static forSandbox(baseUrl: string, pair: { apiKey: string; clientAccessToken: string }): CredentialStore {
 		return new CredentialStore({ environment: 'custom', customBaseUrl: baseUrl, token: '', ...pair });
+	}
+
+	/** A decrypted copy of the stored credential, as n8n's getCredentials returns it. */
+	load(): ICredentialDataDecryptedObject {
+		this.loads++;
+		return { ...this.data };
 	}
 }
 
@@ -80,10 +92,12 @@ export async function httpRequest(options: IHttpRequestOptions): Promise<unknown
 
 const credentialType = new BackgroundCheckApi();
 
-async function preAuthenticate(store: CredentialStore): Promise<void> {
-	const result = await credentialType.preAuthentication.call({ helpers: { httpRequest } } as never, store.data);
-	store.data = { ...store.data, ...result };
+/** n8n's CredentialsHelper.preAuthentication: exchange, then assign the token to the object in use and store it. */
+async function preAuthenticate(store: CredentialStore, data: ICredentialDataDecryptedObject): Promise<void> {
 	store.exchanges++;
+	const result = await credentialType.preAuthentication.call({ helpers: { httpRequest } } as never, data);
+	Object.assign(data, result);
+	store.data = { ...store.data, ...result };
 }
 
 function isUnauthorized(error: unknown): boolean {
@@ -91,17 +105,18 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 function authenticatedRequester(node: INode, credentials: Record<string, CredentialStore>) {
-	return async (type: string, options: IHttpRequestOptions): Promise<unknown> => {
+	return async (type: string, options: IHttpRequestOptions, additional?: IAdditionalCredentialOptions): Promise<unknown> => {
 		const store = credentials[type];
 		if (!store) throw new NodeOperationError(node, `Node "${node.name}" does not have any credentials of type "${type}" set`);
+		const data = additional?.credentialsDecrypted?.data ?? store.load();
 		try {
-			if (!store.data.token) await preAuthenticate(store);
-			return await httpRequest(await credentialType.authenticate(store.data, options));
+			if (!data.token) await preAuthenticate(store, data);
+			return await httpRequest(await credentialType.authenticate(data, options));
 		} catch (error) {
 			if (isUnauthorized(error)) {
 				try {
-					await preAuthenticate(store);
-					return await httpRequest(await credentialType.authenticate(store.data, options));
+					await preAuthenticate(store, data);
+					return await httpRequest(await credentialType.authenticate(data, options));
 				} catch (retryError) {
 					throw new NodeApiError(node, retryError as never);
 				}
@@ -239,7 +254,7 @@ export function createExecuteContext(setup: RunSetup, nodeType: INodeType = new 
 			getParameter(name, fallback, options, itemIndex),
 		getCredentials: async (type: string) => {
 			if (type !== CREDENTIAL_TYPE) throw new NodeOperationError(node, `Node "${node.name}" does not have any credentials of type "${type}" set`);
-			return { ...setup.credentials.data };
+			return setup.credentials.load();
 		},
 		helpers: {
 			httpRequest,
@@ -272,7 +287,7 @@ export function createLoadOptionsContext(setup: Omit<RunSetup, 'items' | 'contin
 		getNodeParameter: (name: string, fallback?: unknown, options?: { extractValue?: boolean }) => getParameter(name, fallback, options),
 		getCurrentNodeParameter: (name: string, options?: { extractValue?: boolean }) => getParameter(name, null, options) ?? undefined,
 		getCurrentNodeParameters: () => parameters,
-		getCredentials: async () => ({ ...setup.credentials.data }),
+		getCredentials: async () => setup.credentials.load(),
 		helpers: {
 			httpRequest,
 			httpRequestWithAuthentication: authenticatedRequester(node, { [CREDENTIAL_TYPE]: setup.credentials }),

@@ -31,17 +31,31 @@ interface TracedRun {
 	output: INodeExecutionData[];
 	/** Most authenticated requests the node had in flight at once. */
 	maxInFlight: number;
+	/** The token of the credential object each authenticated request went out with, in sending order. */
+	tokensSent: unknown[];
+}
+
+interface TraceOptions {
+	/** Called as the node hands its nth request (1-based) to n8n's authenticated helper, before it goes out. */
+	beforeSend?: (requestNumber: number) => void;
 }
 
 /** Runs the node like runNode, counting the requests it has in flight through n8n's authenticated helper. */
-async function runTraced(parameters: IDataObject, options: Partial<Omit<RunSetup, 'parameters'>> = {}): Promise<TracedRun> {
+async function runTraced(
+	parameters: IDataObject,
+	options: Partial<Omit<RunSetup, 'parameters'>> = {},
+	trace: TraceOptions = {},
+): Promise<TracedRun> {
 	const setup: RunSetup = { credentials: context.credentials(), ...options, parameters };
 	const execute = createExecuteContext(setup);
 	const send = execute.helpers.httpRequestWithAuthentication;
 	let inFlight = 0;
 	let maxInFlight = 0;
+	const tokensSent: unknown[] = [];
 	(execute.helpers as { httpRequestWithAuthentication: IExecuteFunctions['helpers']['httpRequestWithAuthentication'] }).httpRequestWithAuthentication =
 		async function (this: IExecuteFunctions, ...args: Parameters<typeof send>) {
+			trace.beforeSend?.(tokensSent.length + 1);
+			tokensSent.push(args[2]?.credentialsDecrypted?.data?.token);
 			inFlight++;
 			maxInFlight = Math.max(maxInFlight, inFlight);
 			try {
@@ -51,7 +65,7 @@ async function runTraced(parameters: IDataObject, options: Partial<Omit<RunSetup
 			}
 		};
 	const [output] = await new BackgroundCheck().execute!.call(execute);
-	return { output, maxInFlight };
+	return { output, maxInFlight, tokensSent };
 }
 
 const caseIdFromItem = (item: { json: IDataObject }) => byId(item.json.caseId as string);
@@ -135,6 +149,75 @@ describe('a read with Concurrent Requests', () => {
 		const firstOf = (item: number) => output.filter((entry) => (entry.pairedItem as { item: number }).item === item).map((entry) => entry.json.serviceId);
 		expect(firstOf(3)).toEqual(firstOf(0));
 	});
+});
+
+describe('the credential of a run', () => {
+	let caseIds: string[];
+
+	beforeEach(async () => {
+		caseIds = [];
+		for (let i = 0; i < 30; i++) caseIds.push((await createCase(context)).id as string);
+	});
+
+	it.each([1, 8])('is loaded once per run and handed to n8n with every request (Concurrent Requests %i)', async (concurrency) => {
+		const credentials = context.credentials();
+		const { output, tokensSent } = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
+			{ items: itemsFor(caseIds), credentials },
+		);
+		expect(output.map((item) => item.json.id)).toEqual(caseIds);
+		expect(credentials.loads).toBe(1);
+		expect(credentials.exchanges).toBe(1);
+		// The first request exchanged the key pair; n8n wrote the token into the run's credential object.
+		expect(tokensSent).toHaveLength(30);
+		expect(tokensSent[0]).toBe('');
+		expect(new Set(tokensSent.slice(1))).toEqual(new Set([credentials.data.token]));
+
+		// The next run starts from the stored token: loaded once again, no exchange.
+		const again = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
+			{ items: itemsFor(caseIds.slice(0, 5)), credentials },
+		);
+		expect(again.output).toHaveLength(5);
+		expect(credentials.loads).toBe(2);
+		expect(credentials.exchanges).toBe(1);
+	});
+
+	it.each([1, 8])(
+		'a token revoked mid-run is exchanged again once, and every later request sends the new one (Concurrent Requests %i)',
+		async (concurrency) => {
+			const credentials = context.credentials();
+			await runTraced({ resource: 'case', operation: 'get', caseId: caseIdFromItem }, { items: itemsFor(caseIds.slice(0, 1)), credentials });
+			const firstToken = credentials.data.token;
+			const before = context.allRequests().length;
+
+			const { output, tokensSent } = await runTraced(
+				{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
+				{ items: itemsFor(caseIds), credentials },
+				{ beforeSend: (requestNumber) => requestNumber === 12 && context.sandbox.admin.revokeToken({ groupProfileId: 'group-profile-east' }) },
+			);
+			expect(output.map((item) => item.json.id)).toEqual(caseIds);
+			expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+			expect(credentials.exchanges).toBe(2);
+			expect(credentials.loads).toBe(2);
+			const newToken = credentials.data.token;
+			expect(newToken).not.toBe(firstToken);
+
+			// Once a request went out with the new token, none went out with the old one again.
+			expect(new Set(tokensSent)).toEqual(new Set([firstToken, newToken]));
+			const firstWithNew = tokensSent.indexOf(newToken);
+			expect(tokensSent.slice(firstWithNew).every((token) => token === newToken)).toBe(true);
+
+			const requests = context.allRequests().slice(before);
+			expect(requests.filter((entry) => entry.path === '/auth/api')).toHaveLength(1);
+			const gets = requests.filter((entry) => entry.method === 'GET');
+			expect(gets.filter((entry) => entry.status === 200).map((entry) => entry.path).sort()).toEqual(caseIds.map((id) => `/case/id/${id}`).sort());
+			// Refused: the requests in flight when the token was revoked, and n8n's one retry before it exchanges.
+			const refused = gets.filter((entry) => entry.status === 401).length;
+			expect(refused).toBeGreaterThanOrEqual(2);
+			expect(refused).toBeLessThanOrEqual(concurrency + 1);
+		},
+	);
 });
 
 describe('writes ignore Concurrent Requests', () => {

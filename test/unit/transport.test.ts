@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_ERROR_PREFIX } from '../../credentials/BackgroundCheckApi.credentials';
@@ -7,22 +7,31 @@ import { apiPath, apiRequest, describeApiError, encodePathSegment, redact } from
 const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
 
-type Responder = (options: IHttpRequestOptions, attempt: number) => unknown;
+type Responder = (options: IHttpRequestOptions, attempt: number, additional?: IAdditionalCredentialOptions) => unknown;
 
-/** A node context whose httpRequestWithAuthentication answers like n8n-core's, one responder call per request. */
+/**
+ * A node context whose httpRequestWithAuthentication answers like n8n-core's, one responder call per request;
+ * `loads` counts getCredentials calls and `additional` keeps what the node passed with each request.
+ */
 function contextAnswering(responder: Responder, credentials: Record<string, unknown> = {}) {
 	const sent: IHttpRequestOptions[] = [];
+	const additional: Array<IAdditionalCredentialOptions | undefined> = [];
+	const counters = { loads: 0 };
 	const context = {
 		getNode: () => node,
-		getCredentials: async () => ({ environment: 'custom', customBaseUrl: 'https://api.example.com', ...SECRETS, ...credentials }),
+		getCredentials: async () => {
+			counters.loads++;
+			return { environment: 'custom', customBaseUrl: 'https://api.example.com', ...SECRETS, ...credentials };
+		},
 		helpers: {
-			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
+			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) => {
 				sent.push(options);
-				return responder(options, sent.length);
+				additional.push(extra);
+				return await responder(options, sent.length, extra);
 			},
 		},
 	} as unknown as IExecuteFunctions;
-	return { context, sent };
+	return { context, sent, additional, counters };
 }
 
 const answering = (statusCode: number, body: unknown) => contextAnswering(() => ({ statusCode, body, headers: {} }));
@@ -78,6 +87,94 @@ describe('path encoding', () => {
 			NodeOperationError,
 		);
 		expect(sent).toHaveLength(0);
+	});
+});
+
+describe('the credential of a run', () => {
+	it('is loaded once per node context and handed to n8n with every request', async () => {
+		const { context, additional, counters } = answering(200, { ok: true });
+		for (let i = 0; i < 3; i++) await apiRequest.call(context, 'GET', apiPath`/case/id/${`c${i}`}`, { itemIndex: i });
+		await Promise.all([1, 2, 3].map((i) => apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: i })));
+		expect(counters.loads).toBe(1);
+		expect(additional).toHaveLength(6);
+		const [first] = additional;
+		expect(first?.credentialsDecrypted).toMatchObject({ type: 'backgroundCheckApi', data: { apiKey: SECRETS.apiKey, token: SECRETS.token } });
+		for (const extra of additional) expect(extra?.credentialsDecrypted?.data).toBe(first?.credentialsDecrypted?.data);
+
+		const other = answering(200, { ok: true });
+		await apiRequest.call(other.context, 'GET', apiPath`/case/list`);
+		expect(other.counters.loads).toBe(1);
+		expect(other.additional[0]?.credentialsDecrypted?.data).not.toBe(first?.credentialsDecrypted?.data);
+	});
+
+	it('is loaded again by the next request when loading failed', async () => {
+		const { context, sent, counters } = answering(200, { ok: true });
+		const load = context.getCredentials.bind(context);
+		let failures = 1;
+		(context as { getCredentials: unknown }).getCredentials = async (type: string) => {
+			if (failures-- > 0) {
+				counters.loads++;
+				throw new NodeOperationError(node, 'Credentials not found');
+			}
+			return await load(type);
+		};
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).rejects.toThrow('Credentials not found');
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({ ok: true });
+		expect(counters.loads).toBe(2);
+		expect(sent).toHaveLength(1);
+	});
+
+	it('refuses an unusable base URL for every item, each error with its own item index', async () => {
+		const { context, sent, counters } = contextAnswering(() => ({ statusCode: 200 }), { customBaseUrl: 'http://api.example.com' });
+		const errors = await Promise.all([0, 1, 2].map((itemIndex) => caught(apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex }))));
+		expect(errors.map((error) => error.context.itemIndex)).toEqual([0, 1, 2]);
+		expect(new Set(errors).size).toBe(3);
+		for (const error of errors) expect(error).toBeInstanceOf(NodeOperationError);
+		expect(counters.loads).toBe(1);
+		expect(sent).toHaveLength(0);
+	});
+
+	it('redacts a token n8n exchanged during the run', async () => {
+		const newToken = 'fresh-token-789-not-a-jwt';
+		const { context } = contextAnswering((_options, attempt, extra) => {
+			if (attempt === 1) {
+				// n8n-core's preAuthentication writes the new token into the credential object it was given.
+				Object.assign(extra!.credentialsDecrypted!.data!, { token: newToken });
+				return { statusCode: 200, body: {} };
+			}
+			return { statusCode: 400, body: { message: `token ${newToken} rejected` } };
+		});
+		await apiRequest.call(context, 'GET', apiPath`/case/list`);
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).not.toContain(newToken);
+		expect(error.message).toContain('[redacted]');
+	});
+
+	it('lets requests refused together wait for one exchange, then retry with the new token', async () => {
+		let token = SECRETS.token;
+		let exchanges = 0;
+		let release!: () => void;
+		const exchanged = new Promise<void>((resolve) => (release = resolve));
+		const { context, sent } = contextAnswering(async (options, _attempt, extra) => {
+			const data = extra!.credentialsDecrypted!.data!;
+			if (options.ignoreHttpStatusErrors) return data.token === token ? { statusCode: 200, body: { token: data.token } } : { statusCode: 401, body: {} };
+			// n8n's throwing path: refused again with the old token, so it exchanges (slowly) and retries.
+			if (data.token !== token) {
+				exchanges++;
+				await exchanged;
+				data.token = token;
+			}
+			return { token: data.token };
+		});
+		await apiRequest.call(context, 'GET', apiPath`/case/list`);
+		token = 'token-after-revocation';
+		const requests = [0, 1, 2, 3].map((itemIndex) => apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex }));
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		release();
+		await expect(Promise.all(requests)).resolves.toEqual(Array(4).fill({ token: 'token-after-revocation' }));
+		expect(exchanges).toBe(1);
+		// One first attempt each, then one retry each.
+		expect(sent).toHaveLength(1 + 4 + 4);
 	});
 });
 

@@ -1,4 +1,6 @@
 import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -160,9 +162,86 @@ interface TransportFailure {
 }
 
 /**
+ * The API credential as one node run uses it, loaded and decrypted once for the whole run rather than twice
+ * per request. It is handed to n8n-core's httpRequestWithAuthentication as `credentialsDecrypted`, so n8n
+ * neither reads its database nor decrypts again for each request; n8n's preAuthentication still runs on it
+ * (a new credential's first exchange, the exchange after a 401) and writes the new `token` into this object
+ * as well as into its database, so every later request of the run sends the current token.
+ */
+interface CredentialSession {
+	/** The decrypted fields; n8n-core assigns a newly exchanged `token` into this object. */
+	data: ICredentialDataDecryptedObject;
+	/** What httpRequestWithAuthentication is given on every request of the run. */
+	options: IAdditionalCredentialOptions;
+	/** The base URL, or why the credential has none that may be used. */
+	baseUrl: { url: string } | { error: string };
+	/** The retry (with its exchange) after a 401 under way, which other refused requests of the run wait for. */
+	reauthentication?: Promise<unknown>;
+}
+
+/**
+ * One session per node run: n8n gives each run (each execution of the node, each list search, each webhook
+ * call) a context object of its own, so the context keys the session and lets it go with the run.
+ */
+const sessions = new WeakMap<RequestContext, Promise<CredentialSession>>();
+
+async function loadSession(context: RequestContext): Promise<CredentialSession> {
+	const data = await context.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
+	const stored = context.getNode().credentials?.[BACKGROUND_CHECK_API_CREDENTIAL];
+	let baseUrl: CredentialSession['baseUrl'];
+	try {
+		baseUrl = { url: resolveBaseUrl(data) };
+	} catch (error) {
+		baseUrl = { error: (error as Error).message };
+	}
+	return {
+		data,
+		options: {
+			credentialsDecrypted: { id: stored?.id ?? '', name: stored?.name ?? '', type: BACKGROUND_CHECK_API_CREDENTIAL, data },
+		},
+		baseUrl,
+	};
+}
+
+/** The run's credential session; a failed load is not kept, so every item that needs it reports it. */
+function credentialSession(context: RequestContext): Promise<CredentialSession> {
+	let session = sessions.get(context);
+	if (session === undefined) {
+		session = loadSession(context);
+		sessions.set(context, session);
+		session.catch(() => {
+			if (sessions.get(context) === session) sessions.delete(context);
+		});
+	}
+	return session;
+}
+
+/**
+ * The throwing retry after a 401, which exchanges the key pair again when it is refused too. Requests refused
+ * together (Concurrent Requests) share one exchange: while one retry is under way the others wait for it and
+ * then retry with the token it obtained, and a request whose token was already replaced just retries. Each
+ * request is still retried once at most.
+ */
+async function retryAfterUnauthorized(session: CredentialSession, tokenSent: unknown, retry: () => Promise<unknown>): Promise<unknown> {
+	const pending = session.reauthentication;
+	if (pending !== undefined) {
+		await pending.catch(() => undefined);
+		return await retry();
+	}
+	if (session.data.token !== tokenSent) return await retry();
+	const attempt = retry();
+	session.reauthentication = attempt;
+	try {
+		return await attempt;
+	} finally {
+		if (session.reauthentication === attempt) session.reauthentication = undefined;
+	}
+}
+
+/**
  * The one way the nodes call the API: base URL from the credential, the bearer token through
  * httpRequestWithAuthentication, JSON in and out, and every failure turned into a NodeApiError that carries
- * the API's own message and no secret.
+ * the API's own message and no secret. The credential is loaded once per node run (see CredentialSession).
  *
  * Responses are read whole (status and raw body) because n8n's own error drops text bodies such as the
  * 404 "Invalid case". A 401 is handed back to n8n's throwing path, which exchanges the key pair for a
@@ -176,20 +255,16 @@ export async function apiRequest(
 	options: ApiRequestOptions = {},
 ): Promise<unknown> {
 	const { itemIndex } = options;
-	const credentials = await this.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
-	let baseUrl: string;
-	try {
-		baseUrl = resolveBaseUrl(credentials);
-	} catch (error) {
-		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
-	}
+	const session = await credentialSession(this);
+	if ('error' in session.baseUrl) throw new NodeOperationError(this.getNode(), session.baseUrl.error, { itemIndex });
 
-	const request: IHttpRequestOptions = { method, url: `${baseUrl}${path}`, json: true, timeout: REQUEST_TIMEOUT_MS };
+	const request: IHttpRequestOptions = { method, url: `${session.baseUrl.url}${path}`, json: true, timeout: REQUEST_TIMEOUT_MS };
 	if (options.body !== undefined) request.body = options.body;
 	if (options.qs !== undefined && Object.keys(options.qs).length > 0) request.qs = options.qs;
 
-	const secrets = [credentials.apiKey, credentials.clientAccessToken, credentials.token];
 	const fail = (described: DescribedApiError): never => {
+		const { apiKey, clientAccessToken, token } = session.data;
+		const secrets = [apiKey, clientAccessToken, token];
 		const message = redact(described.message, secrets);
 		const description = described.description ? redact(described.description, secrets) : undefined;
 		throw new NodeApiError(this.getNode(), { message, description: description ?? null } as JsonObject, {
@@ -199,18 +274,14 @@ export async function apiRequest(
 			itemIndex,
 		});
 	};
-	const send = this.helpers.httpRequestWithAuthentication;
+	const send = async (sent: IHttpRequestOptions): Promise<unknown> =>
+		await this.helpers.httpRequestWithAuthentication.call(this, BACKGROUND_CHECK_API_CREDENTIAL, sent, session.options);
 
 	let response: FullResponse;
 	try {
-		response = (await send.call(this, BACKGROUND_CHECK_API_CREDENTIAL, {
-			...request,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as FullResponse;
-		if (response.statusCode === 401) {
-			return await send.call(this, BACKGROUND_CHECK_API_CREDENTIAL, request);
-		}
+		const tokenSent = session.data.token;
+		response = (await send({ ...request, returnFullResponse: true, ignoreHttpStatusErrors: true })) as FullResponse;
+		if (response.statusCode === 401) return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
 	} catch (error) {
 		return fail(describeTransportFailure(method, path, error as TransportFailure));
 	}
