@@ -11,7 +11,7 @@
  * Ignore Older Events on (its saved copy also holds the newest modStamps). Each first gets BENCH_WARM_UP
  * deliveries (default 1000, which fills the default duplicate memory, as on a trigger that has been running
  * for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
- * BENCH_ROUNDS rounds (default 3), the targets taking turns; figures are medians over the rounds. Every
+ * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
  * delivery has its own webhook-id and case, so none is a duplicate. Between batches the bench waits until
  * n8n has no running execution; at the end it checks that each target ran one execution per delivery.
  *
@@ -34,7 +34,7 @@ const REQUESTS: Record<number, number> = {
 	10: Number(process.env.BENCH_REQUESTS_10 ?? 600),
 	50: Number(process.env.BENCH_REQUESTS_50 ?? 1000),
 };
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Deliveries sent into each target before measuring: fills a trigger's duplicate memory (default size 1000). */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
 const WEBHOOK_NODE_VERSION = 2.1;
