@@ -10,20 +10,11 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { byId, createExecuteContext, type RunSetup } from '../helpers/executeContext';
-import { createCase, newCaseParameters, startNodeSandbox, type NodeSandbox } from './nodeSandbox';
+import { createCase, newCaseParameters, useNodeSandbox } from './nodeSandbox';
 
-let context: NodeSandbox;
-
-beforeAll(async () => {
-	context = await startNodeSandbox();
-});
-
-afterAll(async () => {
-	await context.sandbox.stop();
-});
+const context = useNodeSandbox();
 
 beforeEach(() => {
-	context.sandbox.admin.reset();
 	context.sandbox.admin.injectFault({ kind: 'latency', latencyMs: 5 });
 });
 

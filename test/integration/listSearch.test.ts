@@ -1,26 +1,14 @@
 /** The pickers of the editor: the Case list (GET /case/list, page by page) and the service types of a case. */
 import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { byId, createLoadOptionsContext } from '../helpers/executeContext';
-import { createCase, startNodeSandbox, type NodeSandbox } from './nodeSandbox';
+import { createCase, useNodeSandbox } from './nodeSandbox';
 
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 const SCREENING_TYPE_OF_SANDBOX = '5b0c1a7e-3f1d-4c52-9d0e-6a8f2e4b7c10';
 
 const { listSearch } = new BackgroundCheck().methods;
 
-let context: NodeSandbox;
-
-beforeAll(async () => {
-	context = await startNodeSandbox();
-});
-
-afterAll(async () => {
-	await context.sandbox.stop();
-});
-
-beforeEach(() => {
-	context.sandbox.admin.reset();
-});
+const context = useNodeSandbox();
 
 function loadOptionsContext(parameters = {}) {
 	return createLoadOptionsContext({ parameters: { resource: 'case', operation: 'getData', ...parameters }, credentials: context.credentials() });

@@ -28,6 +28,24 @@ export async function startNodeSandbox(): Promise<NodeSandbox> {
 	};
 }
 
+/**
+ * The sandbox of one test file: started before its tests, reset before each one, stopped after them. Call it
+ * at the top level of the file; the object it returns is filled in before the first test runs.
+ */
+export function useNodeSandbox(): NodeSandbox {
+	const context = {} as NodeSandbox;
+	beforeAll(async () => {
+		Object.assign(context, await startNodeSandbox());
+	});
+	afterAll(async () => {
+		await context.sandbox?.stop();
+	});
+	beforeEach(() => {
+		context.sandbox.admin.reset();
+	});
+	return context;
+}
+
 let candidateNumber = 0;
 
 /** Parameters of a minimal valid Case > Create with a fresh candidate email. */

@@ -6,24 +6,12 @@ import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../nodes/shared/catalog
 import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../fixtures/fullCaseOrder';
 import { nurseTestimonyBody, nurseTestimonyParameters } from '../fixtures/nurseTestimony';
 import { byId, fromList, itemWithFile } from '../helpers/executeContext';
-import { createCase, startNodeSandbox, type NodeSandbox } from './nodeSandbox';
+import { createCase, useNodeSandbox } from './nodeSandbox';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 const PENDING = CASE_DATA_STATUSES.find((status) => status.status === 'pending')!;
 
-let context: NodeSandbox;
-
-beforeAll(async () => {
-	context = await startNodeSandbox();
-});
-
-afterAll(async () => {
-	await context.sandbox.stop();
-});
-
-beforeEach(() => {
-	context.sandbox.admin.reset();
-});
+const context = useNodeSandbox();
 
 async function createSecureDocument(): Promise<string> {
 	const [document] = await context.run(

@@ -7,23 +7,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { byId, itemWithFile } from '../helpers/executeContext';
-import { createCase, newCaseParameters, startNodeSandbox, type NodeSandbox } from './nodeSandbox';
+import { createCase, newCaseParameters, useNodeSandbox, type NodeSandbox } from './nodeSandbox';
 
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 
-let context: NodeSandbox;
-
-beforeAll(async () => {
-	context = await startNodeSandbox();
-});
-
-afterAll(async () => {
-	await context.sandbox.stop();
-});
-
-beforeEach(() => {
-	context.sandbox.admin.reset();
-});
+const context = useNodeSandbox();
 
 /** Runs the node and returns the error it throws; fails when it does not throw. */
 async function failureOf(parameters: IDataObject, items?: Parameters<NodeSandbox['run']>[1]): Promise<NodeOperationError | NodeApiError> {

@@ -7,19 +7,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../nodes/BackgroundCheck/transport';
 import { byId } from '../helpers/executeContext';
-import { startNodeSandbox, type NodeSandbox } from '../integration/nodeSandbox';
+import { useNodeSandbox } from '../integration/nodeSandbox';
 
-let context: NodeSandbox;
-
-beforeAll(async () => {
-	context = await startNodeSandbox();
-});
-
-afterAll(async () => {
-	await context.sandbox.stop();
-});
-
-beforeEach(() => context.sandbox.admin.reset());
+const context = useNodeSandbox();
 
 async function failureOf(parameters: IDataObject): Promise<Error> {
 	try {
