@@ -122,9 +122,10 @@ function admitOnce(
 	});
 	const staticData = context.getWorkflowStaticData('node');
 	deduplicator.absorb(staticData[DEDUP_STATE], Math.floor(nowMs / 1000));
+	const savedKey = contentKey(event);
 	const admission = deduplicator.admit({
-		keys: deduplicationKeys(event, deliveryId),
-		savedKey: contentKey(event),
+		keys: deduplicationKeys(event, deliveryId, savedKey),
+		savedKey,
 		...orderingSubject(event),
 		dropOlder: options.dropOutOfOrder === true,
 	});

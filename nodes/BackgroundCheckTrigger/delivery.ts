@@ -224,11 +224,11 @@ export function contentKey(event: WebhookEvent): string {
  * Every identity of an event: the delivery and message IDs, and its {@link contentKey}, which is what makes
  * the copy sent by the other delivery system a duplicate.
  */
-export function deduplicationKeys(event: WebhookEvent, deliveryId: string | undefined): string[] {
+export function deduplicationKeys(event: WebhookEvent, deliveryId: string | undefined, content = contentKey(event)): string[] {
 	const keys: string[] = [];
 	if (deliveryId) keys.push(`delivery:${deliveryId}`);
 	if (event.messageId) keys.push(`message:${event.messageId}`);
-	keys.push(contentKey(event));
+	keys.push(content);
 	return keys;
 }
 

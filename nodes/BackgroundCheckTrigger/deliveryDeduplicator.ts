@@ -169,8 +169,8 @@ export class DeliveryDeduplicator {
 	}
 
 	admit(request: AdmissionRequest): Admission {
-		const savedHash = hashKey(request.savedKey);
-		const hashes = [...new Set(request.keys.map(hashKey))].filter((hash) => hash !== savedHash).concat(savedHash);
+		const otherKeys = request.keys.filter((key) => key !== request.savedKey);
+		const hashes = [...new Set([...otherKeys, request.savedKey].map(hashKey))];
 		if (hashes.some((hash) => this.deliveryByKey.has(hash) || this.pending.has(hash))) return { outcome: 'duplicate' };
 
 		if (request.subject !== undefined && request.modStamp !== undefined) {
