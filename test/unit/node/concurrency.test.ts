@@ -46,6 +46,15 @@ function tracedOperation(itemCount: number, result: (itemIndex: number) => IData
 }
 
 describe('runForEachItem with a concurrency', () => {
+	// Order, pairing and bounds, not pacing (tested below): with the clock stopped every item takes 0 ms, so
+	// the StartPacer never spaces starts, however slow the machine running the tests is.
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(1_760_000_000_000);
+	});
+	afterEach(() => {
+		jest.restoreAllMocks();
+	});
+
 	it('keeps input order and pairing although later items finish first, several outputs per item included', async () => {
 		const { trace, operation } = tracedOperation(12, (i) => (i % 4 === 1 ? [{ item: i, n: 1 }, { item: i, n: 2 }] : { item: i }));
 		const output = await runForEachItem.call(context(12), operation, { concurrency: 5 });
