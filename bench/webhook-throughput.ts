@@ -24,7 +24,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webhookSignature';
 import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
-import { TRIGGER_NODE, WEBHOOK_CREDENTIAL, credentialRef } from '../test/e2e/harness/backgroundCheck';
+import { TRIGGER_NODE, TRIGGER_NODE_VERSION, WEBHOOK_CREDENTIAL, credentialRef } from '../test/e2e/harness/backgroundCheck';
 import { startBenchN8n } from './lib/n8n';
 import { fmt, header, log, median, percentile, printTable, runMain, saveResult } from './lib/report';
 
@@ -148,7 +148,7 @@ async function deployTrigger(api: N8nApi, baseUrl: string, credential: Credentia
 			{
 				name: 'Background Check Trigger',
 				type: TRIGGER_NODE,
-				typeVersion: 1,
+				typeVersion: TRIGGER_NODE_VERSION,
 				position: [0, 0],
 				webhookId,
 				parameters: { event: 'any', options },

@@ -19,6 +19,8 @@ export interface Machine {
 	os: string;
 	node: string;
 	n8n: string;
+	/** n8n settings given in the environment (N8N_*), which the bench passes on to n8n; none: n8n's defaults. */
+	n8nSettings: string;
 	package: string;
 	commit: string;
 	loadAverage: string;
@@ -53,6 +55,11 @@ export function machine(): Machine {
 		os: `${os.type()} ${os.release()} ${os.arch()}`,
 		node: runtimePin().node === 'system' ? process.version : `v${runtimePin().node}`,
 		n8n: n8nVersion(),
+		n8nSettings:
+			Object.entries(process.env)
+				.filter(([key]) => key.startsWith('N8N_'))
+				.map(([key, value]) => `${key}=${value}`)
+				.join(' ') || "n8n's defaults",
 		package: `${pkg.name}@${pkg.version}`,
 		commit: gitCommit(),
 		loadAverage: os.loadavg().map((load) => load.toFixed(2)).join(' '),
@@ -66,7 +73,7 @@ export function header(name: string, what: string): Machine {
 	console.log(`\n# bench: ${name}`);
 	console.log(what);
 	console.log(
-		`machine: ${m.nproc} cores (nproc), ${m.cpu}, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}; n8n ${m.n8n}; ` +
+		`machine: ${m.nproc} cores (nproc), ${m.cpu}, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}; n8n ${m.n8n} (${m.n8nSettings}); ` +
 			`${m.package} at ${m.commit}; load average ${m.loadAverage}`,
 	);
 	return m;

@@ -72,6 +72,8 @@ export { byId } from '../../helpers/executeContext';
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
 export const TRIGGER_NAME = 'Background Check Trigger';
+/** The trigger's version that the editor adds to a new workflow (its defaultVersion). */
+export const TRIGGER_NODE_VERSION = 1.1;
 
 /**
  * Creates and activates a workflow holding only the trigger, and waits until its production URL answers:
@@ -79,7 +81,14 @@ export const TRIGGER_NAME = 'Background Check Trigger';
  */
 export async function deployTriggerWorkflow(
 	n8n: { baseUrl: string; api: N8nApi },
-	options: { name: string; webhookId: string; parameters: Record<string, unknown>; webhookCredential: Credential; apiCredential?: Credential },
+	options: {
+		name: string;
+		webhookId: string;
+		parameters: Record<string, unknown>;
+		webhookCredential: Credential;
+		apiCredential?: Credential;
+		typeVersion?: number;
+	},
 ): Promise<{ workflow: Workflow; webhookPath: string }> {
 	const workflow = await n8n.api.createWorkflow({
 		name: options.name,
@@ -87,7 +96,7 @@ export async function deployTriggerWorkflow(
 			{
 				name: TRIGGER_NAME,
 				type: TRIGGER_NODE,
-				typeVersion: 1,
+				typeVersion: options.typeVersion ?? TRIGGER_NODE_VERSION,
 				position: [0, 0],
 				webhookId: options.webhookId,
 				parameters: options.parameters,
