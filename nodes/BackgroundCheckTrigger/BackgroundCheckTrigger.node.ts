@@ -114,7 +114,7 @@ function admitOnce(
 	event: WebhookEvent,
 	deliveryId: string | undefined,
 	nowMs: number,
-): Claim | 'duplicate' | 'outOfOrder' {
+): { admission: Claim | 'duplicate' | 'outOfOrder'; memoryChanged: boolean } {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const deduplicator = deduplicatorFor(dedupScope(context), {
 		...DEFAULT_DEDUP_LIMITS,
@@ -129,9 +129,21 @@ function admitOnce(
 		...orderingSubject(event),
 		dropOlder: options.dropOutOfOrder === true,
 	});
-	// Assigning marks static data as changed, so n8n saves it before answering, as it is by then.
-	if (deduplicator.takeSaveTurn(nowMs)) staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
-	return admission.outcome === 'admitted' ? admission.claim : admission.outcome;
+	// Assigning marks static data as changed, so n8n saves it (see startExecutionAfterSave).
+	const memoryChanged = deduplicator.takeSaveTurn(nowMs);
+	if (memoryChanged) staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
+	return { admission: admission.outcome === 'admitted' ? admission.claim : admission.outcome, memoryChanged };
+}
+
+/**
+ * Answers the delivery here and hands its items to n8n, which then saves the workflow's static data (the
+ * duplicate memory) before it starts the execution. Left to answer itself, n8n 2.3x and later start the
+ * execution first, and that resets the "changed" mark of the same static data object, so the memory was never
+ * saved for a delivery that started a workflow (docs/n8n-runtimes.md). The answer is the same empty 200.
+ */
+function startExecutionAfterSave(context: IWebhookFunctions, items: IDataObject[]): IWebhookResponseData {
+	context.getResponseObject().status(200).end();
+	return { noWebhookResponse: true, workflowData: [context.helpers.returnJsonArray(items)] };
 }
 
 export class BackgroundCheckTrigger implements INodeType {
@@ -357,7 +369,8 @@ export class BackgroundCheckTrigger implements INodeType {
 		const unwantedEvent = unselectedEventType(event, this.getNodeParameter('event', CASE_STATUS_CHANGE) as string);
 		if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
 
-		const claim = this.getMode() === 'manual' ? undefined : admitOnce(this, event, verification.deliveryId, nowMs);
+		const { admission: claim, memoryChanged } =
+			this.getMode() === 'manual' ? { admission: undefined, memoryChanged: false } : admitOnce(this, event, verification.deliveryId, nowMs);
 		if (claim === 'duplicate' || claim === 'outOfOrder') return acknowledgeWithoutRun(ADMISSION_REFUSALS[claim]);
 
 		const unwantedStatus = unselectedStatus(event, {
@@ -382,6 +395,7 @@ export class BackgroundCheckTrigger implements INodeType {
 			}
 		}
 		claim?.commit(Math.floor(Date.now() / 1000));
+		if (memoryChanged) return startExecutionAfterSave(this, [item]);
 		return { workflowData: [this.helpers.returnJsonArray([item])] };
 	}
 }

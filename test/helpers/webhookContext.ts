@@ -40,6 +40,11 @@ export interface TriggerSetup {
 	workflowActive?: boolean;
 	nodeName?: string;
 	nodeId?: string;
+	/**
+	 * How n8n treats static data changed by a request that starts an execution with n8n's own answer: lost
+	 * (true, the default: n8n 2.3x and later, see handle()) or saved (false: n8n 2.8.4).
+	 */
+	staticDataLostWhenAnExecutionStarts?: boolean;
 }
 
 /** Workflow static data as n8n keeps it in the database (JSON): a copy per request, saved whole after it. */
@@ -290,7 +295,8 @@ export class TriggerHarness {
 
 	/**
 	 * Runs the webhook method for one request as n8n's live webhook handler does. `saveAfterMs` delays
-	 * the static data save, as starting the execution does in n8n, to order saves of concurrent requests.
+	 * the static data save (a slow database, or starting the execution first), to order saves of concurrent
+	 * requests.
 	 */
 	async handle(
 		delivery: IncomingDelivery,
@@ -302,15 +308,20 @@ export class TriggerHarness {
 		const request = requestObject(delivery, readStream);
 		const context = createWebhookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, request, response });
 		let handled: HandledDelivery;
+		let saveNow = false;
+		let startsExecution = false;
 		try {
 			const result: IWebhookResponseData = await this.nodeType.webhook!.call(context);
+			const items = result.workflowData?.[0].map((item) => item.json);
+			if (items) this.executions.push(items);
+			startsExecution = items !== undefined;
 			if (result.noWebhookResponse) {
-				handled = { statusCode: response.headersSent ? response.statusCode : undefined, body: response.body };
+				// n8n saves static data as soon as the node says it answered itself, before it starts any execution.
+				saveNow = true;
+				handled = { statusCode: response.headersSent ? response.statusCode : undefined, body: response.body, items };
 			} else if (result.workflowData === undefined) {
 				handled = { statusCode: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
 			} else {
-				const items = result.workflowData[0].map((item) => item.json);
-				this.executions.push(items);
 				handled = { statusCode: 200, body: undefined, items };
 			}
 		} catch (error) {
@@ -318,7 +329,10 @@ export class TriggerHarness {
 			handled = { statusCode: 500, body: { message: (error as Error).message }, error: error as Error };
 		}
 		await (saveAfterMs ? new Promise((resolve) => setTimeout(resolve, saveAfterMs)) : databaseRead());
-		if (this.setup.mode !== 'manual') this.store.saveIfChanged(loadedAsJson, staticData);
+		// Starting an execution before answering, n8n 2.3x and later wrap the same static data object again, which
+		// clears its "changed" mark: what the node wrote is not saved (n8n 2.8.4 saves it).
+		const losesChange = startsExecution && !saveNow && this.setup.staticDataLostWhenAnExecutionStarts !== false;
+		if (this.setup.mode !== 'manual' && !losesChange) this.store.saveIfChanged(loadedAsJson, staticData);
 		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
 		return handled;
 	}

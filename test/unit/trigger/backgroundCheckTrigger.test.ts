@@ -358,6 +358,23 @@ describe('duplicates', () => {
 		expect(harness.runCount).toBe(2);
 	});
 
+	it.each([
+		['n8n 2.3x and later (a change made by a request that starts a workflow is lost unless saved first)', true],
+		['n8n 2.8.4', false],
+	])('answers a delivery that starts a workflow itself, so that n8n saves its memory first: %s', async (_, lost) => {
+		const { harness, subscription } = await scenario({ staticDataLostWhenAnExecutionStarts: lost });
+		const delivery = signedDelivery(subscription, 'msg_saved_first', 'case-saved-first');
+		const savesBefore = harness.store.saves;
+		const answer = await harness.handle(delivery);
+		expect(answer).toMatchObject({ statusCode: 200, body: undefined });
+		expect(answer.items).toHaveLength(1);
+		expect(harness.store.saves - savesBefore).toBe(1);
+
+		await restart(harness);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.runCount).toBe(1);
+	});
+
 	it('still suppresses a redelivery after n8n restarts', async () => {
 		const { harness } = await scenario({});
 		await createCase();
