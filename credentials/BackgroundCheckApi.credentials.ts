@@ -9,7 +9,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { API_ENVIRONMENTS, insecureUrlReason, resolveBaseUrl } from '../nodes/shared/apiEnvironment';
+import { API_ENVIRONMENTS, foreignOriginReason, resolveBaseUrl, type RequestTarget } from '../nodes/shared/apiEnvironment';
 
 export const BACKGROUND_CHECK_API_CREDENTIAL = 'backgroundCheckApi';
 
@@ -21,6 +21,16 @@ interface HttpErrorLike {
 	response?: { status?: number };
 	cause?: { response?: { status?: number } };
 }
+
+/**
+ * Options that stop n8n's request helpers from following a redirect: `disableFollowRedirect` for n8n's own
+ * request options, `followRedirect` / `followAllRedirects` for the request library's (HTTP Request node).
+ */
+const NO_REDIRECTS: Pick<IHttpRequestOptions, 'disableFollowRedirect'> & { followRedirect: false; followAllRedirects: false } = {
+	disableFollowRedirect: true,
+	followRedirect: false,
+	followAllRedirects: false,
+};
 
 function statusOf(error: unknown): number | undefined {
 	const candidate = error as HttpErrorLike;
@@ -105,6 +115,8 @@ export class BackgroundCheckApi implements ICredentialType {
 			client = (await this.helpers.httpRequest({
 				method: 'POST',
 				url: `${baseUrl}/auth/api`,
+				// The key pair goes to the base URL only: a 307/308 would resend it to wherever it points.
+				...NO_REDIRECTS,
 				body: { apiKey: credentials.apiKey, clientAccessToken: credentials.clientAccessToken },
 				json: true,
 			})) as IDataObject;
@@ -125,17 +137,21 @@ export class BackgroundCheckApi implements ICredentialType {
 		return { token: client.token };
 	}
 
+	/**
+	 * Runs for every request made with this credential, the HTTP Request node's included: the token goes
+	 * only to the origin of the credential's base URL (which is HTTPS, or HTTP on a loopback host), and no
+	 * redirect is followed with it, since a redirect may lead to any origin (n8n 2.8 keeps the header on a
+	 * redirect to a subdomain whatever it is told). Anything else is refused with the reason, never the token.
+	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		// Runs for the HTTP Request node too: refuse to send the bearer token over plain HTTP to a remote host.
-		// That node passes request-library options, whose address is in `uri` rather than `url`.
-		const { uri } = requestOptions as { uri?: unknown };
-		const reason = insecureUrlReason(requestOptions.baseURL ?? requestOptions.url ?? String(uri ?? ''));
+		const reason = foreignOriginReason(resolveBaseUrl(credentials), requestOptions as RequestTarget);
 		if (reason) throw new Error(reason);
 		return {
 			...requestOptions,
+			...NO_REDIRECTS,
 			headers: { ...requestOptions.headers, Authorization: `Bearer ${credentials.token}` },
 		};
 	}

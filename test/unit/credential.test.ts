@@ -67,7 +67,7 @@ describe('Background Check API credential', () => {
 	it('sends the token as a bearer header, never in the query string', async () => {
 		const signed = await credential.authenticate(
 			{ ...sandboxCredentials, token: 'jwt-token' },
-			{ url: 'https://api.example.com/case/list', qs: { limit: 1 }, headers: { Accept: 'application/json' } },
+			{ url: 'http://127.0.0.1:7450/case/list', qs: { limit: 1 }, headers: { Accept: 'application/json' } },
 		);
 		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer jwt-token' });
 		expect(JSON.stringify(signed.qs)).not.toContain('jwt-token');
@@ -84,9 +84,25 @@ describe('Background Check API credential', () => {
 		// The HTTP Request node (v4) calls requestWithAuthentication with request-library options: the
 		// address is in `uri`, and neither `url` nor `baseURL` is set.
 		const legacyOptions = { uri: 'http://0.0.0.0:7450/shipment/mask/list', method: 'GET' } as unknown as IHttpRequestOptions;
-		await expect(credential.authenticate({ token: 'jwt-token' }, legacyOptions)).rejects.toThrow(/HTTPS/);
+		await expect(credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, legacyOptions)).rejects.toThrow(/HTTPS/);
 		const loopback = { uri: 'http://127.0.0.1:7450/shipment/mask/list', method: 'GET' } as unknown as IHttpRequestOptions;
-		expect((await credential.authenticate({ token: 'jwt-token' }, loopback)).headers).toEqual({ Authorization: 'Bearer jwt-token' });
+		expect((await credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, loopback)).headers).toEqual({ Authorization: 'Bearer jwt-token' });
+	});
+
+	it('attaches the token only for the origin of its own base URL (origin rules: security.test.ts)', async () => {
+		const production = { environment: 'production', productionBaseUrl: 'https://api.example.com/v1', token: 'jwt-token' };
+		await expect(credential.authenticate(production, { url: 'https://api.example.com/v1/case/list' })).resolves.toMatchObject({
+			headers: { Authorization: 'Bearer jwt-token' },
+		});
+		await expect(credential.authenticate(production, { url: 'https://other.example.com/case/list' })).rejects.toThrow(
+			"Refusing to send the Background Check API token to https://other.example.com: it is sent only to https://api.example.com, the credential's base URL",
+		);
+	});
+
+	it('exchanges the key pair without following redirects (a 307 would resend the pair elsewhere)', async () => {
+		const { helper, calls } = helperAnswering(() => ({ token: 't' }));
+		await credential.preAuthentication.call(helper, sandboxCredentials);
+		expect(calls[0]).toMatchObject({ disableFollowRedirect: true });
 	});
 
 	it('keeps the token hidden and expirable so n8n caches it and refreshes it only after a 401', () => {
@@ -127,5 +143,9 @@ describe('base URL rules', () => {
 		);
 		expect(() => resolveBaseUrl({ environment: 'custom', customBaseUrl: '' })).toThrow('empty');
 		expect(() => resolveBaseUrl({ environment: 'custom', customBaseUrl: 'not a url' })).toThrow('not a valid URL');
+	});
+
+	it('trims any number of trailing slashes and keeps the path', () => {
+		expect(resolveBaseUrl({ environment: 'custom', customBaseUrl: `https://api.example.com/v1${'/'.repeat(50)}` })).toBe('https://api.example.com/v1');
 	});
 });
