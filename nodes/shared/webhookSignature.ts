@@ -60,6 +60,29 @@ function checkTimestamp(timestampSeconds: number, nowSeconds: number, toleranceS
 	return undefined;
 }
 
+/**
+ * Caps on what a sender controls, far above any real delivery (a `webhook-signature` of a rotation is about
+ * 100 characters, an ID about 30) and above n8n's own 16 KiB header limit, so that a larger limit cannot
+ * make a header cost more than reading 64 KiB once.
+ */
+export const MAX_SIGNATURE_HEADER_LENGTH = 64 * 1024;
+export const MAX_WEBHOOK_ID_LENGTH = 1024;
+
+/**
+ * The base64 values of the `v1` entries of a `webhook-signature` value, in order. Entries are separated by
+ * spaces (spec 6.3); n8n joins repeated header lines with ", ", and other joins use "," alone, so a comma
+ * may also end an entry: the value is read as tokens split on whitespace and commas, where each `v1` token
+ * is followed by its signature. One pass, linear in the length.
+ */
+export function parseSignatureHeader(value: string): string[] {
+	const tokens = value.split(/[\s,]+/);
+	const signatures: string[] = [];
+	for (let index = 0; index < tokens.length - 1; index++) {
+		if (tokens[index] === 'v1' && tokens[index + 1] !== '') signatures.push(tokens[++index]);
+	}
+	return signatures;
+}
+
 export interface StandardWebhookInput {
 	rawBody: RawBody;
 	webhookId: string | undefined;
@@ -74,6 +97,8 @@ export interface StandardWebhookInput {
 export function verifyStandardWebhook(input: StandardWebhookInput): VerificationResult {
 	const { webhookId, webhookTimestamp, webhookSignature } = input;
 	if (!webhookId || !webhookTimestamp || !webhookSignature) return { valid: false, reason: 'missing webhook headers' };
+	if (webhookId.length > MAX_WEBHOOK_ID_LENGTH) return { valid: false, reason: 'webhook-id too long' };
+	if (webhookSignature.length > MAX_SIGNATURE_HEADER_LENGTH) return { valid: false, reason: 'signature header too long' };
 	if (!/^\d{1,12}$/.test(webhookTimestamp)) return { valid: false, reason: 'invalid timestamp' };
 	const timestampSeconds = Number(webhookTimestamp);
 	const staleness = checkTimestamp(
@@ -86,10 +111,7 @@ export function verifyStandardWebhook(input: StandardWebhookInput): Verification
 	const keys = input.secrets.map(decodeStandardSecret).filter((key): key is Buffer => key !== undefined);
 	if (keys.length === 0) return { valid: false, reason: 'no valid signing secret configured' };
 
-	const offered = webhookSignature
-		.split(' ')
-		.filter((entry) => entry.startsWith('v1,'))
-		.map((entry) => entry.slice(3));
+	const offered = parseSignatureHeader(webhookSignature);
 	for (const key of keys) {
 		const expected = standardSignature(key, webhookId, webhookTimestamp, input.rawBody);
 		if (offered.some((signature) => constantTimeEquals(signature, expected))) {
@@ -109,6 +131,24 @@ export function signLegacyWebhook(secret: string, timestampMs: number, rawBody: 
 	return `t=${timestampMs},v1=${legacySignature(secret, timestampMs, rawBody)}`;
 }
 
+/**
+ * The legacy header `t=<ms>,v1=<hex>[,v1=<hex>...]`: the first `t` and every `v1`, in order, each trimmed;
+ * parts without a name and `=` are skipped. One pass, linear in the length (n8n joins repeated lines
+ * with ", ", which reads as more parts).
+ */
+export function parseLegacyHeader(value: string): { timestamp: string | undefined; signatures: string[] } {
+	let timestamp: string | undefined;
+	const signatures: string[] = [];
+	for (const part of value.split(',')) {
+		const separator = part.indexOf('=');
+		if (separator <= 0) continue;
+		const name = part.slice(0, separator).trim();
+		if (name === 't') timestamp ??= part.slice(separator + 1).trim();
+		else if (name === 'v1') signatures.push(part.slice(separator + 1).trim());
+	}
+	return { timestamp, signatures };
+}
+
 export interface LegacyWebhookInput {
 	rawBody: RawBody;
 	header: string | undefined;
@@ -120,14 +160,8 @@ export interface LegacyWebhookInput {
 export function verifyLegacyWebhook(input: LegacyWebhookInput): VerificationResult {
 	if (!input.header) return { valid: false, reason: 'missing signature header' };
 	if (!input.secret) return { valid: false, reason: 'no legacy secret configured' };
-	const parts = new Map<string, string[]>();
-	for (const part of input.header.split(',')) {
-		const separator = part.indexOf('=');
-		if (separator <= 0) continue;
-		const name = part.slice(0, separator).trim();
-		parts.set(name, [...(parts.get(name) ?? []), part.slice(separator + 1).trim()]);
-	}
-	const timestamp = parts.get('t')?.[0];
+	if (input.header.length > MAX_SIGNATURE_HEADER_LENGTH) return { valid: false, reason: 'signature header too long' };
+	const { timestamp, signatures: offered } = parseLegacyHeader(input.header);
 	if (!timestamp || !/^\d{1,15}$/.test(timestamp)) return { valid: false, reason: 'invalid timestamp' };
 	const timestampSeconds = Math.floor(Number(timestamp) / 1000);
 	const staleness = checkTimestamp(
@@ -138,7 +172,6 @@ export function verifyLegacyWebhook(input: LegacyWebhookInput): VerificationResu
 	if (staleness) return { valid: false, reason: staleness };
 
 	const expected = legacySignature(input.secret, timestamp, input.rawBody);
-	const offered = parts.get('v1') ?? [];
 	if (offered.some((signature) => constantTimeEquals(signature.toLowerCase(), expected))) {
 		return { valid: true, scheme: 'legacy', timestampSeconds };
 	}

@@ -8,9 +8,13 @@ import { Webhook } from 'standardwebhooks';
 
 import {
 	DEFAULT_TOLERANCE_SECONDS,
+	MAX_SIGNATURE_HEADER_LENGTH,
+	MAX_WEBHOOK_ID_LENGTH,
 	decodeStandardSecret,
 	generateWebhookSecret,
 	isStandardSecret,
+	parseLegacyHeader,
+	parseSignatureHeader,
 	signLegacyWebhook,
 	signStandardWebhook,
 	verifyLegacyWebhook,
@@ -121,6 +125,27 @@ describe('Standard Webhooks reference vectors', () => {
 	it('tolerates repeated spaces between signature entries', () => {
 		const header = `${UNRELATED_SIGNATURE}   ${REFERENCE_SIGNATURE} `;
 		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: header })).valid).toBe(true);
+	});
+
+	it('accepts the right signature in any of several header lines, however they were joined', () => {
+		for (const join of [', ', ',', ' ', ',\t', ' , ']) {
+			for (const lines of [[REFERENCE_SIGNATURE, UNRELATED_SIGNATURE], [UNRELATED_SIGNATURE, REFERENCE_SIGNATURE]]) {
+				expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: lines.join(join) })).valid).toBe(true);
+			}
+		}
+	});
+
+	it('refuses a webhook-signature over 64 KiB and a webhook-id over 1,024 characters before any HMAC', () => {
+		const padded = `${REFERENCE_SIGNATURE} ${'v1,AAAA '.repeat(MAX_SIGNATURE_HEADER_LENGTH)}`.slice(0, MAX_SIGNATURE_HEADER_LENGTH);
+		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: padded })).valid).toBe(true);
+		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: `${padded} ` }))).toEqual({
+			valid: false,
+			reason: 'signature header too long',
+		});
+		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookId: 'm'.repeat(MAX_WEBHOOK_ID_LENGTH + 1) }))).toEqual({
+			valid: false,
+			reason: 'webhook-id too long',
+		});
 	});
 
 	it('rejects an old timestamp (tolerance + 1 s) and a new one (tolerance + 1 s)', () => {
@@ -350,6 +375,12 @@ describe('legacy scheme (spec 6.6)', () => {
 		expect(verify(`t=${nowMs},v1=${'0'.repeat(64)},v1=${hex}`).valid).toBe(true);
 	});
 
+	it('refuses a header over 64 KiB without reading it', () => {
+		const header = `${signLegacyWebhook(secret, nowMs, body)},${'a='.repeat(MAX_SIGNATURE_HEADER_LENGTH)}`;
+		expect(verify(header.slice(0, MAX_SIGNATURE_HEADER_LENGTH)).valid).toBe(true);
+		expect(verify(header.slice(0, MAX_SIGNATURE_HEADER_LENGTH + 1))).toEqual({ valid: false, reason: 'signature header too long' });
+	});
+
 	it('rejects a tampered body, a wrong secret and a signature of the wrong length', () => {
 		const header = signLegacyWebhook(secret, nowMs, body);
 		expect(verify(header, { rawBody: body.replace('"p"', '"q"') })).toEqual({ valid: false, reason: 'signature mismatch' });
@@ -400,5 +431,23 @@ describe('legacy scheme (spec 6.6)', () => {
 		const reserialised = JSON.stringify(JSON.parse(body), null, 1);
 		expect(verify(header, { rawBody: reserialised }).valid).toBe(false);
 		expect(verify(header, { rawBody: Buffer.from(body) }).valid).toBe(true);
+	});
+});
+
+describe('header parsers', () => {
+	it('reads the v1 entries of webhook-signature, across spaces, commas and joined lines', () => {
+		expect(parseSignatureHeader('v1,abc= v1,def=')).toEqual(['abc=', 'def=']);
+		expect(parseSignatureHeader('v1,abc=, v1,def=')).toEqual(['abc=', 'def=']);
+		expect(parseSignatureHeader('v1,abc=,v1,def=')).toEqual(['abc=', 'def=']);
+		expect(parseSignatureHeader('  v2,xyz v1a,sig v1,abc=  ')).toEqual(['abc=']);
+		expect(parseSignatureHeader('v1, v1,')).toEqual(['v1']);
+		expect(parseSignatureHeader('')).toEqual([]);
+		expect(parseSignatureHeader('v1')).toEqual([]);
+	});
+
+	it('reads the first t and every v1 of the legacy header, trimmed', () => {
+		expect(parseLegacyHeader('t=1, v1=aa ,v1=bb,t=2, x=1,=y,novalue')).toEqual({ timestamp: '1', signatures: ['aa', 'bb'] });
+		expect(parseLegacyHeader('')).toEqual({ timestamp: undefined, signatures: [] });
+		expect(parseLegacyHeader('t=1,v1=a=b')).toEqual({ timestamp: '1', signatures: ['a=b'] });
 	});
 });
