@@ -2,7 +2,15 @@ import type { IAdditionalCredentialOptions, IExecuteFunctions, IHttpRequestOptio
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_ERROR_PREFIX } from '../../credentials/BackgroundCheckApi.credentials';
-import { apiPath, apiRequest, describeApiError, encodePathSegment, redact } from '../../nodes/BackgroundCheck/transport';
+import {
+	API_TEXT_EXCERPT_LENGTH,
+	apiPath,
+	apiRequest,
+	apiTextExcerpt,
+	describeApiError,
+	encodePathSegment,
+	redact,
+} from '../../nodes/BackgroundCheck/transport';
 
 const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
@@ -229,6 +237,41 @@ describe('secrets never leave in an error', () => {
 		const text = `key ${SECRETS.apiKey} token ${SECRETS.clientAccessToken} Authorization: Bearer abc.def ${SECRETS.token}`;
 		const clean = redact(text, Object.values(SECRETS));
 		for (const secret of [...Object.values(SECRETS), 'abc.def']) expect(clean).not.toContain(secret);
+	});
+
+	it('redacts exactly what the JWT pattern matches, and leaves JWT-like text that is not one', () => {
+		expect(redact('a eyJx.y.z b')).toBe('a [redacted] b');
+		expect(redact('eyJx.y.z.w')).toBe('[redacted].w');
+		expect(redact('eyJx.y. and eyJa.b.c')).toBe('[redacted] and [redacted]');
+		expect(redact('xeyJa.b.c')).toBe('x[redacted]');
+		for (const text of ['eyJ.y.z', 'eyJx..z', 'eyJx.y', 'eyJeyJeyJ', 'eyJa.eyJb']) expect(redact(text)).toBe(text);
+		expect(redact('Authorization: Bearer abc.def-1 rest')).toBe('Authorization: [redacted] rest');
+	});
+
+	it('shows at most 500 characters of the API\'s text, redacted before the cut so no part of a secret is left', () => {
+		const body = { message: `${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 4)}${SECRETS.apiKey} and more` };
+		const described = describeApiError('POST', '/case/create', 400, body, Object.values(SECRETS));
+		expect(described.message).toContain('[red');
+		expect(described.message).not.toContain(SECRETS.apiKey.slice(0, 4));
+		expect(described.message).toMatch(/… \(cut at \d+ of \d+ characters\)$/);
+		expect(apiTextExcerpt('short', [])).toBe('short');
+		// a surrogate pair at the cut is not split
+		const emoji = apiTextExcerpt(`${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 1)}😀😀`);
+		expect(emoji.startsWith(`${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 1)}…`)).toBe(true);
+	});
+
+	it('bounds the list of existing cases of a 409', () => {
+		const cases = Array.from({ length: 10_000 }, (_, index) => ({ id: `case-${index}` }));
+		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases });
+		expect(described.description).toContain('case-0, case-1');
+		expect(described.description!.length).toBeLessThan(1000);
+	});
+
+	it('shows a bounded, redacted excerpt of a long error body through the whole request path', async () => {
+		const { context } = answering(400, { message: `${SECRETS.token} ${'y'.repeat(200_000)}` });
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		expect(error.message.length).toBeLessThan(1000);
+		expect(error.message.startsWith('[redacted] yyy')).toBe(true);
 	});
 
 	it('builds a fresh error that does not carry the request (and its Authorization header)', async () => {

@@ -47,16 +47,74 @@ export interface ApiRequestOptions {
 	itemIndex?: number;
 }
 
-const TOKEN_LIKE = [/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g];
+const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
+const REDACTED = '[redacted]';
 
-/** Removes credential values and anything shaped like a bearer token or JWT from a text. */
+/** Characters of a JWT segment (base64url). */
+function isJwtCharacter(code: number): boolean {
+	return (
+		(code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d
+	);
+}
+
+/** The index after the run of JWT characters that starts at `from`. */
+function jwtRunEnd(text: string, from: number): number {
+	let index = from;
+	while (index < text.length && isJwtCharacter(text.charCodeAt(index))) index++;
+	return index;
+}
+
+/**
+ * Replaces what `/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\/g` matches, in linear time: that regex
+ * retries from every `eyJ` inside a long run of segment characters and is quadratic on "eyJeyJeyJ...".
+ * Every `eyJ` of one run shares the run's end and what follows it, so a run that holds no match is skipped
+ * whole; each character is read at most three times.
+ */
+function redactJwts(text: string): string {
+	let result = '';
+	let copied = 0;
+	let start = text.indexOf('eyJ');
+	while (start !== -1) {
+		const header = jwtRunEnd(text, start + 3);
+		if (header > start + 3 && text[header] === '.') {
+			const payload = jwtRunEnd(text, header + 1);
+			if (payload > header + 1 && text[payload] === '.') {
+				const end = jwtRunEnd(text, payload + 1);
+				result += text.slice(copied, start) + REDACTED;
+				copied = end;
+				start = text.indexOf('eyJ', end);
+				continue;
+			}
+		}
+		start = text.indexOf('eyJ', header);
+	}
+	return copied === 0 ? text : result + text.slice(copied);
+}
+
+/** Removes credential values and anything shaped like a bearer token or JWT from a text, in linear time. */
 export function redact(text: string, secrets: unknown[] = []): string {
 	let result = text;
 	for (const secret of secrets) {
-		if (typeof secret === 'string' && secret.length >= 4) result = result.split(secret).join('[redacted]');
+		if (typeof secret === 'string' && secret.length >= 4) result = result.split(secret).join(REDACTED);
 	}
-	for (const pattern of TOKEN_LIKE) result = result.replace(pattern, '[redacted]');
-	return result;
+	return redactJwts(result.replace(BEARER, REDACTED));
+}
+
+/** How much of an API's error text is read (redacted), and how much of it an error message shows. */
+export const API_TEXT_READ_LIMIT = 64 * 1024;
+export const API_TEXT_EXCERPT_LENGTH = 500;
+
+/**
+ * A bounded, redacted excerpt of text from the API or about its answer: the first 64 KiB are redacted
+ * before the cut, so the cut never leaves part of a secret behind, and at most 500 characters are shown.
+ */
+export function apiTextExcerpt(text: string, secrets: unknown[] = []): string {
+	const clean = redact(text.slice(0, API_TEXT_READ_LIMIT), secrets);
+	if (clean.length <= API_TEXT_EXCERPT_LENGTH && text.length <= API_TEXT_READ_LIMIT) return clean;
+	let cut = Math.min(API_TEXT_EXCERPT_LENGTH, clean.length);
+	const last = clean.charCodeAt(cut - 1);
+	if (last >= 0xd800 && last <= 0xdbff) cut--; // do not split a surrogate pair
+	return `${clean.slice(0, cut)}… (cut at ${cut} of ${text.length} characters)`;
 }
 
 export interface DescribedApiError {
@@ -65,9 +123,9 @@ export interface DescribedApiError {
 	description?: string;
 }
 
-function apiMessage(body: unknown): string | undefined {
+function apiText(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() || undefined;
-	if (Buffer.isBuffer(body)) return body.toString('utf8').trim() || undefined;
+	if (Buffer.isBuffer(body)) return body.subarray(0, API_TEXT_READ_LIMIT * 4).toString('utf8').trim() || undefined;
 	if (body && typeof body === 'object') {
 		const { message, error } = body as { message?: unknown; error?: unknown };
 		if (Array.isArray(message)) return message.map(String).join('; ');
@@ -75,6 +133,12 @@ function apiMessage(body: unknown): string | undefined {
 		if (typeof error === 'string' && error) return error;
 	}
 	return undefined;
+}
+
+/** The API's own message of an error answer, as a bounded and redacted excerpt. */
+function apiMessage(body: unknown, secrets: unknown[]): string | undefined {
+	const text = apiText(body);
+	return text === undefined ? undefined : apiTextExcerpt(text, secrets);
 }
 
 function conflictingCaseIds(body: unknown): string[] {
@@ -90,14 +154,18 @@ const isWrite = (method: IHttpRequestMethods) => method !== 'GET' && method !== 
 const MAY_OR_MAY_NOT_EXIST =
 	'The request may or may not have been carried out. Case creation has no idempotency key, so the node does not retry it: look the candidate up with Case > Get Many (or in the provider\'s portal) before running it again.';
 
-/** Turns an HTTP failure into the message a user needs; pure, so every shape is unit-tested. */
+/**
+ * Turns an HTTP failure into the message a user needs; pure, so every shape is unit-tested. Text from the
+ * API is shown as a bounded excerpt with `secrets` and token-like values redacted.
+ */
 export function describeApiError(
 	method: IHttpRequestMethods,
 	path: string,
 	status: number | undefined,
 	body: unknown,
+	secrets: unknown[] = [],
 ): DescribedApiError {
-	const fromApi = apiMessage(body);
+	const fromApi = apiMessage(body, secrets);
 	const endpoint = `${method} ${path}`;
 	if (status === undefined) {
 		return {
@@ -111,7 +179,7 @@ export function describeApiError(
 			status,
 			message: 'The candidate already has a case in this group',
 			description: ids.length
-				? `Existing case ID(s): ${ids.join(', ')}. Use Case > Get or Add Services instead of creating another case.`
+				? `Existing case ID(s): ${apiTextExcerpt(ids.join(', '), secrets)}. Use Case > Get or Add Services instead of creating another case.`
 				: 'Use Case > Get Many to find the existing case instead of creating another one.',
 		};
 	}
@@ -262,9 +330,9 @@ export async function apiRequest(
 	if (options.body !== undefined) request.body = options.body;
 	if (options.qs !== undefined && Object.keys(options.qs).length > 0) request.qs = options.qs;
 
+	const credentialSecrets = () => [session.data.apiKey, session.data.clientAccessToken, session.data.token];
 	const fail = (described: DescribedApiError): never => {
-		const { apiKey, clientAccessToken, token } = session.data;
-		const secrets = [apiKey, clientAccessToken, token];
+		const secrets = credentialSecrets();
 		const message = redact(described.message, secrets);
 		const description = described.description ? redact(described.description, secrets) : undefined;
 		throw new NodeApiError(this.getNode(), { message, description: description ?? null } as JsonObject, {
@@ -283,19 +351,24 @@ export async function apiRequest(
 		response = (await send({ ...request, returnFullResponse: true, ignoreHttpStatusErrors: true })) as FullResponse;
 		if (response.statusCode === 401) return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
 	} catch (error) {
-		return fail(describeTransportFailure(method, path, error as TransportFailure));
+		return fail(describeTransportFailure(method, path, error as TransportFailure, credentialSecrets()));
 	}
 	if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-	return fail(describeApiError(method, path, response.statusCode, response.body));
+	return fail(describeApiError(method, path, response.statusCode, response.body, credentialSecrets()));
 }
 
-function describeTransportFailure(method: IHttpRequestMethods, path: string, error: TransportFailure): DescribedApiError {
+function describeTransportFailure(
+	method: IHttpRequestMethods,
+	path: string,
+	error: TransportFailure,
+	secrets: unknown[],
+): DescribedApiError {
 	const status = Number(error.httpCode) || undefined;
-	if (status) return describeApiError(method, path, status, error.context?.data ?? error.description);
+	if (status) return describeApiError(method, path, status, error.context?.data ?? error.description, secrets);
 	if (error.message?.startsWith(CREDENTIAL_ERROR_PREFIX)) return { message: error.message };
 	const described = describeApiError(method, path, undefined, undefined);
 	// n8n words a timeout as "The connection was aborted, perhaps the server is offline"; say what happened.
 	const timedOut = [error.message, ...(error.messages ?? [])].some((text) => /timeout of \d+ ?ms exceeded|ETIMEDOUT/i.test(text ?? ''));
 	if (timedOut) return { ...described, message: `${described.message} within ${REQUEST_TIMEOUT_MS / 1000} seconds` };
-	return { ...described, message: `${described.message}: ${error.message ?? 'no response'}` };
+	return { ...described, message: `${described.message}: ${apiTextExcerpt(error.message ?? 'no response', secrets)}` };
 }
