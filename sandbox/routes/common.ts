@@ -37,7 +37,7 @@ export class BodyProblems {
 
 	/** Name characters (case creation, aliases, candidate updates) and `staffingAgency` length. */
 	checkNamesAndLengths(body: unknown): void {
-		for (const violation of findBodyViolations(body)) this.add(violation.message);
+		for (const violation of findBodyViolations(body, { names: true })) this.add(violation.message);
 	}
 
 	checkServiceId(path: string, id: unknown): void {

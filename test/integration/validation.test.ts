@@ -50,6 +50,15 @@ describe('validation before any request', () => {
 		);
 	});
 
+	it('accepts a name typed with a combining accent and sends it composed (NFC); still refuses ½ as a digit', async () => {
+		await createCase(context, { candidateFirstName: 'Jose\u0301', aliases: { alias: [{ firstName: 'Zoe\u0308', lastName: 'Lee' }] } });
+		const [request] = context.apiRequests();
+		expect(request).toMatchObject({ path: '/case/create', status: 201 });
+		expect(request.body).toMatchObject({ candidate: { firstName: 'José' }, aliases: [{ firstName: 'Zoë', lastName: 'Lee' }] });
+		context.sandbox.admin.reset();
+		await expectRefusedBeforeAnyRequest(newCaseParameters({ candidateLastName: 'Lee½' }), /^candidate\.lastName contains characters the API does not accept \("½"\)/);
+	});
+
 	it('refuses a staffingAgency over 100 characters in order data and in testimony', async () => {
 		const tooLong = 'S'.repeat(101);
 		await expectRefusedBeforeAnyRequest(

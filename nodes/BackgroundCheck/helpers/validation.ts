@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { findBodyViolations } from '../../shared/validation';
+import { findBodyViolations, type BodyRules } from '../../shared/validation';
 
 /** How an error names the item it is about, in n8n's own wording. */
 export const itemLabel = (itemIndex: number) => `[item ${itemIndex}]`;
@@ -83,11 +83,12 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * The last check on a finished body, JSON-merged fields included: every name field and every
- * `staffingAgency`, wherever it sits, follows the API's rules.
+ * The last check on a finished body, JSON-merged fields included: every `staffingAgency`, wherever it sits,
+ * follows the API's rule, and with `{ names: true }` (case creation: spec 7 names case creation, aliases and
+ * the candidate-info update) so does every name field.
  */
-export function checkBody(node: INode, body: unknown, itemIndex: number): void {
-	const [first, ...others] = findBodyViolations(body);
+export function checkBody(node: INode, body: unknown, itemIndex: number, rules: BodyRules = { names: false }): void {
+	const [first, ...others] = findBodyViolations(body, rules);
 	if (!first) return;
 	throw invalidInput(
 		node,

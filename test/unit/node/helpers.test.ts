@@ -72,6 +72,13 @@ describe('parseJsonObject', () => {
 });
 
 describe('checkBody', () => {
+	it('applies the name rule only when asked (case creation), the staffingAgency length always', () => {
+		const body = { candidate: { firstName: 'Ann Marie' }, orderData: [{ staffingAgency: 'A'.repeat(101) }] };
+		expect(errorOf(() => checkBody(node, body, 0, { names: true })).message).toMatch(/^candidate\.firstName/);
+		expect(errorOf(() => checkBody(node, body, 0)).message).toMatch(/^orderData\[0\]\.staffingAgency/);
+		expect(() => checkBody(node, { candidate: { firstName: 'Ann Marie' } }, 0)).not.toThrow();
+	});
+
 	it('passes names with the allowed characters and short staffing agencies', () => {
 		expect(() =>
 			checkBody(node, { candidate: { firstName: "D'Arcy-Lee", lastName: 'Ñúñez,Jr.' }, staffingAgency: 'A'.repeat(100) }, 0),
@@ -80,7 +87,7 @@ describe('checkBody', () => {
 
 	it('names the first violation and lists the others', () => {
 		const error = errorOf(() =>
-			checkBody(node, { candidate: { firstName: 'Ann Marie' }, orderData: [{ staffingAgency: 'A'.repeat(101) }] }, 2),
+			checkBody(node, { candidate: { firstName: 'Ann Marie' }, orderData: [{ staffingAgency: 'A'.repeat(101) }] }, 2, { names: true }),
 		);
 		expect(error.message).toMatch(/^candidate\.firstName contains characters the API does not accept \(space\).*\[item 2\]$/);
 		expect(error.description).toMatch(/orderData\[0\]\.staffingAgency is 101 characters long/);

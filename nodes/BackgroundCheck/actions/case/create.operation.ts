@@ -9,7 +9,7 @@ import { buildOrderData, orderDataProperty } from '../../helpers/orderData';
 import { readAdditionalBody } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
 import { checkBody, invalidInput, requireId } from '../../helpers/validation';
-import { NAME_RULE_TEXT } from '../../../shared/validation';
+import { NAME_RULE_TEXT, withNamesInNfc } from '../../../shared/validation';
 import { apiPath, apiRequest } from '../../transport';
 
 const NAME_HINT = `Allowed characters: ${NAME_RULE_TEXT} (spec section 7)`;
@@ -222,8 +222,8 @@ function buildCaseBody(this: IExecuteFunctions, itemIndex: number): IDataObject 
 		orderData: buildOrderData.call(this, itemIndex),
 		...(this.getNodeParameter('tracking', itemIndex, {}) as IDataObject),
 	});
-	const body = mergeBody(typed, readAdditionalBody.call(this, itemIndex));
-	checkBody(node, body, itemIndex);
+	const body = withNamesInNfc(mergeBody(typed, readAdditionalBody.call(this, itemIndex)));
+	checkBody(node, body, itemIndex, { names: true });
 	return body;
 }
 
