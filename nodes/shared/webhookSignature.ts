@@ -69,16 +69,20 @@ export const MAX_SIGNATURE_HEADER_LENGTH = 64 * 1024;
 export const MAX_WEBHOOK_ID_LENGTH = 1024;
 
 /**
- * The base64 values of the `v1` entries of a `webhook-signature` value, in order. Entries are separated by
- * spaces (spec 6.3); n8n joins repeated header lines with ", ", and other joins use "," alone, so a comma
- * may also end an entry: the value is read as tokens split on whitespace and commas, where each `v1` token
- * is followed by its signature. One pass, linear in the length.
+ * The candidate signatures of a `webhook-signature` value, in order: in each whitespace-separated chunk, read
+ * as comma-separated tokens, every non-empty token that follows a `v1` token. Entries are separated by spaces
+ * (spec 6.3), but n8n joins repeated header lines with ", " and other joins use "," alone, so "v1,a",
+ * "v1,a," and "v1,a,v1,b" all count, and a stray or empty entry ("v1", "v1,") next to a good one costs it
+ * nothing. Taking more candidates is safe: each is only compared with the signature computed here. One pass,
+ * linear in the length.
  */
 export function parseSignatureHeader(value: string): string[] {
-	const tokens = value.split(/[\s,]+/);
 	const signatures: string[] = [];
-	for (let index = 0; index < tokens.length - 1; index++) {
-		if (tokens[index] === 'v1' && tokens[index + 1] !== '') signatures.push(tokens[++index]);
+	for (const chunk of value.split(/\s+/)) {
+		const tokens = chunk.split(',');
+		for (let index = 1; index < tokens.length; index++) {
+			if (tokens[index - 1] === 'v1' && tokens[index] !== '') signatures.push(tokens[index]);
+		}
 	}
 	return signatures;
 }

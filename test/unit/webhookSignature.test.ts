@@ -440,7 +440,10 @@ describe('header parsers', () => {
 		expect(parseSignatureHeader('v1,abc=, v1,def=')).toEqual(['abc=', 'def=']);
 		expect(parseSignatureHeader('v1,abc=,v1,def=')).toEqual(['abc=', 'def=']);
 		expect(parseSignatureHeader('  v2,xyz v1a,sig v1,abc=  ')).toEqual(['abc=']);
-		expect(parseSignatureHeader('v1, v1,')).toEqual(['v1']);
+		expect(parseSignatureHeader('v1, v1,abc=')).toEqual(['abc=']);
+		expect(parseSignatureHeader('v1 v1,abc=')).toEqual(['abc=']);
+		expect(parseSignatureHeader('v1,v1,abc=')).toEqual(['v1', 'abc=']);
+		expect(parseSignatureHeader('v1,,abc=')).toEqual([]);
 		expect(parseSignatureHeader('')).toEqual([]);
 		expect(parseSignatureHeader('v1')).toEqual([]);
 	});
