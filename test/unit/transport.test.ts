@@ -239,9 +239,11 @@ describe('secrets never leave in an error', () => {
 		for (const secret of [...Object.values(SECRETS), 'abc.def']) expect(clean).not.toContain(secret);
 	});
 
-	it('redacts exactly what the JWT pattern matches, and leaves JWT-like text that is not one', () => {
+	it('redacts JWTs to the end of their dotted run, and leaves JWT-like text that is not one', () => {
 		expect(redact('a eyJx.y.z b')).toBe('a [redacted] b');
-		expect(redact('eyJx.y.z.w')).toBe('[redacted].w');
+		expect(redact('eyJx.y.z.w')).toBe('[redacted]');
+		// text glued before a token cannot leave its signature behind
+		expect(redact('eyJab.eyJhdr.payload.signature')).toBe('[redacted]');
 		expect(redact('eyJx.y. and eyJa.b.c')).toBe('[redacted] and [redacted]');
 		expect(redact('xeyJa.b.c')).toBe('x[redacted]');
 		for (const text of ['eyJ.y.z', 'eyJx..z', 'eyJx.y', 'eyJeyJeyJ', 'eyJa.eyJb']) expect(redact(text)).toBe(text);
