@@ -7,6 +7,7 @@
  */
 import { httpRequest } from '../../scripts/n8n/http';
 import type { Sandbox } from '../../sandbox';
+import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer';
 import {
 	API_CREDENTIAL,
 	JWT_PATTERN,
@@ -25,11 +26,23 @@ import { startTestN8n, type TestN8n } from './harness/n8nInstance';
 
 let n8n: TestN8n;
 let sandbox: Sandbox;
+/** Another origin on this machine: it must never see the token or the key pair. */
+let collector: RecordingServer;
+/** An "API" that exchanges a token and then redirects to the collector. */
+let redirector: RecordingServer;
+const REDIRECTOR_TOKEN = 'redirector-bearer-token-that-must-stay-home';
 /** Every secret value this file hands to n8n, by a name for the failure message. */
 const secrets: Record<string, string> = {};
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox();
+	collector = await startRecordingServer();
+	redirector = await startRecordingServer(({ method, path }) => {
+		if (method === 'POST' && path === '/auth/api') return { status: 200, body: { id: 'client-r', token: REDIRECTOR_TOKEN } };
+		if (path === '/moving/auth/api') return { status: 307, headers: { location: `${collector.url}/auth/api` } };
+		return { status: 302, headers: { location: `${collector.url}/collect` } };
+	});
+	secrets.redirectorToken = REDIRECTOR_TOKEN;
 	n8n = await startTestN8n('credential', { env: { N8N_LOG_LEVEL: 'debug' } });
 	sandbox.demoCredentials.forEach((demo, index) => {
 		secrets[`apiKey`] = demo.apiKey;
@@ -40,6 +53,8 @@ beforeAll(async () => {
 afterAll(async () => {
 	await n8n?.stop();
 	await sandbox?.stop();
+	await collector?.close();
+	await redirector?.close();
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -89,6 +104,35 @@ describe("n8n's credential test", () => {
 		const result = await testCredential(credential, credentialData(0, { customBaseUrl: closed }));
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^Background Check API credential: could not obtain an access token from http:\/\/127\.0\.0\.1:9\/auth\/api: check the base URL/);
+	});
+
+	test('refuses a base URL with a user name and password, a query or a fragment, without repeating the password', async () => {
+		const withPassword = sandbox.url.replace('http://', 'http://user:s3cr3t-in-url@');
+		secrets.urlPassword = 's3cr3t-in-url';
+		for (const [baseUrl, reason] of [
+			[withPassword, /contains a user name or password/],
+			[`${sandbox.url}/?tenant=1`, /contains a query/],
+			[`${sandbox.url}/#v1`, /contains a fragment/],
+		] as const) {
+			const credential = await createApiCredential(n8n.api, sandbox, { name: `test: base ${baseUrl.length}`, baseUrl });
+			const requests = requestsFrom(sandbox);
+			const result = await testCredential(credential, credentialData(0, { customBaseUrl: baseUrl }));
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(reason);
+			expect(result.message).not.toContain('s3cr3t-in-url');
+			expect(requests.all()).toEqual([]);
+		}
+	});
+
+	test('does not follow a redirect of the token exchange: the key pair stays with the base URL', async () => {
+		// Under this base URL the redirector answers POST .../auth/api with a 307 to the collector, which would resend the body.
+		const baseUrl = `${redirector.url}/moving`;
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: exchange redirect', baseUrl });
+		const result = await testCredential(credential, credentialData(0, { customBaseUrl: baseUrl }));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/could not obtain an access token .*\(HTTP 307\)/);
+		expect(redirector.requests.map((entry) => `${entry.method} ${entry.path}`)).toContain('POST /moving/auth/api');
+		expect(collector.requests).toEqual([]);
 	});
 });
 
@@ -238,6 +282,33 @@ describe('HTTP Request node with the credential as a predefined credential type'
 		expect(result.execution.status).toBe('error');
 		expect(executionError(result.execution)).toMatch(/Refusing to send credentials to http:\/\/0\.0\.0\.0/);
 		expect(result.requests.filter((entry) => entry.path !== '/auth/api')).toEqual([]);
+	});
+
+	test('refuses to attach the token to any other origin: another port of the same host, another HTTPS host', async () => {
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request other origin' });
+		for (const [url, origin] of [
+			[`${collector.url}/collect`, collector.url],
+			['https://collector.other.example/collect', 'https://collector.other.example'],
+		] as const) {
+			const result = await runOnce<Json>(n8n.api, sandbox, 'http request other origin', [httpRequestNode(credential, 'POST', url, '{ "case": "x" }')]);
+			expect(result.execution.status).toBe('error');
+			const message = executionError(result.execution) ?? '';
+			expect(message).toContain(`Refusing to send the Background Check API token to ${origin}: it is sent only to ${sandbox.url}, the credential's base URL`);
+			expect(leakedSecrets(message, secrets)).toEqual([]);
+			expect(result.requests.filter((entry) => entry.path !== '/auth/api')).toEqual([]);
+		}
+		expect(collector.requests).toEqual([]);
+	});
+
+	test('follows no redirect with the token: a redirect to another origin does not carry it there', async () => {
+		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request redirect', baseUrl: redirector.url });
+		const result = await runOnce<Json>(n8n.api, sandbox, 'http request redirect', [httpRequestNode(credential, 'GET', `${redirector.url}/moved`)]);
+		// The token reached its own origin (the exchange, then the request that was answered with the redirect)...
+		expect(redirector.requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual(expect.arrayContaining(['POST /auth/api', 'GET /moved']));
+		expect(redirector.requests.find((entry) => entry.path === '/moved')?.headers.authorization).toBe(`Bearer ${REDIRECTOR_TOKEN}`);
+		// ...and nothing went on to the collector, with or without the token.
+		expect(collector.requests).toEqual([]);
+		expect(result.execution.status).toBe('error');
 	});
 });
 
