@@ -19,6 +19,7 @@ import {
 	verifyStandardWebhook,
 } from '../../nodes/shared/webhookSignature';
 import { KiB, LINEAR_RATIO_BOUND, linearCostRatio, repeatTo } from '../helpers/linearTime';
+import { rejectionOf } from '../helpers/rejection';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJncm91cCI6ImVhc3QifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
 const stored: ICredentialDataDecryptedObject = {
@@ -30,14 +31,7 @@ const stored: ICredentialDataDecryptedObject = {
 };
 const credential = new BackgroundCheckApi();
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected a refusal');
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise);
 
 function helperFailingWith(error: Error) {
 	const calls: IHttpRequestOptions[] = [];
@@ -228,5 +222,19 @@ describe('finding 6: the name rule of spec 7', () => {
 		expect(() => checkBody(node, { criteria: { lastName: 'Van Dyke' } }, 1)).not.toThrow();
 		// What stays for every body: staffingAgency's length.
 		expect(() => checkBody(node, { staffingAgency: 'S'.repeat(101) }, 0)).toThrow('staffingAgency');
+	});
+});
+
+describe('found by the fuzz suite: redaction left a token\'s signature behind', () => {
+	const signature = 'c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+
+	it('when a credential value sat inside the JWT (removing it first broke the JWT\'s match)', () => {
+		const text = `rejected eyJhbGciOiJIUzI1NiJ9partner-key-123.eyJncm91cCI6ImVhc3QifQ.${signature} for this key`;
+		expect(redact(text, ['partner-key-123'])).not.toContain(signature);
+	});
+
+	it('when JWT-like text was glued before the token ("eyJab." + token)', () => {
+		expect(redact(`token=eyJab.${TOKEN}`)).not.toContain(signature);
+		expect(redact(`eyJa.b${TOKEN}`)).not.toContain(signature);
 	});
 });

@@ -11,6 +11,7 @@ import {
 	encodePathSegment,
 	redact,
 } from '../../nodes/BackgroundCheck/transport';
+import { rejectionOf } from '../helpers/rejection';
 
 const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
@@ -62,14 +63,7 @@ function networkFailure(code: string) {
 	return new NodeApiError(node, axiosError as never);
 }
 
-async function caught(promise: Promise<unknown>): Promise<NodeApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as NodeApiError;
-	}
-	throw new Error('expected a failure');
-}
+const caught = (promise: Promise<unknown>) => rejectionOf<NodeApiError>(promise);
 
 describe('path encoding', () => {
 	it('encodes every interpolated value as exactly one segment', () => {
