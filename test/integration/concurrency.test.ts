@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError } from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
+import { DEFAULT_CONCURRENCY } from '../../nodes/BackgroundCheck/helpers/execute';
 import { byId, createExecuteContext, type RunSetup } from '../helpers/executeContext';
 import { createCase, newCaseParameters, useNodeSandbox } from './nodeSandbox';
 
@@ -89,9 +90,22 @@ describe('a read with Concurrent Requests', () => {
 		);
 	});
 
-	it('without the option, requests one item at a time', async () => {
+	it('without the option, requests several items at a time (at most the default), in order, with one token exchange', async () => {
+		const credentials = context.credentials();
 		const { output, maxInFlight } = await runTraced(
 			{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
+			{ items: itemsFor(caseIds), credentials },
+		);
+		expect(output.map((item) => item.json.id)).toEqual(caseIds);
+		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+		expect(maxInFlight).toBeGreaterThan(1);
+		expect(maxInFlight).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
+		expect(credentials.exchanges).toBe(1);
+	});
+
+	it('with Concurrent Requests 1, requests one item at a time', async () => {
+		const { output, maxInFlight } = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 1 } },
 			{ items: itemsFor(caseIds.slice(0, 6)) },
 		);
 		expect(output.map((item) => item.json.id)).toEqual(caseIds.slice(0, 6));
