@@ -156,6 +156,40 @@ describe('a read with Concurrent Requests', () => {
 	});
 });
 
+describe('a read the API rate-limits', () => {
+	afterEach(() => {
+		context.sandbox.admin.clearFaults();
+	});
+
+	it('with default settings, waits as the 429s ask and returns every case in order, each read once successfully', async () => {
+		const caseIds: string[] = [];
+		for (let i = 0; i < 45; i++) caseIds.push((await createCase(context)).id as string);
+		const credentials = context.credentials();
+		context.sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 20, method: 'GET', pathPrefix: '/case/id/' });
+		const before = context.allRequests().length;
+		const { output } = await runTraced({ resource: 'case', operation: 'get', caseId: caseIdFromItem }, { items: itemsFor(caseIds), credentials });
+		expect(output.map((item) => item.json.id)).toEqual(caseIds);
+		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+		const gets = context.allRequests().slice(before).filter((entry) => entry.path.startsWith('/case/id/'));
+		expect(gets.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
+		expect(gets.filter((entry) => entry.status === 200)).toHaveLength(caseIds.length);
+		expect(credentials.exchanges).toBe(1);
+	}, 30_000);
+
+	it('never sends a write again after a 429', async () => {
+		context.sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 1, method: 'POST', pathPrefix: '/case/create' });
+		const cases = [newCaseParameters(), newCaseParameters()];
+		const before = context.apiRequests().length;
+		const { output } = await runTraced(
+			{ ...cases[0], candidateEmail: (item: { json: IDataObject }) => item.json.email },
+			{ items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })), continueOnFail: true },
+		);
+		const creates = context.apiRequests().slice(before).filter((entry) => entry.path === '/case/create');
+		expect(creates.map((entry) => entry.status)).toEqual([201, 429]);
+		expect(output[1].json.error).toMatch(/never sent again/);
+	});
+});
+
 describe('the credential of a run', () => {
 	let caseIds: string[];
 
