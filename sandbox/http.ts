@@ -10,6 +10,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface ApiResponse {
 	status: number;
 	body: unknown;
+	/** Extra response headers (e.g. Retry-After). */
+	headers?: Record<string, string>;
 }
 
 export interface ApiRequest<Principal = undefined> {
@@ -56,6 +58,7 @@ const REASON_PHRASES: Record<number, string> = {
 	403: 'Forbidden',
 	404: 'Not Found',
 	409: 'Conflict',
+	429: 'Too Many Requests',
 	500: 'Internal Server Error',
 	502: 'Bad Gateway',
 	503: 'Service Unavailable',

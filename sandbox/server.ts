@@ -63,13 +63,13 @@ function parseJson(text: string): unknown {
 	}
 }
 
-function send(response: http.ServerResponse, { status, body }: ApiResponse): void {
+function send(response: http.ServerResponse, { status, body, headers = {} }: ApiResponse): void {
 	if (body === undefined || status === 204) {
-		response.writeHead(status).end();
+		response.writeHead(status, headers).end();
 	} else if (typeof body === 'string') {
-		response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+		response.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end(body);
 	} else {
-		response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+		response.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 	}
 }
 
@@ -138,6 +138,15 @@ export function createSandboxServer(context: SandboxContext, adminRoutes: readon
 			world.requestLog.append({ ...entry, status: result?.status ?? null, durationMs: Date.now() - started });
 		};
 
+		const limited = world.faults.rateLimited(call.method, call.path, call.headers.authorization ?? '', Date.now());
+		if (limited) {
+			entry.faultId = limited.rule.id;
+			return finish({
+				status: 429,
+				body: errorBody(429, `Rate limit of ${limited.rule.perSecond} requests per second exceeded (fault ${limited.rule.id})`),
+				headers: { 'retry-after': String(limited.retryAfterSeconds) },
+			});
+		}
 		const fault = world.faults.take(call.method, call.path);
 		entry.faultId = fault?.id ?? null;
 		if (fault?.kind === 'drop') {

@@ -2,7 +2,9 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
@@ -35,7 +37,7 @@ import {
 	type VerificationConfig,
 	type WebhookEvent,
 } from './delivery';
-import { DEFAULT_DEDUP_LIMITS, deduplicatorFor, forgetDeduplicator, type Claim } from './deliveryDeduplicator';
+import { DEFAULT_DEDUP_LIMITS, deduplicatorFor, existingDeduplicator, forgetDeduplicator, type Claim } from './deliveryDeduplicator';
 
 /** Keys of this node's workflow static data. */
 const ACTIVATED_AT = 'activatedAt';
@@ -84,7 +86,7 @@ async function assertValidConfiguration(this: IHookFunctions): Promise<void> {
 	}
 }
 
-function dedupScope(context: IHookFunctions | IWebhookFunctions): string {
+function dedupScope(context: IHookFunctions | IWebhookFunctions | IExecuteFunctions): string {
 	return `${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
 }
 
@@ -114,7 +116,7 @@ function admitOnce(
 	event: WebhookEvent,
 	deliveryId: string | undefined,
 	nowMs: number,
-): { admission: Claim | 'duplicate' | 'outOfOrder'; memoryChanged: boolean } {
+): Claim | 'duplicate' | 'outOfOrder' {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const deduplicator = deduplicatorFor(dedupScope(context), {
 		...DEFAULT_DEDUP_LIMITS,
@@ -129,21 +131,9 @@ function admitOnce(
 		...orderingSubject(event),
 		dropOlder: options.dropOutOfOrder === true,
 	});
-	// Assigning marks static data as changed, so n8n saves it (see startExecutionAfterSave).
-	const memoryChanged = deduplicator.takeSaveTurn(nowMs);
-	if (memoryChanged) staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
-	return { admission: admission.outcome === 'admitted' ? admission.claim : admission.outcome, memoryChanged };
-}
-
-/**
- * Answers the delivery here and hands its items to n8n, which then saves the workflow's static data (the
- * duplicate memory) before it starts the execution. Left to answer itself, n8n 2.3x and later start the
- * execution first, and that resets the "changed" mark of the same static data object, so the memory was never
- * saved for a delivery that started a workflow (docs/n8n-runtimes.md). The answer is the same empty 200.
- */
-function startExecutionAfterSave(context: IWebhookFunctions, items: IDataObject[]): IWebhookResponseData {
-	context.getResponseObject().status(200).end();
-	return { noWebhookResponse: true, workflowData: [context.helpers.returnJsonArray(items)] };
+	// Assigning marks static data as changed, so n8n saves it before answering, as it is by then.
+	if (deduplicator.takeSaveTurn(nowMs)) staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
+	return admission.outcome === 'admitted' ? admission.claim : admission.outcome;
 }
 
 export class BackgroundCheckTrigger implements INodeType {
@@ -350,6 +340,23 @@ export class BackgroundCheckTrigger implements INodeType {
 		},
 	};
 
+	/**
+	 * n8n runs this as the execution's first step, with the delivery's item, and passes it on. It hands the
+	 * duplicate memory to the execution's static data when the delivery's own save did not happen, which n8n
+	 * then saves when the execution ends: n8n 2.3x and later do not save static data written by a webhook
+	 * request that starts an execution (docs/n8n-runtimes.md).
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const deduplicator = this.getMode() === 'manual' ? undefined : existingDeduplicator(dedupScope(this));
+		if (deduplicator) {
+			const staticData = this.getWorkflowStaticData('node');
+			deduplicator.absorb(staticData[DEDUP_STATE], Math.floor(Date.now() / 1000));
+			if (deduplicator.hasUnsavedChanges) staticData[DEDUP_STATE] = deduplicator.persistedView as unknown as IDataObject;
+		}
+		return [items];
+	}
+
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
@@ -369,8 +376,7 @@ export class BackgroundCheckTrigger implements INodeType {
 		const unwantedEvent = unselectedEventType(event, this.getNodeParameter('event', CASE_STATUS_CHANGE) as string);
 		if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
 
-		const { admission: claim, memoryChanged } =
-			this.getMode() === 'manual' ? { admission: undefined, memoryChanged: false } : admitOnce(this, event, verification.deliveryId, nowMs);
+		const claim = this.getMode() === 'manual' ? undefined : admitOnce(this, event, verification.deliveryId, nowMs);
 		if (claim === 'duplicate' || claim === 'outOfOrder') return acknowledgeWithoutRun(ADMISSION_REFUSALS[claim]);
 
 		const unwantedStatus = unselectedStatus(event, {
@@ -395,7 +401,6 @@ export class BackgroundCheckTrigger implements INodeType {
 			}
 		}
 		claim?.commit(Math.floor(Date.now() / 1000));
-		if (memoryChanged) return startExecutionAfterSave(this, [item]);
 		return { workflowData: [this.helpers.returnJsonArray([item])] };
 	}
 }

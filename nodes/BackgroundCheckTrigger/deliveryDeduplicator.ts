@@ -209,6 +209,11 @@ export class DeliveryDeduplicator {
 	 * Whether this request should hand the saved copy to n8n: something is new or being admitted, and the
 	 * last turn was at least {@link SAVE_INTERVAL_MS} ago. Call it after {@link admit}.
 	 */
+	/** True while something committed since the last time n8n serialized the saved copy. */
+	get hasUnsavedChanges(): boolean {
+		return this.version !== this.writtenVersion;
+	}
+
 	takeSaveTurn(nowMs: number): boolean {
 		if (this.pending.size === 0 && this.version === this.writtenVersion) return false;
 		if (nowMs - this.lastSaveTurnMs < SAVE_INTERVAL_MS) return false;
@@ -361,6 +366,11 @@ export function deduplicatorFor(scope: string, limits: DedupLimits): DeliveryDed
 	}
 	deduplicator.limits = limits;
 	return deduplicator;
+}
+
+/** The process-wide deduplicator of a trigger node, if this process has handled one of its deliveries. */
+export function existingDeduplicator(scope: string): DeliveryDeduplicator | undefined {
+	return deduplicators.get(scope);
 }
 
 export function forgetDeduplicator(scope: string): void {

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'net';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestOptions,
 	INode,
@@ -41,8 +42,8 @@ export interface TriggerSetup {
 	nodeName?: string;
 	nodeId?: string;
 	/**
-	 * How n8n treats static data changed by a request that starts an execution with n8n's own answer: lost
-	 * (true, the default: n8n 2.3x and later, see handle()) or saved (false: n8n 2.8.4).
+	 * How n8n treats static data changed by a request that starts an execution with n8n's own answer: saved
+	 * (false, the default: n8n 2.8.4) or lost (true: n8n 2.3x and later, see handle()).
 	 */
 	staticDataLostWhenAnExecutionStarts?: boolean;
 }
@@ -331,10 +332,27 @@ export class TriggerHarness {
 		await (saveAfterMs ? new Promise((resolve) => setTimeout(resolve, saveAfterMs)) : databaseRead());
 		// Starting an execution before answering, n8n 2.3x and later wrap the same static data object again, which
 		// clears its "changed" mark: what the node wrote is not saved (n8n 2.8.4 saves it).
-		const losesChange = startsExecution && !saveNow && this.setup.staticDataLostWhenAnExecutionStarts !== false;
+		const losesChange = startsExecution && !saveNow && this.setup.staticDataLostWhenAnExecutionStarts === true;
 		if (this.setup.mode !== 'manual' && !losesChange) this.store.saveIfChanged(loadedAsJson, staticData);
+		if (startsExecution && handled.items) await this.runExecution(handled.items);
 		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
 		return handled;
+	}
+
+	/**
+	 * The execution a delivery started: n8n loads static data, runs the trigger node's `execute` (if it has one)
+	 * with the delivery's items as its first step, and saves static data when the execution changed it.
+	 */
+	private async runExecution(items: IDataObject[]): Promise<void> {
+		if (!this.nodeType.execute) return;
+		const staticData = this.store.load();
+		const loadedAsJson = JSON.stringify(staticData);
+		const context = {
+			...baseContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs }),
+			getInputData: () => items.map((json) => ({ json })),
+		} as unknown as IExecuteFunctions;
+		await this.nodeType.execute.call(context);
+		if (this.setup.mode !== 'manual') this.store.saveIfChanged(loadedAsJson, staticData);
 	}
 
 	/** Runs a webhook lifecycle method (checkExists, create, delete) with the saved static data. */

@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError } from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
+import { DEFAULT_CONCURRENCY } from '../../nodes/BackgroundCheck/helpers/execute';
 import { byId, createExecuteContext, type RunSetup } from '../helpers/executeContext';
 import { createCase, newCaseParameters, useNodeSandbox } from './nodeSandbox';
 
@@ -89,9 +90,22 @@ describe('a read with Concurrent Requests', () => {
 		);
 	});
 
-	it('without the option, requests one item at a time', async () => {
+	it('without the option, requests several items at a time (at most the default), in order, with one token exchange', async () => {
+		const credentials = context.credentials();
 		const { output, maxInFlight } = await runTraced(
 			{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
+			{ items: itemsFor(caseIds), credentials },
+		);
+		expect(output.map((item) => item.json.id)).toEqual(caseIds);
+		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+		expect(maxInFlight).toBeGreaterThan(1);
+		expect(maxInFlight).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
+		expect(credentials.exchanges).toBe(1);
+	});
+
+	it('with Concurrent Requests 1, requests one item at a time', async () => {
+		const { output, maxInFlight } = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 1 } },
 			{ items: itemsFor(caseIds.slice(0, 6)) },
 		);
 		expect(output.map((item) => item.json.id)).toEqual(caseIds.slice(0, 6));
@@ -139,6 +153,40 @@ describe('a read with Concurrent Requests', () => {
 		expect(new Set(pairs)).toEqual(new Set([0, 1, 2, 3]));
 		const firstOf = (item: number) => output.filter((entry) => (entry.pairedItem as { item: number }).item === item).map((entry) => entry.json.serviceId);
 		expect(firstOf(3)).toEqual(firstOf(0));
+	});
+});
+
+describe('a read the API rate-limits', () => {
+	afterEach(() => {
+		context.sandbox.admin.clearFaults();
+	});
+
+	it('with default settings, waits as the 429s ask and returns every case in order, each read once successfully', async () => {
+		const caseIds: string[] = [];
+		for (let i = 0; i < 45; i++) caseIds.push((await createCase(context)).id as string);
+		const credentials = context.credentials();
+		context.sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 20, method: 'GET', pathPrefix: '/case/id/' });
+		const before = context.allRequests().length;
+		const { output } = await runTraced({ resource: 'case', operation: 'get', caseId: caseIdFromItem }, { items: itemsFor(caseIds), credentials });
+		expect(output.map((item) => item.json.id)).toEqual(caseIds);
+		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+		const gets = context.allRequests().slice(before).filter((entry) => entry.path.startsWith('/case/id/'));
+		expect(gets.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
+		expect(gets.filter((entry) => entry.status === 200)).toHaveLength(caseIds.length);
+		expect(credentials.exchanges).toBe(1);
+	}, 30_000);
+
+	it('never sends a write again after a 429', async () => {
+		context.sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 1, method: 'POST', pathPrefix: '/case/create' });
+		const cases = [newCaseParameters(), newCaseParameters()];
+		const before = context.apiRequests().length;
+		const { output } = await runTraced(
+			{ ...cases[0], candidateEmail: (item: { json: IDataObject }) => item.json.email },
+			{ items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })), continueOnFail: true },
+		);
+		const creates = context.apiRequests().slice(before).filter((entry) => entry.path === '/case/create');
+		expect(creates.map((entry) => entry.status)).toEqual([201, 429]);
+		expect(output[1].json.error).toMatch(/never sent again/);
 	});
 });
 

@@ -1,5 +1,6 @@
 /** Issue 3 item 7: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
 import type { Sandbox } from '../../sandbox';
+import { FaultInjector } from '../../sandbox/faults';
 import { adminCall, call, createCase, startTestSandbox, tokenFor } from './helpers';
 
 let sandbox: Sandbox;
@@ -39,6 +40,37 @@ describe('faults', () => {
 		expect(sandbox.admin.requestLog().every((entry) => entry.faultId === fault.id)).toBe(true);
 		sandbox.admin.removeFault(fault.id);
 		expect(sandbox.admin.listFaults()).toEqual([]);
+	});
+
+	it('limits each token to N requests per second, answering the rest 429 with Retry-After', async () => {
+		const east = await tokenFor(sandbox, 0);
+		const west = await tokenFor(sandbox, 1);
+		const fault = sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 3, method: 'GET', pathPrefix: '/shipment/' });
+		const results = await Promise.all(Array.from({ length: 5 }, () => call(sandbox, 'GET', '/shipment/mask/list', { token: east })));
+		expect(results.map((result) => result.status).sort()).toEqual([200, 200, 200, 429, 429]);
+		const refused = results.find((result) => result.status === 429)!;
+		expect(refused.retryAfter).toBe('1');
+		expect(refused.body).toMatchObject({ statusCode: 429 });
+		// Another token has its own allowance; other paths are not limited.
+		expect((await call(sandbox, 'GET', '/shipment/mask/list', { token: west })).status).toBe(200);
+		expect((await call(sandbox, 'GET', '/case/list', { token: east })).status).toBe(200);
+		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(2);
+		expect(sandbox.admin.listFaults()).toEqual([expect.objectContaining({ kind: 'rateLimit', perSecond: 3 })]);
+	});
+
+	it('starts a token\'s allowance again after its one-second window', () => {
+		const faults = new FaultInjector();
+		faults.add({ kind: 'rateLimit', perSecond: 2 });
+		const at = (ms: number) => faults.rateLimited('GET', '/case/list', 'Bearer a', ms)?.retryAfterSeconds;
+		expect([at(0), at(100), at(200), at(999)]).toEqual([undefined, undefined, 1, 1]);
+		expect([at(1000), at(1500), at(1600)]).toEqual([undefined, undefined, 1]);
+	});
+
+	it('refuses a rate limit without a positive whole perSecond, or with times', async () => {
+		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit' })).status).toBe(400);
+		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 0.5 })).status).toBe(400);
+		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5, times: 2 })).status).toBe(400);
+		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5 })).status).toBe(200);
 	});
 
 	it('rejects malformed rules over HTTP with 400', async () => {

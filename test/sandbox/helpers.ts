@@ -13,6 +13,7 @@ export interface ApiResult {
 	status: number;
 	body: any;
 	contentType: string | null;
+	retryAfter: string | null;
 }
 
 export async function call(
@@ -32,7 +33,7 @@ export async function call(
 	const text = await response.text();
 	const contentType = response.headers.get('content-type');
 	const body = contentType?.includes('application/json') ? JSON.parse(text) : text;
-	return { status: response.status, body, contentType };
+	return { status: response.status, body, contentType, retryAfter: response.headers.get('retry-after') };
 }
 
 /** The bearer token of demo group `index` (0 = East, 1 = West). */

@@ -1,5 +1,14 @@
+// Waits are taken with n8n's sleep: here it moves a fake clock (Date.now in the "pushed back" tests) instead.
+const clock = { now: 1_760_000_000_000 };
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async (ms: number) => {
+		clock.now += ms;
+	}),
+}));
+
 import type { IAdditionalCredentialOptions, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_ERROR_PREFIX } from '../../credentials/BackgroundCheckApi.credentials';
 import {
@@ -12,6 +21,7 @@ import {
 	redact,
 } from '../../nodes/BackgroundCheck/transport';
 import { rejectionOf } from '../helpers/rejection';
+import { MAX_TOTAL_WAIT_MS, parseRetryAfter } from '../../nodes/BackgroundCheck/transport/retryAfter';
 
 const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
@@ -327,5 +337,104 @@ describe('reading the answer', () => {
 		expect(error.description).toContain('may or may not');
 		expect(sent).toHaveLength(1);
 		expect(JSON.stringify(error)).not.toContain(SECRETS.token);
+	});
+});
+
+describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
+	const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
+	const slept = () => sleepMock.mock.calls.map(([ms]) => ms);
+	const pushedBack = (statusCode: number, retryAfter?: string) => ({
+		statusCode,
+		body: { message: 'Too many requests' },
+		headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+	});
+	const ok = { statusCode: 200, body: { id: 'case-1' }, headers: {} };
+
+	beforeEach(() => {
+		sleepMock.mockClear();
+		jest.spyOn(Date, 'now').mockImplementation(() => clock.now);
+	});
+	afterEach(() => {
+		jest.restoreAllMocks();
+	});
+
+	it.each([
+		['a 429 with Retry-After in seconds', pushedBack(429, '2'), 2000],
+		['a 503 with Retry-After in seconds', pushedBack(503, '3'), 3000],
+		['a 429 with Retry-After as an HTTP date', pushedBack(429, new Date(clock.now + 4000).toUTCString()), 4000],
+		['a 429 without Retry-After (1 s)', pushedBack(429), 1000],
+	])('waits out %s with n8n\'s sleep, then sends the read again', async (_label, first, waitMs) => {
+		if (first.headers['retry-after']?.includes('GMT')) first.headers['retry-after'] = new Date(clock.now + 4000).toUTCString();
+		const { context, sent } = contextAnswering((_options, attempt) => (attempt === 1 ? first : ok));
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/id/${'case-1'}`)).resolves.toEqual({ id: 'case-1' });
+		expect(sent).toHaveLength(2);
+		expect(slept().reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(waitMs - 1000);
+		expect(slept().reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(waitMs);
+	});
+
+	it('does not send a read again after a 503 without Retry-After', async () => {
+		const { context, sent } = contextAnswering(() => pushedBack(503));
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).toContain('HTTP 503');
+		expect(sent).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+	});
+
+	it.each([429, 503])('never sends a write again after a %i with Retry-After, and says what the API asked', async (status) => {
+		const { context, sent } = contextAnswering(() => pushedBack(status, '2'));
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		expect(sent).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.message).toContain('asked to wait 2 s');
+		expect(error.message).toContain('never sent again');
+	});
+
+	it('gives up at once when the API asks for a wait over the per-wait cap, saying the wait', async () => {
+		const { context, sent } = contextAnswering(() => pushedBack(429, '120'));
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(sent).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.message).toContain('the API asked to wait 120 s');
+		expect(error.httpCode).toBe('429');
+	});
+
+	it('waits at most the total cap per request, then gives up saying how long it waited', async () => {
+		const { context, sent } = contextAnswering(() => pushedBack(429, '10'));
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		const total = slept().reduce((sum, ms) => sum + ms, 0);
+		expect(total).toBeLessThanOrEqual(MAX_TOTAL_WAIT_MS);
+		expect(sent).toHaveLength(MAX_TOTAL_WAIT_MS / 10_000 + 1);
+		expect(error.message).toMatch(/asked to wait 10 s again after \d+ tries and 60 s of waiting/);
+	});
+
+	it('pauses every read of the run together: a request started during the pause waits for its end', async () => {
+		const sentAt: number[] = [];
+		let firstAnswered!: () => void;
+		const answered = new Promise<void>((resolve) => (firstAnswered = resolve));
+		const { context } = contextAnswering((_options, attempt) => {
+			sentAt.push(clock.now);
+			if (attempt === 1) {
+				firstAnswered();
+				return pushedBack(429, '5');
+			}
+			return ok;
+		});
+		const start = clock.now;
+		const first = apiRequest.call(context, 'GET', apiPath`/case/id/${'a'}`);
+		await answered;
+		await new Promise((resolve) => setImmediate(resolve));
+		const second = apiRequest.call(context, 'GET', apiPath`/case/id/${'b'}`);
+		await Promise.all([first, second]);
+		expect(sentAt).toHaveLength(3);
+		// Both later sends (the retry and the request that started during the pause) went after the pause.
+		expect(Math.min(...sentAt.slice(1))).toBeGreaterThanOrEqual(start + 5000);
+	});
+
+	it('reads Retry-After as seconds or an HTTP date, and nothing else', () => {
+		expect(parseRetryAfter('7', 0)).toBe(7000);
+		expect(parseRetryAfter(['1'], 0)).toBe(1000);
+		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+		expect(parseRetryAfter(new Date(1000).toUTCString(), 4000)).toBe(0);
+		for (const value of [undefined, '', 'soon', '-1', 5]) expect(parseRetryAfter(value, 0)).toBeUndefined();
 	});
 });

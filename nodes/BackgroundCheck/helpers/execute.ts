@@ -17,7 +17,14 @@ export function asNodeError(node: INode, error: unknown, itemIndex: number): Nod
 }
 
 /** Upper bound of "Concurrent Requests" (Options of the read operations). */
-export const MAX_CONCURRENCY = 20;
+export const MAX_CONCURRENCY = 50;
+
+/**
+ * "Concurrent Requests" when the option is not set: reads are concurrent by default. A read changes nothing,
+ * the first item still runs alone (one token exchange), and the transport slows every item of the run down
+ * together when the API answers 429 or 503 with Retry-After (see apiRequest).
+ */
+export const DEFAULT_CONCURRENCY = 20;
 
 /**
  * Spreads the starts of concurrent items: starts are scheduled four fifths of the pool's own pace apart, the
@@ -134,9 +141,9 @@ export async function runForEachItem(
 	return outputs.flat();
 }
 
-/** The "Concurrent Requests" option of a read operation: a whole number from 1 to MAX_CONCURRENCY, 1 when not set. */
+/** The "Concurrent Requests" option of a read operation: a whole number from 1 to MAX_CONCURRENCY, DEFAULT_CONCURRENCY when not set. */
 export function readConcurrency(this: IExecuteFunctions): number {
-	const value = this.getNodeParameter('options.concurrency', 0, 1);
+	const value = this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY);
 	const concurrency = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
 		throw new NodeOperationError(this.getNode(), `Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`, {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_CONCURRENCY } from './execute';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './execute';
 import { CUSTOM_IDS_HINT, SERVICE_OPTIONS } from './services';
 
 /** A resource locator: picked from a searchable list, or entered by ID (checked again by `requireId`). */
@@ -155,9 +155,9 @@ export const readOptions: INodeProperties = {
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-			default: 5,
+			default: DEFAULT_CONCURRENCY,
 			description:
-				`How many input items are requested at the same time (1 to ${MAX_CONCURRENCY}); without this option, one after the other. Output items keep the input order and stay paired with their input items. The first item runs alone, so that the credential exchanges its token only once.`,
+				`How many input items are requested at the same time (1 to ${MAX_CONCURRENCY}; ${DEFAULT_CONCURRENCY} without this option; 1 for one after the other). Output items keep the input order and stay paired with their input items. The first item runs alone, so that the credential exchanges its token only once. When the API answers 429 or 503 with Retry-After, every item of the run waits as asked.`,
 		},
 	],
 };

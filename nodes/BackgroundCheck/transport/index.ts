@@ -17,6 +17,7 @@ import {
 	CREDENTIAL_ERROR_PREFIX,
 } from '../../../credentials/BackgroundCheckApi.credentials';
 import { resolveBaseUrl } from '../../shared/apiEnvironment';
+import { askedWaitMs, MAX_TOTAL_WAIT_MS, PushBack, pushBackNote, refuseRetry } from './retryAfter';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -246,6 +247,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 interface FullResponse {
 	statusCode: number;
 	body: unknown;
+	headers?: Record<string, unknown>;
 }
 
 /** What n8n's NodeApiError keeps of a failure that happened before any HTTP status came back. */
@@ -274,6 +276,8 @@ interface CredentialSession {
 	baseUrl: { url: string } | { error: string };
 	/** The retry (with its exchange) after a 401 under way, which other refused requests of the run wait for. */
 	reauthentication?: Promise<unknown>;
+	/** The pause every read of the run keeps after the API answered 429 or 503 with Retry-After. */
+	pushBack: PushBack;
 }
 
 /**
@@ -297,6 +301,7 @@ async function loadSession(context: RequestContext): Promise<CredentialSession> 
 			credentialsDecrypted: { id: stored?.id ?? '', name: stored?.name ?? '', type: BACKGROUND_CHECK_API_CREDENTIAL, data },
 		},
 		baseUrl,
+		pushBack: new PushBack(),
 	};
 }
 
@@ -375,15 +380,40 @@ export async function apiRequest(
 		await this.helpers.httpRequestWithAuthentication.call(this, BACKGROUND_CHECK_API_CREDENTIAL, sent, session.options);
 
 	let response: FullResponse;
+	const pushedBack = { waitedMs: 0, retries: 0, gaveUp: undefined as string | undefined };
 	try {
-		const tokenSent = session.data.token;
-		response = (await send({ ...request, returnFullResponse: true, ignoreHttpStatusErrors: true })) as FullResponse;
-		if (response.statusCode === 401) return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
+		for (;;) {
+			if (!isWrite(method)) pushedBack.waitedMs += await session.pushBack.waitOut(MAX_TOTAL_WAIT_MS - pushedBack.waitedMs);
+			const tokenSent = session.data.token;
+			response = (await send({ ...request, returnFullResponse: true, ignoreHttpStatusErrors: true })) as FullResponse;
+			if (response.statusCode === 401) return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
+			if (isWrite(method) || !retryPushedBackRead(session.pushBack, response, pushedBack)) break;
+		}
 	} catch (error) {
 		return fail(describeTransportFailure(method, path, error as TransportFailure, credentialSecrets()));
 	}
 	if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-	return fail(describeApiError(method, path, response.statusCode, response.body, credentialSecrets()));
+	const described = describeApiError(method, path, response.statusCode, response.body, credentialSecrets());
+	const note = pushBackNote(pushedBack.gaveUp, isWrite(method), askedWaitMs(response.statusCode, response.headers, Date.now()));
+	return fail(note === undefined ? described : { ...described, message: `${described.message}. ${note}` });
+}
+
+/**
+ * Whether a read the API pushed back on (429, or 503 with Retry-After) is to be sent again: if so, every read
+ * of the run pauses as asked; if the wait is past the bounds, `state.gaveUp` says why.
+ */
+function retryPushedBackRead(
+	pushBack: PushBack,
+	response: FullResponse,
+	state: { waitedMs: number; retries: number; gaveUp: string | undefined },
+): boolean {
+	const asked = askedWaitMs(response.statusCode, response.headers, Date.now());
+	if (asked === undefined) return false;
+	state.gaveUp = refuseRetry(asked, state.waitedMs, state.retries);
+	if (state.gaveUp !== undefined) return false;
+	state.retries++;
+	pushBack.push(asked);
+	return true;
 }
 
 function describeTransportFailure(

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { operations } from '../../../nodes/BackgroundCheck/actions/router';
-import { MAX_CONCURRENCY, readConcurrency, runForEachItem, StartPacer } from '../../../nodes/BackgroundCheck/helpers/execute';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, readConcurrency, runForEachItem, StartPacer } from '../../../nodes/BackgroundCheck/helpers/execute';
 import { createExecuteContext, CredentialStore } from '../../helpers/executeContext';
 
 const node = { name: 'Background Check' } as INode;
@@ -73,15 +73,15 @@ describe('runForEachItem with a concurrency', () => {
 	});
 
 	it.each([2, 5, MAX_CONCURRENCY])('never has more than %i items in flight, and reaches that bound', async (concurrency) => {
-		const { trace, operation } = tracedOperation(40);
-		await runForEachItem.call(context(40), operation, { concurrency });
+		const { trace, operation } = tracedOperation(120);
+		await runForEachItem.call(context(120), operation, { concurrency });
 		expect(trace.maxInFlight).toBe(concurrency);
-		expect(trace.started.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+		expect(trace.started.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
 	});
 
 	it('caps a larger value at the maximum and runs one at a time for 1, 0 or no value', async () => {
-		const over = tracedOperation(60);
-		await runForEachItem.call(context(60), over.operation, { concurrency: 500 });
+		const over = tracedOperation(150);
+		await runForEachItem.call(context(150), over.operation, { concurrency: 500 });
 		expect(over.trace.maxInFlight).toBe(MAX_CONCURRENCY);
 		for (const concurrency of [1, 0, undefined]) {
 			const { trace, operation } = tracedOperation(5);
@@ -238,9 +238,10 @@ describe('runForEachItem spreading starts', () => {
 describe('readConcurrency', () => {
 	const read = (options?: IDataObject) => readConcurrency.call(context(1, { parameters: options === undefined ? {} : { options } }));
 
-	it('is 1 when the option is not set, else the value', () => {
-		expect(read()).toBe(1);
-		expect(read({})).toBe(1);
+	it('is concurrent (the default, 20) when the option is not set, else the value', () => {
+		expect(DEFAULT_CONCURRENCY).toBe(20);
+		expect(read()).toBe(DEFAULT_CONCURRENCY);
+		expect(read({})).toBe(DEFAULT_CONCURRENCY);
 		expect(read({ concurrency: 1 })).toBe(1);
 		expect(read({ concurrency: 7 })).toBe(7);
 		expect(read({ concurrency: MAX_CONCURRENCY })).toBe(MAX_CONCURRENCY);
@@ -281,10 +282,11 @@ describe('where Concurrent Requests is offered', () => {
 		);
 	});
 
-	it('is off unless added, bounded 1 to the maximum, whole numbers', () => {
+	it('is not added by default (the default concurrency then applies), shows that default when added, bounded 1 to the maximum, whole numbers', () => {
 		const collection = properties.find((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('get'))!;
 		expect(collection.default).toEqual({});
 		const option = (collection.options as INodeProperties[]).find((candidate) => candidate.name === 'concurrency')!;
+		expect(option.default).toBe(DEFAULT_CONCURRENCY);
 		expect(option.typeOptions).toEqual({ minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 });
 	});
 });
