@@ -323,7 +323,7 @@ export async function waitForWebhook(
 export async function callWebhook<T = unknown>(
 	baseUrl: string,
 	webhookPath: string,
-	opts: { method?: string; body?: unknown; headers?: Record<string, string>; prefix?: string; query?: Record<string, string> } = {},
+	opts: { method?: string; body?: unknown; headers?: Record<string, string | string[]>; prefix?: string; query?: Record<string, string> } = {},
 ): Promise<WebhookResponse<T>> {
 	const q = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : '';
 	const url = `${baseUrl.replace(/\/+$/, '')}/${opts.prefix ?? 'webhook'}/${webhookPath}${q}`;

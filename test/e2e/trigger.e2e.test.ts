@@ -96,8 +96,8 @@ interface DeployedTrigger {
 	url: string;
 	/** The secret a sentinel and hand-made deliveries are signed with. */
 	signingSecret: string;
-	/** POST a body with headers to the production URL. */
-	post(body: string, headers: Record<string, string>): Promise<WebhookResponse>;
+	/** POST a body with headers to the production URL (an array value is sent as that many header lines). */
+	post(body: string, headers: Record<string, string | string[]>): Promise<WebhookResponse>;
 	/**
 	 * Send one more signed case.statuschange (Complete, so that it passes status filters), wait until its
 	 * execution is finished, and return every execution of the workflow but the sentinels, oldest first. Anything
@@ -161,7 +161,7 @@ async function deployTrigger(
 		typeVersion,
 	});
 
-	const post = (body: string, headers: Record<string, string>) =>
+	const post = (body: string, headers: Record<string, string | string[]>) =>
 		callWebhook(n8n.baseUrl, `${webhookId}/webhook`, { method: 'POST', body, headers });
 	const settle = async (caseId = `sentinel-case-${randomUUID()}`) => {
 		const messageId = `sentinel-${++sentinelNumber}`;
@@ -265,6 +265,31 @@ describe('deliveries from the sandbox', () => {
 		expect((await trigger.post(body, signed)).status).toBe(200);
 		const executions = await trigger.settle();
 		expect(executions.map((execution) => triggerItem(execution).messageId)).toEqual(['msg-refused']);
+	});
+
+	test('several webhook-signature header lines: a valid signature in any line is accepted, however n8n joins them', async () => {
+		const trigger = await deployTrigger('header lines', { event: 'any' }, standardSubscription());
+		const other = generateWebhookSecret();
+		const sent: string[] = [];
+		for (const [messageId, lines] of [
+			['msg-lines-first', (good: string, bad: string) => [good, bad]],
+			['msg-lines-last', (good: string, bad: string) => [bad, good]],
+			['msg-lines-middle', (good: string, bad: string) => [bad, `${bad} ${good}`, bad]],
+		] as const) {
+			const body = caseEventBody(messageId, `case-${messageId}`);
+			const good = standardHeaders(trigger.signingSecret, messageId, body);
+			const bad = standardHeaders(other, messageId, body, Number(good['webhook-timestamp']))['webhook-signature'];
+			const answer = await trigger.post(body, { ...good, 'webhook-signature': lines(good['webhook-signature'], bad) });
+			expect({ messageId, status: answer.status }).toEqual({ messageId, status: 200 });
+			sent.push(messageId);
+		}
+		// No line signed with the endpoint's secret: refused.
+		const body = caseEventBody('msg-lines-none', 'case-lines-none');
+		const headers = standardHeaders(other, 'msg-lines-none', body);
+		const forged = await trigger.post(body, { ...headers, 'webhook-signature': [headers['webhook-signature'], headers['webhook-signature']] });
+		expect(forged.status).toBe(401);
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual(sent.sort());
 	});
 
 	test('a trigger added before version 1.1 (workflows saved with typeVersion 1) refuses and runs the same way', async () => {
