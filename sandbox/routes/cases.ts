@@ -20,8 +20,9 @@ import { BodyProblems, isString, paginate, requireOwnCase, requireOwnCaseData, t
 
 const REQUIRED_CANDIDATE_FIELDS = ['firstName', 'lastName', 'email'] as const;
 
-function checkCaseParts(body: Record<string, unknown>, problems: BodyProblems, context: SandboxContext, caller: ApiClient) {
-	problems.checkNamesAndLengths(body);
+/** `names`: the name rule of spec 7 applies (case creation), not to Add Services. */
+function checkCaseParts(body: Record<string, unknown>, problems: BodyProblems, context: SandboxContext, caller: ApiClient, names: boolean) {
+	problems.checkBody(body, names);
 	problems.checkArray('aliases', body.aliases, isPlainObject, 'objects');
 	problems.checkArray('services', body.services, isPlainObject, '{ id } objects');
 	problems.checkArray('excludeServices', body.excludeServices, isString, 'service IDs');
@@ -50,7 +51,7 @@ function objectsOf(value: unknown): Record<string, unknown>[] {
 
 function createCase(body: Record<string, unknown>, context: SandboxContext, caller: ApiClient) {
 	const problems = new BodyProblems();
-	checkCaseParts(body, problems, context, caller);
+	checkCaseParts(body, problems, context, caller, true);
 	const candidate = isPlainObject(body.candidate) ? body.candidate : undefined;
 	if (!candidate) problems.add('candidate must be an object with firstName, lastName and email');
 	for (const field of REQUIRED_CANDIDATE_FIELDS) {
@@ -107,7 +108,7 @@ function createCase(body: Record<string, unknown>, context: SandboxContext, call
 
 function addServices(record: CaseRecord, body: Record<string, unknown>, context: SandboxContext, caller: ApiClient) {
 	const problems = new BodyProblems();
-	checkCaseParts(body, problems, context, caller);
+	checkCaseParts(body, problems, context, caller, false);
 	if (!Array.isArray(body.services) || body.services.length === 0) problems.add('services must list at least one { id }');
 	problems.throwIfAny();
 
@@ -130,7 +131,7 @@ function addServices(record: CaseRecord, body: Record<string, unknown>, context:
 
 function updateCandidate(record: CaseRecord, body: Record<string, unknown>, context: SandboxContext) {
 	const problems = new BodyProblems();
-	problems.checkNamesAndLengths(body);
+	problems.checkBody(body, true);
 	if (body.candidate !== undefined && !isPlainObject(body.candidate)) problems.add('candidate must be an object');
 	problems.checkArray('aliases', body.aliases, isPlainObject, 'objects');
 	const candidate = isPlainObject(body.candidate) ? body.candidate : {};

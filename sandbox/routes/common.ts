@@ -35,9 +35,12 @@ export class BodyProblems {
 		this.problems.push(problem);
 	}
 
-	/** Name characters (case creation, aliases, candidate updates) and `staffingAgency` length. */
-	checkNamesAndLengths(body: unknown): void {
-		for (const violation of findBodyViolations(body, { names: true })) this.add(violation.message);
+	/**
+	 * `staffingAgency` length and, with `names` (spec 7: case creation, aliases, the candidate-info update;
+	 * no other body), name characters.
+	 */
+	checkBody(body: unknown, names: boolean): void {
+		for (const violation of findBodyViolations(body, { names })) this.add(violation.message);
 	}
 
 	checkServiceId(path: string, id: unknown): void {

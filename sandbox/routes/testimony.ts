@@ -17,7 +17,7 @@ const isTestimonyField = (value: unknown): value is TestimonyField =>
 
 function checkTestimonyBody(body: Record<string, unknown>, context: SandboxContext, caller: ApiClient): BodyProblems {
 	const problems = new BodyProblems();
-	problems.checkNamesAndLengths(body);
+	problems.checkBody(body, false);
 	problems.checkArray('fields', body.fields, isTestimonyField, '{ fieldId, value } objects');
 	if (body.staffingAgency !== undefined && body.staffingAgency !== null && typeof body.staffingAgency !== 'string') {
 		problems.add('staffingAgency must be a string');

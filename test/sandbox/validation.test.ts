@@ -68,6 +68,42 @@ describe('name fields', () => {
 	});
 });
 
+describe('name fields outside the bodies spec 7 names', () => {
+	it('are not held to the name rule in Add Services or testimony (spec 7: case creation, aliases, candidate-info update)', async () => {
+		const created = await createCase(sandbox, token);
+		const added = await call(sandbox, 'POST', `/case/id/${created.id}/add/services`, {
+			token,
+			body: { services: [{ id: 'service-bankruptcy' }], candidate: { lastName: 'Lee ½' } },
+		});
+		expect(added.status).toBe(200);
+		const testimony = await call(sandbox, 'POST', `/testimony/create/case/id/${created.id}`, {
+			token,
+			body: {
+				cplcId: 'cplc-registered-nurse',
+				firstName: 'Ann Marie!',
+				fields: [
+					{ fieldId: 'firstName', value: 'Ann' },
+					{ fieldId: 'lastName', value: 'Lee' },
+					{ fieldId: 'licenseNumber', value: 'RN1' },
+					{ fieldId: 'certifyingBody', value: 'Board' },
+				],
+			},
+		});
+		expect(testimony.status).toBe(201);
+	});
+
+	it('reads names in NFC and digits as decimal digits at case creation', async () => {
+		const decomposed = caseBody();
+		Object.assign(decomposed.candidate as object, { firstName: 'Jose\u0301' });
+		expect((await call(sandbox, 'POST', '/case/create', { token, body: decomposed })).status).toBe(201);
+		const fraction = caseBody({}, 'fraction');
+		Object.assign(fraction.candidate as object, { lastName: 'Lee½' });
+		const refused = await call(sandbox, 'POST', '/case/create', { token, body: fraction });
+		expect(refused.status).toBe(400);
+		expect(messages(refused.body).join()).toMatch(/candidate\.lastName/);
+	});
+});
+
 describe('staffingAgency', () => {
 	const employment = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 
