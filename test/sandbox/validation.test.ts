@@ -14,6 +14,14 @@ beforeEach(async () => {
 	token = await tokenFor(sandbox);
 });
 
+/** The required fields of the sandbox's registered-nurse CPLC definition. */
+const NURSE_FIELDS = [
+	{ fieldId: 'firstName', value: 'Ann' },
+	{ fieldId: 'lastName', value: 'Lee' },
+	{ fieldId: 'licenseNumber', value: 'RN1' },
+	{ fieldId: 'certifyingBody', value: 'Board' },
+];
+
 const badRequestBody = { message: expect.anything(), error: 'Bad Request', statusCode: 400 };
 
 function messages(body: { message: string | string[] }): string[] {
@@ -81,12 +89,7 @@ describe('name fields outside the bodies spec 7 names', () => {
 			body: {
 				cplcId: 'cplc-registered-nurse',
 				firstName: 'Ann Marie!',
-				fields: [
-					{ fieldId: 'firstName', value: 'Ann' },
-					{ fieldId: 'lastName', value: 'Lee' },
-					{ fieldId: 'licenseNumber', value: 'RN1' },
-					{ fieldId: 'certifyingBody', value: 'Board' },
-				],
+				fields: NURSE_FIELDS,
 			},
 		});
 		expect(testimony.status).toBe(201);
@@ -127,12 +130,7 @@ describe('staffingAgency', () => {
 			token,
 			body: {
 				cplcId: 'cplc-registered-nurse',
-				fields: [
-					{ fieldId: 'firstName', value: 'Ann' },
-					{ fieldId: 'lastName', value: 'Lee' },
-					{ fieldId: 'licenseNumber', value: 'RN1' },
-					{ fieldId: 'certifyingBody', value: 'Board' },
-				],
+				fields: NURSE_FIELDS,
 				staffingAgency: 'y'.repeat(101),
 			},
 		});
