@@ -1,11 +1,16 @@
 /**
- * A webhook trigger run the way n8n 2.x runs it, without n8n: node contexts (IWebhookFunctions and
- * IHookFunctions) backed by plain data, and the request handling of n8n's live webhooks around them:
- * - workflow static data is loaded before each request and saved after it when it changed, last writer
- *   wins (n8n's LiveWebhooks + WorkflowStaticDataService);
+ * A webhook trigger run the way n8n 2.x runs it, without n8n: node contexts (IWebhookFunctions,
+ * IHookFunctions, IExecuteFunctions) backed by plain data, and the request handling of n8n's live webhooks
+ * around them:
+ * - workflow static data is loaded before each request, wrapped in n8n's own change-tracking proxy
+ *   (n8n-workflow's ObservableObject, as `new Workflow()` does), and saved after the request when its
+ *   `__dataChanged` flag is set, last writer wins (n8n's LiveWebhooks + WorkflowStaticDataService);
+ * - with `runtime: 'newest'` (n8n 2.41), starting an execution wraps the same static data a second time,
+ *   which resets that flag (WorkflowRunner.establishContextForPersistence), as 2.41's own ObservableObject does;
  * - a node that answers on the response object and returns `noWebhookResponse` starts nothing;
  * - no `workflowData`: 200 with `webhookResponse` (or n8n's "Webhook call received"); with it, an
- *   execution starts and the answer is 200 (responseData 'noData');
+ *   execution starts, then n8n reads `webhookResponse` for the answer (the trigger's responseData is empty),
+ *   saves static data and answers 200; the execution (the node's `execute`, then nothing else) runs after;
  * - a thrown error: 500, and n8n records a failed execution;
  * - parameters not set on the node take the defaults of the node's description.
  * `startTriggerReceiver` puts that behind a real HTTP server, for deliveries from the sandbox.
@@ -15,9 +20,11 @@ import type { AddressInfo } from 'net';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestOptions,
 	INode,
+	IObservableObject,
 	INodeExecutionData,
 	INodeType,
 	IWebhookFunctions,
@@ -25,6 +32,8 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
+import { ObservableObject } from 'n8n-workflow';
+import { ObservableObject as ObservableObjectNewest } from 'n8n-workflow-newest';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
 
@@ -40,6 +49,8 @@ export interface TriggerSetup {
 	workflowActive?: boolean;
 	nodeName?: string;
 	nodeId?: string;
+	/** Whose static data handling to imitate: n8n 2.8.4 ('oldest', default) or 2.41 ('newest'). */
+	runtime?: 'oldest' | 'newest';
 }
 
 /** Workflow static data as n8n keeps it in the database (JSON): a copy per request, saved whole after it. */
@@ -52,11 +63,11 @@ export class StaticDataStore {
 		return JSON.parse(this.savedJson) as IDataObject;
 	}
 
-	/** Saves when the request changed it (n8n's `__dataChanged`), replacing whatever was there. */
-	saveIfChanged(loadedAsJson: string, data: IDataObject): void {
-		const json = JSON.stringify(data);
-		if (json === loadedAsJson) return;
-		this.savedJson = json;
+	/** n8n's saveStaticData: writes the whole object when a node changed it (its `__dataChanged` flag), replacing whatever was there. */
+	saveIfChanged(loaded: LoadedStaticData): void {
+		if (loaded.root.__dataChanged !== true) return;
+		this.savedJson = JSON.stringify(loaded.root);
+		loaded.root.__dataChanged = false;
 		this.saves++;
 	}
 
@@ -69,6 +80,22 @@ export class StaticDataStore {
 	nodeData(nodeName: string): IDataObject | undefined {
 		return this.load()[`node:${nodeName}`] as IDataObject | undefined;
 	}
+}
+
+/** Static data as one request sees it: the object read from the database and n8n's proxy over it. */
+export interface LoadedStaticData {
+	raw: IDataObject;
+	root: IDataObject & { __dataChanged?: boolean };
+}
+
+function loadStaticData(store: StaticDataStore): LoadedStaticData {
+	const raw = store.load();
+	return { raw, root: ObservableObject.create(raw, undefined, { ignoreEmptyOnFirstChild: true }) as LoadedStaticData['root'] };
+}
+
+/** n8n 2.41's WorkflowRunner.establishContextForPersistence: a second Workflow over the same static data. */
+function wrapAgainAsNewestDoes(loaded: LoadedStaticData): void {
+	ObservableObjectNewest.create(loaded.raw, undefined, { ignoreEmptyOnFirstChild: true });
 }
 
 /** Records what the node writes on the response object (the express subset n8n's nodes use). */
@@ -198,7 +225,7 @@ export interface LoggedLine {
 interface ContextParts {
 	nodeType: INodeType;
 	setup: TriggerSetup;
-	staticData: IDataObject;
+	staticData: LoadedStaticData;
 	logs: LoggedLine[];
 }
 
@@ -224,10 +251,11 @@ function baseContext({ nodeType, setup, staticData, logs }: ContextParts) {
 			if (!credentials[type]) throw new Error(`Node "${node.name}" does not have any credentials of type "${type}" set`);
 			return { ...credentials[type] };
 		},
+		// n8n-workflow's Workflow.getStaticData.
 		getWorkflowStaticData: (type: string) => {
 			const key = type === 'node' ? `node:${node.name}` : type;
-			staticData[key] ??= {};
-			return staticData[key] as IDataObject;
+			if (staticData.root[key] === undefined) staticData.root[key] = ObservableObject.create({}, staticData.root as unknown as IObservableObject) as IDataObject;
+			return staticData.root[key] as IDataObject;
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
 		helpers: {
@@ -249,6 +277,16 @@ export function createWebhookContext(
 		getBodyData: () => parts.request.body,
 		getWebhookName: () => 'default',
 	} as unknown as IWebhookFunctions;
+}
+
+export function createExecuteContext(parts: ContextParts & { items: INodeExecutionData[] }): IExecuteFunctions {
+	const base = baseContext(parts);
+	return {
+		...base,
+		getInputData: () => parts.items,
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) => base.getNodeParameter(name, fallback),
+		continueOnFail: () => false,
+	} as unknown as IExecuteFunctions;
 }
 
 export function createHookContext(parts: ContextParts & { activation: WorkflowActivateMode }): IHookFunctions {
@@ -274,6 +312,7 @@ export interface HandledDelivery {
 export class TriggerHarness {
 	readonly store = new StaticDataStore();
 
+	/** The trigger's output items of each execution started, in order (filled in once its `execute` has run). */
 	readonly executions: IDataObject[][] = [];
 
 	readonly failedExecutions: Error[] = [];
@@ -283,25 +322,29 @@ export class TriggerHarness {
 	/** Every request handled, with the body bytes the node saw. */
 	readonly received: IncomingDelivery[] = [];
 
+	private readonly running = new Set<Promise<void>>();
+
 	constructor(
 		public nodeType: INodeType,
 		public setup: TriggerSetup,
 	) {}
 
 	/**
-	 * Runs the webhook method for one request as n8n's live webhook handler does. `saveAfterMs` delays
-	 * the static data save, as starting the execution does in n8n, to order saves of concurrent requests.
+	 * Handles one request as n8n's live webhook handler does and resolves with the answer; an execution it
+	 * started goes on after that (see {@link idle}). `saveAfterMs` delays the static data save, as starting
+	 * the execution does in n8n, to order saves of concurrent requests.
 	 */
 	async handle(
 		delivery: IncomingDelivery,
 		{ readStream, saveAfterMs }: { readStream?: () => Promise<Buffer>; saveAfterMs?: number } = {},
 	): Promise<HandledDelivery> {
-		const staticData = this.store.load();
-		const loadedAsJson = JSON.stringify(staticData);
+		const staticData = loadStaticData(this.store);
 		const response = new ResponseRecorder();
 		const request = requestObject(delivery, readStream);
-		const context = createWebhookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, request, response });
+		const parts = { nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs };
+		const context = createWebhookContext({ ...parts, request, response });
 		let handled: HandledDelivery;
+		let started: INodeExecutionData[] | undefined;
 		try {
 			const result: IWebhookResponseData = await this.nodeType.webhook!.call(context);
 			if (result.noWebhookResponse) {
@@ -309,29 +352,55 @@ export class TriggerHarness {
 			} else if (result.workflowData === undefined) {
 				handled = { statusCode: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
 			} else {
-				const items = result.workflowData[0].map((item) => item.json);
-				this.executions.push(items);
-				handled = { statusCode: 200, body: undefined, items };
+				started = result.workflowData[0];
+				if (this.setup.runtime === 'newest') wrapAgainAsNewestDoes(staticData);
+				// responseMode onReceived with an empty responseData: the answer is webhookResponse, read after the start.
+				handled = { statusCode: 200, body: result.webhookResponse, items: started.map((item) => item.json) };
 			}
 		} catch (error) {
 			this.failedExecutions.push(error as Error);
 			handled = { statusCode: 500, body: { message: (error as Error).message }, error: error as Error };
 		}
 		await (saveAfterMs ? new Promise((resolve) => setTimeout(resolve, saveAfterMs)) : databaseRead());
-		if (this.setup.mode !== 'manual') this.store.saveIfChanged(loadedAsJson, staticData);
+		if (this.setup.mode !== 'manual') this.store.saveIfChanged(staticData);
 		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
+		if (started) this.startExecution(started);
 		return handled;
+	}
+
+	/** The execution n8n runs after answering: the trigger's `execute` (if any) on the items it returned. */
+	private startExecution(items: INodeExecutionData[]): void {
+		const output = items.map((item) => item.json);
+		this.executions.push(output);
+		const execute = this.nodeType.execute;
+		if (!execute) return;
+		const staticData = loadStaticData(this.store);
+		const context = createExecuteContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, items });
+		const run = (async () => {
+			try {
+				const [result] = (await execute.call(context)) as INodeExecutionData[][];
+				output.splice(0, output.length, ...result.map((item) => item.json));
+			} catch (error) {
+				this.failedExecutions.push(error as Error);
+			}
+		})();
+		this.running.add(run);
+		void run.finally(() => this.running.delete(run));
+	}
+
+	/** Resolves once every execution started so far has finished. */
+	async idle(): Promise<void> {
+		while (this.running.size > 0) await Promise.all([...this.running]);
 	}
 
 	/** Runs a webhook lifecycle method (checkExists, create, delete) with the saved static data. */
 	async lifecycle(method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate'): Promise<boolean> {
-		const staticData = this.store.load();
-		const loadedAsJson = JSON.stringify(staticData);
+		const staticData = loadStaticData(this.store);
 		const context = createHookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, activation });
 		const lifecycleMethod = this.nodeType.webhookMethods?.default?.[method];
 		if (!lifecycleMethod) throw new Error(`The node has no webhook method ${method}`);
 		const result = await lifecycleMethod.call(context);
-		this.store.saveIfChanged(loadedAsJson, staticData);
+		this.store.saveIfChanged(staticData);
 		return result;
 	}
 

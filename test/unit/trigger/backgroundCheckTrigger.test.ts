@@ -6,7 +6,7 @@ import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObj
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
-import { DEFAULT_DEDUP_LIMITS, SAVE_INTERVAL_MS } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
+import { SAVED_LIMIT } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
 import { DEFAULT_TOLERANCE_SECONDS, signStandardWebhook } from '../../../nodes/shared/webhookSignature';
 import { startSandbox, type Sandbox, type Subscription, type SubscriptionInput } from '../../../sandbox';
 import {
@@ -166,6 +166,7 @@ describe('signed deliveries from the sandbox', () => {
 			deliveryId: delivery.headers['webhook-id'],
 			deliveryTimestamp: new Date(Number(delivery.headers['webhook-timestamp']) * 1000).toISOString(),
 			signatureScheme: 'standard',
+			source: 'webhook',
 		});
 	});
 
@@ -368,26 +369,6 @@ describe('duplicates', () => {
 		expect(harness.runCount).toBe(1);
 	});
 
-	it('saves its memory once for a burst of deliveries, and the next request after the interval saves the rest', async () => {
-		const { harness, subscription } = await scenario({});
-		const burst = Array.from({ length: 5 }, (_, index) => signedDelivery(subscription, `msg_burst_${index}`, `case-burst-${index}`));
-		const savesBefore = harness.store.saves;
-		const t0 = Date.now();
-		jest.spyOn(Date, 'now').mockReturnValue(t0);
-		for (const delivery of burst) expect((await harness.handle(delivery)).statusCode).toBe(200);
-		expect(harness.runCount).toBe(5);
-		expect(harness.store.saves - savesBefore).toBe(1);
-
-		// A copy of the first delivery, after the interval: nothing runs, and the deferred four are saved.
-		jest.spyOn(Date, 'now').mockReturnValue(t0 + SAVE_INTERVAL_MS);
-		expect((await harness.handle(burst[0])).body).toMatchObject({ reason: 'duplicate' });
-		expect(harness.store.saves - savesBefore).toBe(2);
-
-		await restart(harness);
-		for (const delivery of burst) expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
-		expect(harness.runCount).toBe(5);
-	});
-
 	it('forgets its duplicate memory when the workflow is deactivated', async () => {
 		const { harness } = await scenario({});
 		await createCase();
@@ -494,33 +475,65 @@ describe('Fetch Latest Case', () => {
 			token: '',
 		};
 	};
-
-	it('adds the case as the API returns it', async () => {
-		const { harness } = await scenario({
+	const withApi = async (runtime?: 'oldest' | 'newest') =>
+		await scenario({
+			runtime,
 			parameters: { fetchLatestCase: true },
 			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
 		});
+	const caseRequests = (caseId: string) => sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`);
+
+	it('adds the case as the API returns it, in the execution', async () => {
+		const { harness } = await withApi();
 		const caseId = await createCase();
+		await harness.idle();
 		const [item] = harness.executions[0];
 		expect(item.latestCase).toMatchObject({ id: caseId, caseStatus: 'Pending', apiTrackingCode: 'HR-42' });
-		expect(sandbox.admin.requestLog().some((entry) => JSON.stringify(entry).includes(`/case/id/${caseId}`))).toBe(true);
+		expect(item).not.toHaveProperty('latestCaseError');
+		expect(caseRequests(caseId)).toHaveLength(1);
 	});
 
-	it('answers 500 when the API fails, so the provider\'s retry runs it once', async () => {
-		const { harness, receiver } = await scenario({
-			parameters: { fetchLatestCase: true },
-			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
-		});
-		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+	it('answers the delivery before it calls the API: a slow API delays the execution, not the answer', async () => {
+		const { harness, receiver } = await withApi();
+		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 1500, method: 'GET', pathPrefix: '/case/id/' });
 		const caseId = await createCase();
-		expect(receiver.answers).toEqual([500]);
-		expect(harness.failedExecutions).toHaveLength(1);
-		expect(harness.runCount).toBe(0);
-
-		await sandbox.admin.advanceClock(5); // the second attempt (spec 8)
-		expect(receiver.answers).toEqual([500, 200]);
+		// The sandbox has its answer (2xx) and the execution has started, while the API has not answered yet.
+		expect(receiver.answers).toEqual([200]);
+		expect(sandbox.admin.deliveryLog({ caseId })[0]).toMatchObject({ outcome: 'succeeded', attempt: 1 });
 		expect(harness.runCount).toBe(1);
+		expect(caseRequests(caseId)).toHaveLength(0);
+		expect(harness.executions[0][0]).not.toHaveProperty('latestCase');
+
+		await harness.idle();
+		expect(caseRequests(caseId)).toHaveLength(1);
 		expect(harness.executions[0][0].latestCase).toMatchObject({ id: caseId });
+	});
+
+	it('runs the event once, with latestCaseError saying why, when the API fails; the provider does not retry', async () => {
+		const { harness, receiver } = await withApi();
+		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/id/' });
+		const caseId = await createCase();
+		await harness.idle();
+		expect(receiver.answers).toEqual([200]);
+		expect(harness.failedExecutions).toEqual([]);
+		expect(harness.runCount).toBe(1);
+		expect(harness.executions[0][0]).toMatchObject({
+			eventObject: { id: caseId },
+			latestCase: null,
+			latestCaseError: expect.stringMatching(/GET \/case\/id\/.*HTTP 503/),
+		});
+		expect(sandbox.admin.deliveryLog({ caseId })).toEqual([expect.objectContaining({ outcome: 'succeeded', nextAttemptAt: null })]);
+	});
+
+	it('never runs an event zero times: a copy arriving while the first is being handled is a duplicate, and the first still runs', async () => {
+		const { harness, subscription } = await withApi();
+		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 500, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+		const delivery = signedDelivery(subscription, 'msg_while_pending', 'case-missing');
+		expect((await harness.handle(delivery)).statusCode).toBe(200);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		await harness.idle();
+		expect(harness.runCount).toBe(1);
+		expect(harness.executions[0][0]).toMatchObject({ latestCase: null, latestCaseError: expect.stringContaining('Invalid case') });
 	});
 
 	it('needs the Background Check API credential at activation', async () => {
@@ -528,7 +541,70 @@ describe('Fetch Latest Case', () => {
 			parameters: { fetchLatestCase: true },
 			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
 		});
-		await expect(harness.activate()).rejects.toThrow('backgroundCheckApi');
+		await expect(harness.activate()).rejects.toThrow('Fetch Latest Case and the watchdog need a Background Check API credential');
+	});
+});
+
+describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runtime) => {
+	it('holds every accepted delivery once its answer is sent: after a restart even the last one before a quiet spell is a duplicate', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const deliveries = Array.from({ length: 30 }, (_, index) => signedDelivery(subscription, `msg_quiet_${index}`, `case-quiet-${index}`));
+		for (const delivery of deliveries) {
+			const savesBefore = harness.store.saves;
+			expect((await harness.handle(delivery)).statusCode).toBe(200);
+			expect(harness.store.saves).toBe(savesBefore + 1);
+			// A restart right after this answer: the delivery is already in what n8n saved.
+			const restarted = new TriggerHarness(harness.nodeType, harness.setup);
+			(restarted as unknown as { store: unknown }).store = harness.store;
+			await restart(restarted);
+			expect((await restarted.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		}
+		expect(harness.runCount).toBe(30);
+	});
+
+	it('writes nothing for a duplicate when the saved copy already holds everything', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const delivery = signedDelivery(subscription, 'msg_once', 'case-once');
+		await harness.handle(delivery);
+		const savesBefore = harness.store.saves;
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.store.saves).toBe(savesBefore);
+	});
+
+	it('puts back what another writer saved over, with the next request', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const first = signedDelivery(subscription, 'msg_overwritten', 'case-overwritten');
+		await harness.handle(first);
+		harness.store.clear();
+		expect((await harness.handle(first)).body).toMatchObject({ reason: 'duplicate' });
+		await restart(harness);
+		expect((await harness.handle(first)).body).toMatchObject({ reason: 'duplicate' });
+	});
+});
+
+describe('Duplicate Memory Size', () => {
+	const harnessWithSize = (dedupMemorySize: unknown) =>
+		new TriggerHarness(new BackgroundCheckTrigger(), {
+			workflowId: `workflow-${++workflowCounter}`,
+			parameters: { options: { dedupMemorySize } },
+			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+		});
+
+	it.each([0, '', -5, 'abc', 99, 150.5, 20_001, null])('refuses %p at activation, naming the field', async (size) => {
+		await expect(harnessWithSize(size).activate()).rejects.toThrow(/^Duplicate Memory Size must be a whole number from 100 to 20,000/);
+	});
+
+	it.each([100, '2500', 20_000])('accepts %p', async (size) => {
+		await expect(harnessWithSize(size).activate()).resolves.toBeUndefined();
+	});
+
+	it('keeps suppressing duplicates with the default when an expression turns bad after activation', async () => {
+		const { harness, subscription } = await scenario({ parameters: { options: { dedupMemorySize: 500 } } });
+		harness.setup.parameters = { options: { dedupMemorySize: 'abc' } };
+		const delivery = signedDelivery(subscription, 'msg_bad_size', 'case-bad-size');
+		await harness.handle(delivery);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.logs.some((line) => line.level === 'warn' && line.message.includes('Duplicate Memory Size'))).toBe(true);
 	});
 });
 
@@ -593,7 +669,10 @@ describe('node description and credential test', () => {
 	it('has option defaults equal to the constants the code uses', () => {
 		const options = trigger.description.properties.find((property) => property.name === 'options')?.options as unknown as IDataObject[];
 		expect(options.find((option) => option.name === 'toleranceSeconds')?.default).toBe(DEFAULT_TOLERANCE_SECONDS);
-		expect(options.find((option) => option.name === 'dedupMemorySize')?.default).toBe(DEFAULT_DEDUP_LIMITS.maxDeliveries);
+		expect(options.find((option) => option.name === 'dedupMemorySize')).toMatchObject({
+			default: SAVED_LIMIT.default,
+			typeOptions: { minValue: SAVED_LIMIT.min, maxValue: SAVED_LIMIT.max },
+		});
 	});
 
 	it('checks the form of the secrets and says that only a delivery proves them', async () => {
