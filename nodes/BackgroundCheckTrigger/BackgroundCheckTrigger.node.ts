@@ -39,6 +39,7 @@ import {
 	type WebhookEvent,
 } from './delivery';
 import { SAVED_LIMIT, deduplicatorFor, forgetDeduplicator, type Claim, type DeliveryDeduplicator } from './deliveryDeduplicator';
+import { SavedCopy, coordinatorFor, forgetCoordinator, type SavedPart } from './savedCopy';
 import {
 	DEFAULT_LOOK_INTERVAL,
 	LOOK_INTERVALS,
@@ -151,48 +152,44 @@ function deduplicatorOf(context: IWebhookFunctions | ITriggerFunctions): Deliver
 
 const watchdogOn = (context: NodeContext) => context.getNodeParameter('reconcile', false) === true;
 
-/**
- * What this node keeps in workflow static data (the duplicate memory and, with the watchdog, what it
- * knows of each case), as one request or one look reads and writes it. Assigning the process's views to
- * static data marks static data as changed, and n8n then saves it (before it answers a request, or when
- * a look emits), serialized as it is at that moment.
- */
-class SavedCopy {
-	private readonly staticData: IDataObject;
+/** The process's state of this trigger node (duplicate memory, watchdog) and what a request read of it. */
+class NodeState {
+	readonly deduplicator: DeliveryDeduplicator;
 
-	private readonly loaded: { dedup: unknown; watchdog: unknown };
+	readonly watchdog: Watchdog | undefined;
 
-	constructor(
-		context: IWebhookFunctions | ITriggerFunctions,
-		readonly deduplicator: DeliveryDeduplicator,
-		readonly watchdog: Watchdog | undefined,
-		nowSeconds: number,
-	) {
-		this.staticData = context.getWorkflowStaticData('node');
-		this.loaded = { dedup: this.staticData[DEDUP_STATE], watchdog: this.staticData[WATCHDOG_STATE] };
-		deduplicator.absorb(this.loaded.dedup, nowSeconds);
-		watchdog?.absorb(this.loaded.watchdog);
+	readonly copy: SavedCopy;
+
+	constructor(context: IWebhookFunctions | ITriggerFunctions, nowSeconds: number) {
+		const scope = dedupScope(context);
+		this.deduplicator = deduplicatorOf(context);
+		this.watchdog = watchdogOn(context) ? watchdogFor(scope) : undefined;
+		const parts: SavedPart[] = [savedPart(DEDUP_STATE, this.deduplicator)];
+		if (this.watchdog) parts.push(savedPart(WATCHDOG_STATE, this.watchdog));
+		this.copy = new SavedCopy(context.getWorkflowStaticData('node'), parts, coordinatorFor(scope));
+		this.deduplicator.absorb(this.copy.loadedValue(DEDUP_STATE), nowSeconds);
+		this.watchdog?.absorb(this.copy.loadedValue(WATCHDOG_STATE));
 	}
+}
 
-	/** Hands the copy to n8n when it lacks something this process holds (always after an admission). */
-	saveIfBehind(): boolean {
-		if (!this.deduplicator.isBehind(this.loaded.dedup) && !this.watchdog?.isBehind(this.loaded.watchdog)) return false;
-		this.save();
-		return true;
-	}
-
-	save(): void {
-		this.staticData[DEDUP_STATE] = this.deduplicator.persistedView as unknown as IDataObject;
-		if (this.watchdog) this.staticData[WATCHDOG_STATE] = this.watchdog.persistedView as unknown as IDataObject;
-	}
+function savedPart(key: string, state: Omit<SavedPart, 'key'>): SavedPart {
+	return {
+		key,
+		get changes() {
+			return state.changes;
+		},
+		persistedView: state.persistedView,
+		isBehind: (persisted) => state.isBehind(persisted),
+		wrote: (persisted) => state.wrote(persisted),
+	};
 }
 
 /**
  * Checks and claims the event in one synchronous step (no await in between, so two copies arriving together
  * cannot both pass).
  */
-function admitOnce(context: IWebhookFunctions | ITriggerFunctions, copy: SavedCopy, event: WebhookEvent, nowSeconds: number): Claim | 'duplicate' | 'outOfOrder' {
-	const admission = copy.deduplicator.admit(
+function admitOnce(context: IWebhookFunctions | ITriggerFunctions, state: NodeState, event: WebhookEvent, nowSeconds: number): Claim | 'duplicate' | 'outOfOrder' {
+	const admission = state.deduplicator.admit(
 		{ key: contentKey(event), ...orderingSubject(event), dropOlder: context.getNodeParameter('options.dropOutOfOrder', false) === true },
 		nowSeconds,
 	);
@@ -200,17 +197,15 @@ function admitOnce(context: IWebhookFunctions | ITriggerFunctions, copy: SavedCo
 }
 
 /**
- * Starts the execution with `item`. n8n starts it, then asks for the answer (this getter, as
- * responseData is empty), then saves static data and answers. n8n 2.3x and later reset the "static data
- * changed" flag while starting an execution (WorkflowRunner.establishContextForPersistence builds a second
- * Workflow over the same static data), so the saved copy is handed over again when n8n asks for the answer:
- * n8n's save, which comes next, then sees it. On 2.8.4 the first hand-over already counts.
+ * Starts the execution with `item`. n8n starts it, then asks for the answer (this getter, as responseData
+ * is empty), then saves static data and answers. The request's save (if it makes one) is handed over again
+ * here: see {@link SavedCopy.handOver}.
  */
-function startExecution(item: IDataObject, copy: SavedCopy | undefined, saving: boolean): IWebhookResponseData {
+function startExecution(item: IDataObject, copy: SavedCopy | undefined): IWebhookResponseData {
 	return {
 		workflowData: [[{ json: item }]],
 		get webhookResponse() {
-			if (saving) copy?.save();
+			copy?.handOver();
 			// The provider ignores response bodies (spec 6.5): an empty 200.
 			return '';
 		},
@@ -262,7 +257,7 @@ async function lookOnce(context: ITriggerFunctions, watchdog: Watchdog, isClosed
 		return;
 	}
 	const nowSeconds = Math.floor(Date.now() / 1000);
-	const copy = new SavedCopy(context, deduplicatorOf(context), watchdog, nowSeconds);
+	const state = new NodeState(context, nowSeconds);
 	const filter = {
 		caseStatuses: parseStatusList(context.getNodeParameter('caseStatus', '')),
 		secondaryStatuses: parseStatusList(context.getNodeParameter('secondaryStatus', '')),
@@ -270,7 +265,7 @@ async function lookOnce(context: ITriggerFunctions, watchdog: Watchdog, isClosed
 	const fetchLatestCase = context.getNodeParameter('fetchLatestCase', false) === true;
 	const items: IDataObject[] = [];
 	for (const { event, latestCase } of look.events) {
-		const claim = admitOnce(context, copy, event, nowSeconds);
+		const claim = admitOnce(context, state, event, nowSeconds);
 		if (claim === 'duplicate' || claim === 'outOfOrder') continue;
 		if (unselectedStatus(event, filter)) {
 			claim.release();
@@ -280,7 +275,7 @@ async function lookOnce(context: ITriggerFunctions, watchdog: Watchdog, isClosed
 		items.push({ ...(outputItem(event) as IDataObject), ...(fetchLatestCase ? { latestCase } : {}) });
 	}
 	// n8n saves static data when a trigger emits: hand it what this look changed.
-	copy.save();
+	state.copy.handOverUncoordinated();
 	for (const item of items) {
 		if (isClosed()) return;
 		context.emit([[{ json: item }]]);
@@ -513,6 +508,7 @@ export class BackgroundCheckTrigger implements INodeType {
 				if (this.getWorkflow().active) {
 					forgetDeduplicator(dedupScope(this));
 					forgetWatchdog(dedupScope(this));
+					forgetCoordinator(dedupScope(this));
 				}
 				this.logger.debug('Background Check Trigger: duplicate memory cleared', { node: this.getNode().name });
 				return true;
@@ -535,7 +531,7 @@ export class BackgroundCheckTrigger implements INodeType {
 		}
 		const interval = readLookInterval(this);
 		const watchdog = watchdogFor(scope);
-		new SavedCopy(this, deduplicatorOf(this), watchdog, Math.floor(Date.now() / 1000)).save();
+		new NodeState(this, Math.floor(Date.now() / 1000)).copy.handOverUncoordinated();
 		if (!watchdog.hasRecord) {
 			try {
 				await watchdog.look(caseApi(this), watchedEvents(this));
@@ -582,34 +578,37 @@ export class BackgroundCheckTrigger implements INodeType {
 		const unwantedEvent = unselectedEventType(event, this.getNodeParameter('event', CASE_STATUS_CHANGE) as string);
 		if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
 
-		const nowSeconds = Math.floor(nowMs / 1000);
-		const copy =
-			this.getMode() === 'manual'
-				? undefined
-				: new SavedCopy(this, deduplicatorOf(this), watchdogOn(this) ? watchdogFor(dedupScope(this)) : undefined, nowSeconds);
-		const claim = copy && admitOnce(this, copy, event, nowSeconds);
-		if (claim === 'duplicate' || claim === 'outOfOrder') {
-			copy?.saveIfBehind();
-			return acknowledgeWithoutRun(ADMISSION_REFUSALS[claim]);
-		}
-		// The watchdog need not look for this change any more, whether or not it runs.
-		copy?.watchdog?.noteDelivered(event);
-
 		const unwantedStatus = unselectedStatus(event, {
 			caseStatuses: parseStatusList(this.getNodeParameter('caseStatus', '')),
 			secondaryStatuses: parseStatusList(this.getNodeParameter('secondaryStatus', '')),
 		});
+		// "Listen for test event": every delivery runs, copies included.
+		if (this.getMode() === 'manual') {
+			return unwantedStatus ? acknowledgeWithoutRun(unwantedStatus) : startExecution(outputItem(event, verification) as IDataObject, undefined);
+		}
+
+		const nowSeconds = Math.floor(nowMs / 1000);
+		const state = new NodeState(this, nowSeconds);
+		const response = this.getResponseObject();
+		const claim = admitOnce(this, state, event, nowSeconds);
+		if (claim === 'duplicate' || claim === 'outOfOrder') {
+			await state.copy.secure(response, false);
+			return acknowledgeWithoutRun(ADMISSION_REFUSALS[claim]);
+		}
+		// The watchdog need not look for this change any more, whether or not it runs.
+		state.watchdog?.noteDelivered(event);
 		if (unwantedStatus) {
-			claim?.release();
-			copy?.saveIfBehind();
+			claim.release();
+			await state.copy.secure(response, false);
 			return acknowledgeWithoutRun(unwantedStatus);
 		}
 
 		// No API call before the answer: "Fetch Latest Case" runs in the execution (execute below), so a slow
-		// or failing API can neither delay the answer past the provider's deadline nor cost the event.
-		claim?.commit(nowSeconds);
-		const saving = copy?.saveIfBehind() ?? false;
-		return startExecution(outputItem(event, verification) as IDataObject, copy, saving);
+		// or failing API can neither delay the answer past the provider's deadline nor cost the event. The
+		// event is saved (or in a save under way) before the answer.
+		claim.commit(nowSeconds);
+		await state.copy.secure(response, true);
+		return startExecution(outputItem(event, verification) as IDataObject, state.copy);
 	}
 
 	/**

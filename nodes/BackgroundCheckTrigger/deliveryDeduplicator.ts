@@ -23,11 +23,12 @@
  * webhook request (2.8.4 also for every execution, and copies it into every saved execution) and writes it
  * whole: its size is what it costs, so it is small. Format v3, ONE string:
  *
- *     v3
+ *     v3 <writer>                    the writer: random per process (per deduplicator)
  *     <hourStart> <hash><hash>...    one line per hour in which events were admitted, oldest first:
  *                                    epoch seconds, then the hashes run together (fixed width, no separator)
  *     latest
- *     <subjectHash> <modStamp>       one line per subject: the newest modStamp (JSON-escaped, no quotes)
+ *     <subjectHash> <modStamp>       one line per subject: the newest modStamp (an ISO timestamp as `~` and
+ *                                    its epoch milliseconds in base 36, anything else JSON-escaped)
  *
  * About 10 bytes per event (1,000 events: about 10 KB). Hour buckets stand in for each event's time: an
  * event is kept at least 28 hours and at most 29.
@@ -40,7 +41,7 @@
  * in the steady state: a string this process produced or already absorbed is not parsed. Versions v2 and v1
  * are still read, so an upgrade keeps the memory.
  */
-import { createHash } from 'crypto';
+import { createHash, randomBytes } from 'crypto';
 
 /** How long an admitted event is remembered: beyond the provider's last retry, 27 h 35 min after the first attempt. */
 export const RETENTION_SECONDS = 28 * 60 * 60;
@@ -121,9 +122,22 @@ interface Bucket {
 
 interface Subject {
 	modStamp: string;
-	/** Checked with Ignore Older Events: kept in the saved copy. */
-	saved: boolean;
 	updatedAt: number;
+}
+
+/**
+ * A modStamp as the saved copy keeps it: an ISO timestamp as `~` and its epoch milliseconds in base 36
+ * (8 characters instead of 24, until 2059), anything else JSON-escaped (a leading `~` escaped too).
+ */
+function packModStamp(modStamp: string): string {
+	const ms = Date.parse(modStamp);
+	if (Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString() === modStamp) return `~${ms.toString(36)}`;
+	const escaped = escapeLine(modStamp);
+	return escaped.startsWith('~') ? `\\u007e${escaped.slice(1)}` : escaped;
+}
+
+function unpackModStamp(packed: string): unknown {
+	return packed.startsWith('~') ? new Date(parseInt(packed.slice(1), 36)).toISOString() : unescapeLine(packed);
 }
 
 export class DeliveryDeduplicator {
@@ -143,12 +157,18 @@ export class DeliveryDeduplicator {
 	/** Subject hash → newest modStamp, least recently updated first. */
 	private readonly latest = new Map<string, Subject>();
 
+	/** The subjects checked with Ignore Older Events, which the saved copy keeps: hash → newest modStamp, oldest first. */
+	private readonly savedSubjects = new Map<string, string>();
+
 	/** Bumped on every change of what is saved; {@link serialized} is valid for one version. */
 	private version = 0;
 
 	private serialized: { version: number; text: string } | undefined;
 
 	private readonly known = new KnownTexts();
+
+	/** Names this process's saved copies, so it knows them for its own when it reads them back. */
+	private readonly writer = randomBytes(4).toString('hex');
 
 	/**
 	 * What to put in static data: JSON.stringify (n8n's save) turns it into {@link toPersisted} at that
@@ -192,8 +212,17 @@ export class DeliveryDeduplicator {
 	 */
 	isBehind(persisted: unknown): boolean {
 		if (persisted === this.persistedView) return false;
-		if (persisted === undefined) return this.size > 0 || this.latest.size > 0;
+		if (persisted === undefined) return this.size > 0 || this.savedSubjects.size > 0;
 		return persisted !== this.toPersisted();
+	}
+
+	/**
+	 * Whether `persisted` is a saved copy this process wrote. When what a request read is neither that nor
+	 * empty-as-expected, another writer replaced it, and what this process saved before may be gone.
+	 */
+	wrote(persisted: unknown): boolean {
+		if (persisted === undefined) return this.size === 0 && this.savedSubjects.size === 0;
+		return persisted === this.persistedView || (typeof persisted === 'string' && persisted.startsWith(`${FORMAT} ${this.writer}\n`));
 	}
 
 	admit(request: AdmissionRequest, nowSeconds: number): Admission {
@@ -235,7 +264,7 @@ export class DeliveryDeduplicator {
 	/** The saved copy (format v3): the newest events' hashes by hour, and the saved subjects; built once per change. */
 	toPersisted(): string {
 		if (this.serialized?.version !== this.version) {
-			const lines = [FORMAT];
+			const lines = [`${FORMAT} ${this.writer}`];
 			let room = this.savedLimit;
 			const newestFirst: Array<[number, string[]]> = [];
 			for (const [hour, { hashes, head }] of [...this.sortedBuckets()].reverse()) {
@@ -246,8 +275,8 @@ export class DeliveryDeduplicator {
 			}
 			for (const [hour, hashes] of newestFirst.reverse()) lines.push(`${hour} ${hashes.join('')}`);
 			lines.push(LATEST_SECTION);
-			const savedSubjects = [...this.latest].filter(([, { saved }]) => saved).slice(-this.savedLimit);
-			for (const [subject, { modStamp }] of savedSubjects) lines.push(`${subject} ${escapeLine(modStamp)}`);
+			let skip = this.savedSubjects.size - this.savedLimit;
+			for (const [subject, modStamp] of this.savedSubjects) if (skip-- <= 0) lines.push(`${subject} ${packModStamp(modStamp)}`);
 			this.serialized = { version: this.version, text: lines.join('\n') };
 			this.known.add(this.serialized.text);
 		}
@@ -259,10 +288,15 @@ export class DeliveryDeduplicator {
 		return this.hours.size;
 	}
 
+	/** Grows with every change of what the saved copy holds. */
+	get changes(): number {
+		return this.version;
+	}
+
 	/** Parses a v3 (or v2) string; anything else, or any line it cannot read, is skipped. */
 	private absorbText(text: string, nowSeconds: number): void {
 		const lines = text.split('\n');
-		const format = lines[0];
+		const format = lines[0].split(' ')[0];
 		if (format !== FORMAT && format !== 'v2') return;
 		let index = 1;
 		for (; index < lines.length && lines[index] !== LATEST_SECTION; index++) {
@@ -278,7 +312,7 @@ export class DeliveryDeduplicator {
 			const space = line.indexOf(' ');
 			if (space <= 0) continue;
 			try {
-				this.absorbModStamp(line.slice(0, space), unescapeLine(line.slice(space + 1)), nowSeconds);
+				this.absorbModStamp(line.slice(0, space), unpackModStamp(line.slice(space + 1)), nowSeconds);
 			} catch {
 				// not a line this version wrote: skip it
 			}
@@ -324,22 +358,24 @@ export class DeliveryDeduplicator {
 
 	/**
 	 * Keeps the newest modStamp per subject (or the last, when they cannot be compared); recently updated
-	 * subjects survive eviction. Only subjects checked with Ignore Older Events (`saved`) go into the saved copy.
+	 * subjects survive eviction. Subjects checked with Ignore Older Events (`saved`) also go into the saved
+	 * copy, the newest {@link savedLimit} of them.
 	 */
 	private recordModStamp(subject: string, modStamp: string, saved: boolean, nowSeconds: number): void {
 		const current = this.latest.get(subject);
-		const keep = saved || current?.saved === true;
 		const order = current === undefined ? undefined : compareModStamps(modStamp, current.modStamp);
-		if ((order !== undefined && order <= 0) || current?.modStamp === modStamp) {
-			if (current && keep && !current.saved) {
-				current.saved = true;
-				this.version++;
-			}
-			return;
+		const newer = !((order !== undefined && order <= 0) || current?.modStamp === modStamp);
+		if (newer) {
+			this.latest.delete(subject);
+			this.latest.set(subject, { modStamp, updatedAt: nowSeconds });
 		}
-		this.latest.delete(subject);
-		this.latest.set(subject, { modStamp, saved: keep, updatedAt: nowSeconds });
-		if (keep) this.version++;
+		const newest = this.latest.get(subject)!.modStamp;
+		if ((saved || this.savedSubjects.has(subject)) && this.savedSubjects.get(subject) !== newest) {
+			this.savedSubjects.delete(subject);
+			this.savedSubjects.set(subject, newest);
+			if (this.savedSubjects.size > SAVED_LIMIT.max) this.savedSubjects.delete(this.savedSubjects.keys().next().value as string);
+			this.version++;
+		}
 	}
 
 	/** Forgets hours past the retention, then the oldest events beyond {@link PROCESS_LIMIT}; the same for subjects. */
@@ -363,10 +399,10 @@ export class DeliveryDeduplicator {
 			}
 			this.version++;
 		}
-		for (const [subject, { saved, updatedAt }] of this.latest) {
+		for (const [subject, { updatedAt }] of this.latest) {
 			if (this.latest.size <= PROCESS_LIMIT && updatedAt > expiredBefore) break;
 			this.latest.delete(subject);
-			if (saved) this.version++;
+			if (this.savedSubjects.delete(subject)) this.version++;
 		}
 	}
 

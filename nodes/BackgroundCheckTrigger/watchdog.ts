@@ -18,7 +18,7 @@
  * starts there without an event. A look sees the state at its time: two changes of one subject between
  * two looks, both undelivered, come out as one event, the second.
  *
- * What it keeps is saved with the workflow (one string: the distinct statuses, then 10 characters of
+ * What it keeps is saved with the workflow (one string: a header, the distinct statuses, then 10 characters of
  * SHA-256 of each subject and 1-2 of its status, about 12 bytes per case and per service), so a restart
  * does not lose the changes missed meanwhile. Two subjects whose hashes collide share a slot (60 bits: for
  * 10,000 subjects a chance of 4e-11 that any two do), which could hide one change.
@@ -28,6 +28,8 @@ import type { CronExpression, IDataObject } from 'n8n-workflow';
 import { collectPages, recordsOf } from '../BackgroundCheck/helpers/lists';
 import { CASE_DATA_STATUSES } from '../shared/catalog';
 import { CASE_DATA_STATUS_CHANGE, CASE_STATUS_CHANGE, type WebhookEvent } from './delivery';
+import { randomBytes } from 'crypto';
+
 import { HASH_LENGTH, KnownTexts, hashKey } from './deliveryDeduplicator';
 
 /** The three reads a look makes, each resolving with the API's response body. */
@@ -121,6 +123,9 @@ export class Watchdog {
 
 	private readonly known = new KnownTexts();
 
+	/** Names this process's saved copies (see DeliveryDeduplicator.wrote). */
+	private readonly writer = randomBytes(4).toString('hex');
+
 	/** What to put in static data: serializes to {@link toPersisted} when n8n saves it. */
 	readonly persistedView: { toJSON(): string } = { toJSON: () => this.toPersisted() };
 
@@ -131,6 +136,11 @@ export class Watchdog {
 
 	get subjects(): number {
 		return this.statuses.size;
+	}
+
+	/** Grows with every change of what the saved copy holds. */
+	get changes(): number {
+		return this.version;
 	}
 
 	/** Merges what an earlier process (restart) or another writer saved; what this process knows wins. */
@@ -152,6 +162,12 @@ export class Watchdog {
 			this.recorded = true;
 			this.version++;
 		}
+	}
+
+	/** Whether `persisted` is a saved copy this process wrote (or nothing, when it knows nothing yet). */
+	wrote(persisted: unknown): boolean {
+		if (persisted === undefined) return this.statuses.size === 0 && !this.recorded;
+		return persisted === this.persistedView || (typeof persisted === 'string' && persisted.slice(0, persisted.indexOf('\n')).split(' ')[3] === this.writer);
 	}
 
 	/** Whether `persisted` (what a request read) lacks something this process knows. */
@@ -209,7 +225,7 @@ export class Watchdog {
 			const width = Math.max(1, Math.ceil(Math.log(dictionary.length + 1) / Math.log(36)));
 			let records = '';
 			for (const [hash, status] of this.statuses) records += hash + index.get(status)!.toString(36).padStart(width, '0');
-			const text = `${FORMAT} ${this.recorded ? 1 : 0} ${width}\n${dictionary.join('\t')}\n${records}`;
+			const text = `${FORMAT} ${this.recorded ? 1 : 0} ${width} ${this.writer}\n${dictionary.join('\t')}\n${records}`;
 			this.serialized = { version: this.version, text };
 			this.known.add(text);
 		}

@@ -15,6 +15,7 @@
  * - parameters not set on the node take the defaults of the node's description.
  * `startTriggerReceiver` puts that behind a real HTTP server, for deliveries from the sandbox.
  */
+import { EventEmitter } from 'events';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type {
@@ -27,6 +28,8 @@ import type {
 	IObservableObject,
 	INodeExecutionData,
 	INodeType,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 	WorkflowActivateMode,
@@ -98,8 +101,11 @@ function wrapAgainAsNewestDoes(loaded: LoadedStaticData): void {
 	ObservableObjectNewest.create(loaded.raw, undefined, { ignoreEmptyOnFirstChild: true });
 }
 
-/** Records what the node writes on the response object (the express subset n8n's nodes use). */
-export class ResponseRecorder {
+/**
+ * Records what the node writes on the response object (the express subset n8n's nodes use); emits
+ * 'finish' once the harness has answered, as Node's http response does.
+ */
+export class ResponseRecorder extends EventEmitter {
 	statusCode = 200;
 
 	body: unknown;
@@ -289,6 +295,28 @@ export function createExecuteContext(parts: ContextParts & { items: INodeExecuti
 	} as unknown as IExecuteFunctions;
 }
 
+interface TriggerParts {
+	activation: WorkflowActivateMode;
+	emit: (data: INodeExecutionData[][]) => void;
+	saveFailedExecution: (error: Error) => void;
+	registerCron: (cron: { expression: string }, onTick: () => unknown) => void;
+}
+
+export function createTriggerContext(parts: ContextParts & TriggerParts): ITriggerFunctions {
+	const base = baseContext(parts);
+	return {
+		...base,
+		getMode: () => 'trigger',
+		getActivationMode: () => parts.activation,
+		emit: parts.emit,
+		saveFailedExecution: parts.saveFailedExecution,
+		emitError: (error: Error) => {
+			throw error;
+		},
+		helpers: { ...base.helpers, registerCron: parts.registerCron },
+	} as unknown as ITriggerFunctions;
+}
+
 export function createHookContext(parts: ContextParts & { activation: WorkflowActivateMode }): IHookFunctions {
 	return {
 		...baseContext(parts),
@@ -323,6 +351,12 @@ export class TriggerHarness {
 	readonly received: IncomingDelivery[] = [];
 
 	private readonly running = new Set<Promise<void>>();
+
+	/** What the node's trigger method set up at activation: its static data, scheduled ticks, and close function. */
+	private activeTrigger: { response: ITriggerResponse; crons: Array<{ expression: string; onTick: () => unknown }> } | undefined;
+
+	/** Errors the trigger saved as failed executions (a failed look of the watchdog). */
+	readonly failedTriggerRuns: Error[] = [];
 
 	constructor(
 		public nodeType: INodeType,
@@ -365,10 +399,11 @@ export class TriggerHarness {
 		if (this.setup.mode !== 'manual') this.store.saveIfChanged(staticData);
 		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
 		if (started) this.startExecution(started);
+		response.emit('finish');
 		return handled;
 	}
 
-	/** The execution n8n runs after answering: the trigger's `execute` (if any) on the items it returned. */
+	/** The execution n8n runs after answering (or after the trigger emitted): the trigger's `execute` on its items. */
 	private startExecution(items: INodeExecutionData[]): void {
 		const output = items.map((item) => item.json);
 		this.executions.push(output);
@@ -404,9 +439,48 @@ export class TriggerHarness {
 		return result;
 	}
 
-	/** n8n's activation: checkExists, then create when it answered false. */
+	/**
+	 * n8n's activation: checkExists, then create when it answered false; then the trigger method, whose
+	 * static data stays loaded for the whole activation (saved when it emits, as n8n does).
+	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<void> {
 		if (!(await this.lifecycle('checkExists', activation))) await this.lifecycle('create', activation);
+		await this.deactivateTrigger();
+		if (!this.nodeType.trigger) return;
+		const staticData = loadStaticData(this.store);
+		const crons: Array<{ expression: string; onTick: () => unknown }> = [];
+		const context = createTriggerContext({
+			nodeType: this.nodeType,
+			setup: this.setup,
+			staticData,
+			logs: this.logs,
+			activation,
+			emit: (data) => {
+				this.store.saveIfChanged(staticData);
+				this.startExecution(data[0]);
+			},
+			saveFailedExecution: (error) => this.failedTriggerRuns.push(error),
+			registerCron: (cron, onTick) => crons.push({ expression: cron.expression, onTick }),
+		});
+		const response = await this.nodeType.trigger.call(context);
+		this.store.saveIfChanged(staticData);
+		this.activeTrigger = { response: response ?? {}, crons };
+	}
+
+	/** The cron expressions the trigger registered with n8n's scheduler. */
+	get schedules(): string[] {
+		return this.activeTrigger?.crons.map((cron) => cron.expression) ?? [];
+	}
+
+	/** Runs every scheduled task once, as n8n's scheduler does when they fall due, and waits for them. */
+	async tick(): Promise<void> {
+		for (const { onTick } of this.activeTrigger?.crons ?? []) await onTick();
+	}
+
+	/** n8n's deactivation of the trigger method: its close function. */
+	async deactivateTrigger(): Promise<void> {
+		await this.activeTrigger?.response.closeFunction?.();
+		this.activeTrigger = undefined;
 	}
 
 	get runCount(): number {

@@ -6,7 +6,8 @@ import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObj
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
-import { SAVED_LIMIT } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
+import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/delivery';
+import { SAVED_LIMIT, hashKey } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
 import { DEFAULT_TOLERANCE_SECONDS, signStandardWebhook } from '../../../nodes/shared/webhookSignature';
 import { startSandbox, type Sandbox, type Subscription, type SubscriptionInput } from '../../../sandbox';
 import {
@@ -100,6 +101,7 @@ async function runToCompletion(caseId: string): Promise<void> {
 }
 
 const eventObjectOf = (items: IDataObject[] | undefined) => items?.[0]?.eventObject as IDataObject;
+const contentKeyOf = (item: IDataObject) => contentKey({ event: String(item.event), eventObject: item.eventObject as IDataObject, body: item });
 
 /** A case.statuschange signed with the endpoint's secret now, as the provider sends it. */
 function signedDelivery(subscription: Subscription, messageId: string, caseId: string) {
@@ -562,6 +564,26 @@ describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runti
 		expect(harness.runCount).toBe(30);
 	});
 
+	it('shares one save between deliveries arriving together, and answers none before a save holding it has been made', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const deliveries = Array.from({ length: 12 }, (_, index) => signedDelivery(subscription, `msg_together_${index}`, `case-together-${index}`));
+		const savesBefore = harness.store.saves;
+		const savedWhenAnswered = await Promise.all(
+			deliveries.map(async (delivery) => {
+				expect((await harness.handle(delivery)).statusCode).toBe(200);
+				return String(harness.store.nodeData('Background Check Trigger')?.deliveryDedup ?? '');
+			}),
+		);
+		expect(harness.runCount).toBe(12);
+		expect(harness.store.saves - savesBefore).toBeLessThan(4);
+		deliveries.forEach((delivery, index) => {
+			const key = contentKey(parseEvent(Buffer.from(delivery.body))!);
+			expect({ index, saved: savedWhenAnswered[index].includes(hashKey(key)) }).toEqual({ index, saved: true });
+		});
+		await restart(harness);
+		for (const delivery of deliveries) expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+	});
+
 	it('writes nothing for a duplicate when the saved copy already holds everything', async () => {
 		const { harness, subscription } = await scenario({ runtime });
 		const delivery = signedDelivery(subscription, 'msg_once', 'case-once');
@@ -605,6 +627,153 @@ describe('Duplicate Memory Size', () => {
 		await harness.handle(delivery);
 		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 		expect(harness.logs.some((line) => line.level === 'warn' && line.message.includes('Duplicate Memory Size'))).toBe(true);
+	});
+});
+
+describe('Reconcile Missed Events (the watchdog)', () => {
+	const apiCredential = () => {
+		const [credential] = sandbox.demoCredentials;
+		return { environment: 'custom', customBaseUrl: sandbox.url, apiKey: credential.apiKey, clientAccessToken: credential.clientAccessToken, token: '' };
+	};
+	const watched = async (parameters: IDataObject = {}, runtime?: 'oldest' | 'newest') =>
+		await scenario({
+			runtime,
+			parameters: { event: 'any', reconcile: true, reconcileEvery: '10s', ...parameters },
+			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
+		});
+	/** The messages of a case published since `after` attempts, by ID. */
+	const messagesOf = (caseId: string) => [...new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId))];
+	const itemsBySource = (harness: TriggerHarness, source: string) => harness.executions.map(([item]) => item).filter((item) => item.source === source);
+
+	it('registers a look with n8n\'s scheduler at the chosen interval, and records the cases at activation without running them', async () => {
+		const caseId = await createCase();
+		await advance(caseId);
+		const { harness } = await watched();
+		expect(harness.schedules).toEqual(['*/10 * * * * *']);
+		const webhookRuns = harness.runCount;
+		await harness.tick();
+		expect(harness.runCount).toBe(webhookRuns);
+		expect(harness.failedTriggerRuns).toEqual([]);
+	});
+
+	it('runs a change whose delivery never arrives once, at the next look, in the trigger\'s output shape with source "reconciliation"', async () => {
+		const { harness, subscription } = await watched({ fetchLatestCase: true });
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		const [, missed] = messagesOf(caseId);
+		expect(sandbox.admin.deliveryLog({ messageId: missed })[0]).toMatchObject({ outcome: 'failed' });
+
+		await harness.tick();
+		await harness.idle();
+		const [reconciled] = itemsBySource(harness, 'reconciliation');
+		const payload = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
+		expect(reconciled).toEqual({
+			event: 'case.statuschange',
+			messageId: null,
+			apiTrackingCode: 'HR-42',
+			apiTrackingUser: null,
+			eventObject: payload.eventObject,
+			deliveryId: null,
+			deliveryTimestamp: null,
+			signatureScheme: null,
+			source: 'reconciliation',
+			latestCase: expect.objectContaining({ id: caseId, secondaryStatus: 'Authorization in Progress' }),
+		});
+		expect(itemsBySource(harness, 'webhook')).toHaveLength(1);
+		await harness.tick();
+		expect(harness.runCount).toBe(2);
+	});
+
+	it('runs a change seen both ways once, whichever comes first', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		// Delivered first: the look finds nothing new.
+		await advance(caseId);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
+		// Found first: the provider's retry, once the endpoint works again, is a duplicate.
+		const fault = sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
+		sandbox.admin.removeDeliveryFault(fault.id);
+		await sandbox.admin.advanceClock(5);
+		const [, , late] = messagesOf(caseId);
+		expect(sandbox.admin.deliveryLog({ messageId: late }).map((attempt) => attempt.outcome)).toEqual(['failed', 'succeeded']);
+		expect(harness.runCount).toBe(3);
+		expect(new Set(harness.executions.map(([item]) => contentKeyOf(item))).size).toBe(3);
+	});
+
+	it('applies the event and status filters to what it finds', async () => {
+		const { harness, subscription } = await watched({ event: 'case.statuschange', caseStatus: 'Complete' });
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await runToCompletion(caseId);
+		await harness.tick();
+		expect(harness.executions.map(([item]) => [item.event, (item.eventObject as IDataObject).caseStatus, item.source])).toEqual([
+			['case.statuschange', 'Complete', 'reconciliation'],
+		]);
+	});
+
+	it('keeps its record across a restart: a change made while n8n was down runs at the first look after it', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await restart(harness);
+		await advance(caseId);
+		await restart(harness);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation').map((item) => (item.eventObject as IDataObject).secondaryStatus)).toEqual(['Authorization in Progress']);
+	});
+
+	it('saves a failed look as a failed execution and finds the change at the next one', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		await harness.tick();
+		expect(harness.failedTriggerRuns.map((error) => error.message)).toEqual([expect.stringMatching(/^The watchdog could not list the cases: .*503/)]);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
+	});
+
+	it('refuses activation when it cannot list the cases, but not a restart (the first look records them then)', async () => {
+		sandbox.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		await expect(watched()).rejects.toThrow(/^The watchdog could not list the cases of the credential's group: .*500/);
+		const { harness } = await watched();
+		sandbox.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		await harness.lifecycle('delete');
+		await expect(harness.activate('init')).resolves.toBeUndefined();
+		expect(harness.logs.some((line) => line.level === 'warn' && line.message.includes('could not list'))).toBe(true);
+		await createCase();
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
+	});
+
+	it('needs the Background Check API credential', async () => {
+		const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
+			parameters: { reconcile: true },
+			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+		});
+		await expect(harness.activate()).rejects.toThrow('Fetch Latest Case and the watchdog need a Background Check API credential');
+	});
+
+	it('when off, schedules nothing and drops what an earlier watchdog saved', async () => {
+		const { harness } = await watched();
+		expect(harness.store.nodeData('Background Check Trigger')).toHaveProperty('watchdog');
+		harness.setup.parameters = { ...harness.setup.parameters, reconcile: false };
+		await harness.activate('update');
+		expect(harness.schedules).toEqual([]);
+		expect(harness.store.nodeData('Background Check Trigger')).not.toHaveProperty('watchdog');
+	});
+
+	it('forgets what it knows when the workflow is deactivated', async () => {
+		const { harness } = await watched();
+		await harness.deactivateTrigger();
+		await harness.lifecycle('delete');
+		expect(harness.store.nodeData('Background Check Trigger')).toEqual({});
 	});
 });
 

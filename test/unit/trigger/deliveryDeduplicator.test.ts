@@ -41,6 +41,9 @@ function savedHashes(persisted: string): string[] {
 	return lines.flatMap((line) => line.split(' ')[1].match(new RegExp(`.{${HASH_LENGTH}}`, 'g')) ?? []);
 }
 
+/** A saved copy without its first line (which names the process that wrote it). */
+const body = (persisted: string) => persisted.slice(persisted.indexOf('\n'));
+
 /** What n8n saves and a restarted process reads back. */
 const throughJson = (deduplicator: DeliveryDeduplicator) => JSON.parse(JSON.stringify({ copy: deduplicator.persistedView })).copy as string;
 
@@ -89,7 +92,7 @@ describe('DeliveryDeduplicator', () => {
 		run(deduplicator, 'case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]');
 		run(deduplicator, 'case:2');
 		const hash = createHash('sha256').update('case:2').digest('base64url').slice(0, 10);
-		expect(deduplicator.toPersisted()).toMatch(new RegExp(`^v3\\n${NOW} [\\w-]{10}${hash.replace(/-/g, '\\-')}\\nlatest$`));
+		expect(deduplicator.toPersisted()).toMatch(new RegExp(`^v3 [0-9a-f]{8}\\n${NOW} [\\w-]{10}${hash.replace(/-/g, '\\-')}\\nlatest$`));
 		expect(deduplicator.toPersisted()).not.toContain('c-1');
 	});
 
@@ -178,8 +181,35 @@ describe('DeliveryDeduplicator', () => {
 		run(before, 'a', NOW, { subject: 's', modStamp, dropOlder: true });
 		const after = new DeliveryDeduplicator();
 		after.absorb(throughJson(before), NOW);
-		expect(after.toPersisted()).toBe(before.toPersisted());
+		const body = (persisted: string) => persisted.slice(persisted.indexOf('\n'));
+		expect(body(after.toPersisted())).toBe(body(before.toPersisted()));
 		expect(after.toPersisted()).toContain(JSON.stringify(modStamp).slice(1, -1));
+	});
+
+	it('keeps an ISO modStamp in 8 characters and reads it back as the same instant; escapes a leading ~', () => {
+		const before = new DeliveryDeduplicator();
+		run(before, 'a', NOW, { subject: 's', modStamp: '2025-03-01T10:00:00.123Z', dropOlder: true });
+		run(before, 'b', NOW, { subject: 't', modStamp: '~not a time', dropOlder: true });
+		const [, , , iso, tilde] = before.toPersisted().split('\n');
+		expect(iso).toMatch(/^[\w-]{10} ~[0-9a-z]{8}$/);
+		expect(tilde).toMatch(/ \\u007enot a time$/);
+		const after = new DeliveryDeduplicator();
+		after.absorb(throughJson(before), NOW);
+		expect(after.admit(event('c', { subject: 's', modStamp: '2025-03-01T10:00:00.122Z', dropOlder: true }), NOW).outcome).toBe('outOfOrder');
+		expect(after.admit(event('d', { subject: 's', modStamp: '2025-03-01T10:00:00.123Z', dropOlder: true }), NOW).outcome).toBe('admitted');
+		expect(body(after.toPersisted())).toBe(body(before.toPersisted()));
+	});
+
+	it('knows its own saved copies from those another writer made', () => {
+		const mine = new DeliveryDeduplicator();
+		expect(mine.wrote(undefined)).toBe(true);
+		run(mine, 'case:1');
+		expect(mine.wrote(undefined)).toBe(false);
+		expect(mine.wrote(throughJson(mine))).toBe(true);
+		expect(mine.wrote(mine.persistedView)).toBe(true);
+		const other = new DeliveryDeduplicator();
+		run(other, 'case:2');
+		expect(mine.wrote(throughJson(other))).toBe(false);
 	});
 
 	it('skips lines of a saved string it cannot read', () => {

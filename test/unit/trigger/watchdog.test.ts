@@ -171,11 +171,13 @@ describe('Watchdog', () => {
 		const saved = JSON.parse(JSON.stringify({ copy: before.persistedView })).copy as string;
 		// The distinct statuses once, then 10 + 1 characters per case and per service.
 		const [header, statuses, records] = saved.split('\n');
-		expect(header).toBe('w1 1 1');
+		expect(header).toMatch(/^w1 1 1 [0-9a-f]{8}$/);
+		expect(before.wrote(saved)).toBe(true);
 		expect(statuses.split('\t')).toHaveLength(2);
 		expect(records).toHaveLength(before.subjects * 11);
 		await advance(caseId);
 		const after = new Watchdog();
+		expect(after.wrote(saved)).toBe(false);
 		after.absorb(saved);
 		expect(after.hasRecord).toBe(true);
 		const look = await after.look(api, ALL);
