@@ -39,13 +39,12 @@ import {
 	type WebhookEvent,
 } from './delivery';
 import { SAVED_LIMIT, deduplicatorFor, forgetDeduplicator, type Claim, type DeliveryDeduplicator } from './deliveryDeduplicator';
-import { SavedCopy, coordinatorFor, forgetCoordinator, type SavedPart } from './savedCopy';
+import { SavedCopy, coordinators, type SavedPart } from './savedCopy';
 import {
 	DEFAULT_LOOK_INTERVAL,
 	LOOK_INTERVALS,
-	forgetWatchdog,
 	lookSchedule,
-	watchdogFor,
+	watchdogs,
 	type CaseApi,
 	type LookInterval,
 	type Watchdog,
@@ -163,10 +162,10 @@ class NodeState {
 	constructor(context: IWebhookFunctions | ITriggerFunctions, nowSeconds: number) {
 		const scope = dedupScope(context);
 		this.deduplicator = deduplicatorOf(context);
-		this.watchdog = watchdogOn(context) ? watchdogFor(scope) : undefined;
+		this.watchdog = watchdogOn(context) ? watchdogs.get(scope) : undefined;
 		const parts: SavedPart[] = [savedPart(DEDUP_STATE, this.deduplicator)];
 		if (this.watchdog) parts.push(savedPart(WATCHDOG_STATE, this.watchdog));
-		this.copy = new SavedCopy(context.getWorkflowStaticData('node'), parts, coordinatorFor(scope));
+		this.copy = new SavedCopy(context.getWorkflowStaticData('node'), parts, coordinators.get(scope));
 		this.deduplicator.absorb(this.copy.loadedValue(DEDUP_STATE), nowSeconds);
 		this.watchdog?.absorb(this.copy.loadedValue(WATCHDOG_STATE));
 	}
@@ -507,8 +506,8 @@ export class BackgroundCheckTrigger implements INodeType {
 				// the workflow; the production memory of an active workflow must survive that.
 				if (this.getWorkflow().active) {
 					forgetDeduplicator(dedupScope(this));
-					forgetWatchdog(dedupScope(this));
-					forgetCoordinator(dedupScope(this));
+					watchdogs.forget(dedupScope(this));
+					coordinators.forget(dedupScope(this));
 				}
 				this.logger.debug('Background Check Trigger: duplicate memory cleared', { node: this.getNode().name });
 				return true;
@@ -526,11 +525,11 @@ export class BackgroundCheckTrigger implements INodeType {
 		if (!watchdogOn(this) || this.getMode() === 'manual') {
 			const staticData = this.getWorkflowStaticData('node');
 			if (staticData[WATCHDOG_STATE] !== undefined) delete staticData[WATCHDOG_STATE];
-			forgetWatchdog(scope);
+			watchdogs.forget(scope);
 			return {};
 		}
 		const interval = readLookInterval(this);
-		const watchdog = watchdogFor(scope);
+		const watchdog = watchdogs.get(scope);
 		new NodeState(this, Math.floor(Date.now() / 1000)).copy.handOverUncoordinated();
 		if (!watchdog.hasRecord) {
 			try {
@@ -607,6 +606,11 @@ export class BackgroundCheckTrigger implements INodeType {
 		// or failing API can neither delay the answer past the provider's deadline nor cost the event. The
 		// event is saved (or in a save under way) before the answer.
 		claim.commit(nowSeconds);
+		// n8n answers 5xx when it cannot start the execution after all: the provider delivers again, and that
+		// delivery must run.
+		response.once('finish', () => {
+			if (response.statusCode >= 500) claim.revoke();
+		});
 		await state.copy.secure(response, true);
 		return startExecution(outputItem(event, verification) as IDataObject, state.copy);
 	}

@@ -43,6 +43,8 @@
  */
 import { createHash, randomBytes } from 'crypto';
 
+import { PerNode } from './savedCopy';
+
 /** How long an admitted event is remembered: beyond the provider's last retry, 27 h 35 min after the first attempt. */
 export const RETENTION_SECONDS = 28 * 60 * 60;
 
@@ -69,6 +71,8 @@ export interface Claim {
 	commit(nowSeconds: number): void;
 	/** The event does not run (filtered out): a copy may be looked at again. */
 	release(): void;
+	/** After a commit: the event did not run after all (n8n could not start its execution); forget it. */
+	revoke(): void;
 }
 
 export type Admission =
@@ -257,6 +261,9 @@ export class DeliveryDeduplicator {
 				release: () => {
 					settle();
 				},
+				revoke: () => {
+					if (this.hours.delete(hash)) this.version++;
+				},
 			},
 		};
 	}
@@ -269,7 +276,7 @@ export class DeliveryDeduplicator {
 			const newestFirst: Array<[number, string[]]> = [];
 			for (const [hour, { hashes, head }] of [...this.sortedBuckets()].reverse()) {
 				if (room <= 0) break;
-				const kept = hashes.slice(Math.max(head, hashes.length - room));
+				const kept = hashes.slice(Math.max(head, hashes.length - room)).filter((hash) => this.hours.get(hash) === hour);
 				room -= kept.length;
 				newestFirst.push([hour, kept]);
 			}
@@ -432,19 +439,15 @@ function chunks(text: string, size: number): string[] {
 	return parts;
 }
 
-const deduplicators = new Map<string, DeliveryDeduplicator>();
+const deduplicators = new PerNode(() => new DeliveryDeduplicator());
 
-/** The process-wide deduplicator of one trigger node in one workflow. */
+/** The process-wide deduplicator of one trigger node in one workflow, with the current Duplicate Memory Size. */
 export function deduplicatorFor(scope: string, savedLimit: number): DeliveryDeduplicator {
-	let deduplicator = deduplicators.get(scope);
-	if (!deduplicator) {
-		deduplicator = new DeliveryDeduplicator(savedLimit);
-		deduplicators.set(scope, deduplicator);
-	}
+	const deduplicator = deduplicators.get(scope);
 	deduplicator.savedLimit = savedLimit;
 	return deduplicator;
 }
 
 export function forgetDeduplicator(scope: string): void {
-	deduplicators.delete(scope);
+	deduplicators.forget(scope);
 }

@@ -153,18 +153,27 @@ export class SavedCopy {
 	}
 }
 
-const coordinators = new Map<string, SaveCoordinator>();
+/**
+ * One instance per trigger node in one workflow (`scope`), shared by every request and look of this n8n
+ * process, until the workflow is deactivated.
+ */
+export class PerNode<T> {
+	private readonly instances = new Map<string, T>();
 
-/** The process-wide coordinator of one trigger node in one workflow. */
-export function coordinatorFor(scope: string): SaveCoordinator {
-	let coordinator = coordinators.get(scope);
-	if (!coordinator) {
-		coordinator = new SaveCoordinator();
-		coordinators.set(scope, coordinator);
+	constructor(private readonly create: () => T) {}
+
+	get(scope: string): T {
+		let instance = this.instances.get(scope);
+		if (instance === undefined) {
+			instance = this.create();
+			this.instances.set(scope, instance);
+		}
+		return instance;
 	}
-	return coordinator;
+
+	forget(scope: string): void {
+		this.instances.delete(scope);
+	}
 }
 
-export function forgetCoordinator(scope: string): void {
-	coordinators.delete(scope);
-}
+export const coordinators = new PerNode(() => new SaveCoordinator());

@@ -31,6 +31,7 @@ import { CASE_DATA_STATUS_CHANGE, CASE_STATUS_CHANGE, type WebhookEvent } from '
 import { randomBytes } from 'crypto';
 
 import { HASH_LENGTH, KnownTexts, hashKey } from './deliveryDeduplicator';
+import { PerNode } from './savedCopy';
 
 /** The three reads a look makes, each resolving with the API's response body. */
 export interface CaseApi {
@@ -305,21 +306,8 @@ export class Watchdog {
 	}
 }
 
-const watchdogs = new Map<string, Watchdog>();
-
-/** The process-wide watchdog state of one trigger node in one workflow. */
-export function watchdogFor(scope: string): Watchdog {
-	let watchdog = watchdogs.get(scope);
-	if (!watchdog) {
-		watchdog = new Watchdog();
-		watchdogs.set(scope, watchdog);
-	}
-	return watchdog;
-}
-
-export function forgetWatchdog(scope: string): void {
-	watchdogs.delete(scope);
-}
+/** The process-wide watchdog state of each trigger node. */
+export const watchdogs = new PerNode(() => new Watchdog());
 
 /** How often the watchdog looks: the option values and their cron schedule (seconds first, as n8n's cron). */
 export const LOOK_INTERVALS = {

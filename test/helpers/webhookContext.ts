@@ -352,6 +352,9 @@ export class TriggerHarness {
 
 	private readonly running = new Set<Promise<void>>();
 
+	/** How many of the next executions n8n fails to start (it then answers 500, as when its database fails). */
+	failStarts = 0;
+
 	/** What the node's trigger method set up at activation: its static data, scheduled ticks, and close function. */
 	private activeTrigger: { response: ITriggerResponse; crons: Array<{ expression: string; onTick: () => unknown }> } | undefined;
 
@@ -385,6 +388,9 @@ export class TriggerHarness {
 				handled = { statusCode: response.headersSent ? response.statusCode : undefined, body: response.body };
 			} else if (result.workflowData === undefined) {
 				handled = { statusCode: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
+			} else if (this.failStarts > 0) {
+				this.failStarts--;
+				handled = { statusCode: 500, body: { message: 'Could not start the execution' } };
 			} else {
 				started = result.workflowData[0];
 				if (this.setup.runtime === 'newest') wrapAgainAsNewestDoes(staticData);
@@ -399,6 +405,7 @@ export class TriggerHarness {
 		if (this.setup.mode !== 'manual') this.store.saveIfChanged(staticData);
 		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
 		if (started) this.startExecution(started);
+		if (handled.statusCode !== undefined) response.statusCode = handled.statusCode;
 		response.emit('finish');
 		return handled;
 	}

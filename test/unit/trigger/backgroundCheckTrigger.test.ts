@@ -527,6 +527,18 @@ describe('Fetch Latest Case', () => {
 		expect(sandbox.admin.deliveryLog({ caseId })).toEqual([expect.objectContaining({ outcome: 'succeeded', nextAttemptAt: null })]);
 	});
 
+	it('runs the event with latestCaseError when the credential cannot be exchanged for a token', async () => {
+		const { harness } = await scenario({
+			parameters: { fetchLatestCase: true },
+			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: { ...apiCredential(), apiKey: 'revoked-partner-key' } }),
+		});
+		const caseId = await createCase();
+		await harness.idle();
+		expect(harness.runCount).toBe(1);
+		expect(harness.executions[0][0]).toMatchObject({ eventObject: { id: caseId }, latestCase: null, latestCaseError: expect.any(String) });
+		expect(String(harness.executions[0][0].latestCaseError)).not.toContain('revoked-partner-key');
+	});
+
 	it('never runs an event zero times: a copy arriving while the first is being handled is a duplicate, and the first still runs', async () => {
 		const { harness, subscription } = await withApi();
 		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 500, method: 'GET', pathPrefix: '/case/id/', times: 1 });
@@ -582,6 +594,17 @@ describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runti
 		});
 		await restart(harness);
 		for (const delivery of deliveries) expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+	});
+
+	it('lets the provider\'s next delivery run an event whose execution n8n could not start (it answered 500)', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const delivery = signedDelivery(subscription, 'msg_not_started', 'case-not-started');
+		harness.failStarts = 1;
+		expect((await harness.handle(delivery)).statusCode).toBe(500);
+		expect(harness.runCount).toBe(0);
+		expect((await harness.handle(delivery)).statusCode).toBe(200);
+		expect(harness.runCount).toBe(1);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 	});
 
 	it('writes nothing for a duplicate when the saved copy already holds everything', async () => {

@@ -66,6 +66,14 @@ function publishedKeys(caseId: string, after = 0): string[] {
 
 const keysOf = (events: ReconciledEvent[]) => events.map(({ event }) => contentKey(event));
 
+/** A new case, and a watchdog that has made its first look (its record) since. */
+async function watchedCase(): Promise<{ caseId: string; watchdog: Watchdog }> {
+	const caseId = await createCase();
+	const watchdog = new Watchdog();
+	await watchdog.look(api, ALL);
+	return { caseId, watchdog };
+}
+
 describe('Watchdog', () => {
 	it('records the cases at its first look and reports nothing: no history is replayed', async () => {
 		const caseId = await createCase();
@@ -79,9 +87,7 @@ describe('Watchdog', () => {
 	});
 
 	it('reports each case and case data change no delivery reported, as the delivery would have carried it (same content key)', async () => {
-		const caseId = await createCase();
-		const watchdog = new Watchdog();
-		await watchdog.look(api, ALL);
+		const { caseId, watchdog } = await watchedCase();
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		// Step 2, then step 3, then the services change (the case completes when they are all done).
 		for (let step = 0; step < 2; step++) {
@@ -105,9 +111,7 @@ describe('Watchdog', () => {
 	});
 
 	it('does not report what a delivery already reported', async () => {
-		const caseId = await createCase();
-		const watchdog = new Watchdog();
-		await watchdog.look(api, ALL);
+		const { caseId, watchdog } = await watchedCase();
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		await advance(caseId);
 		const [delivered] = sandbox.admin.deliveryLog({ caseId }).slice(logged);
@@ -154,9 +158,7 @@ describe('Watchdog', () => {
 	});
 
 	it('with only case status changes wanted, follows the services without reading them', async () => {
-		const caseId = await createCase();
-		const watchdog = new Watchdog();
-		await watchdog.look(api, ALL);
+		const { caseId, watchdog } = await watchedCase();
 		for (let step = 0; step < 3; step++) await advance(caseId);
 		api.calls.length = 0;
 		const look = await watchdog.look(api, { cases: true, caseData: false });
@@ -188,9 +190,7 @@ describe('Watchdog', () => {
 	});
 
 	it('reports a case it could not read as a failure and compares it again next time', async () => {
-		const caseId = await createCase();
-		const watchdog = new Watchdog();
-		await watchdog.look(api, ALL);
+		const { caseId, watchdog } = await watchedCase();
 		await advance(caseId);
 		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: `/case/id/${caseId}`, times: 1 });
 		const failed = await watchdog.look(api, ALL);
