@@ -7,6 +7,8 @@
  * Respond Immediately with No Response Body). The trigger verifies the signature, checks the event type and
  * keeps its duplicate memory (in workflow static data); the plain Webhook node checks nothing.
  *
+ * First, without n8n: the API calls one look of the trigger's watchdog makes for 500 cases, of which 10 changed.
+ *
  * Targets: the trigger as added (Duplicate Memory Size 1000), the plain Webhook node, and the trigger with
  * Ignore Older Events on (its saved copy also holds the newest modStamps). Each first gets BENCH_WARM_UP
  * deliveries (default 1000, which fills the default duplicate memory, as on a trigger that has been running
@@ -26,6 +28,7 @@ import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webh
 import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
 import { TRIGGER_NODE, TRIGGER_NODE_VERSION, WEBHOOK_CREDENTIAL, credentialRef } from '../test/e2e/harness/backgroundCheck';
 import { startBenchN8n } from './lib/n8n';
+import { reconciliationCosts } from './lib/reconciliation';
 import { fmt, header, log, median, percentile, printTable, runMain, saveResult } from './lib/report';
 
 const LEVELS = [1, 10, 50];
@@ -192,6 +195,14 @@ async function main(): Promise<void> {
 			`(${LEVELS.map((level) => REQUESTS[level]).join(' / ')} requests), Background Check Trigger vs plain Webhook node in one n8n; ` +
 			`median of ${ROUNDS} rounds, the targets taking turns. Each trigger's duplicate memory is full (warm-up of ${WARM_UP} deliveries).`,
 	);
+	const reconciliation = await reconciliationCosts();
+	console.log('watchdog (Reconcile Missed Events): API calls of one look, 500 cases of the group, 2 services each');
+	printTable(
+		['look', 'GET /case/list', 'GET /case/id', 'GET /case/id/…/data', 'calls', 'events found'],
+		reconciliation.rows.map((row) => [row.look, row.list, row.caseReads, row.caseDataReads, row.list + row.caseReads + row.caseDataReads, row.events]),
+	);
+	console.log(`watchdog's saved record of the 500 cases and 1,000 services: ${fmt(reconciliation.savedBytes)} bytes`);
+
 	const secret = generateWebhookSecret();
 	const n8n = await startBenchN8n('webhook');
 	try {
@@ -297,6 +308,7 @@ async function main(): Promise<void> {
 		console.log(`executions: ${Object.entries(counts).map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`).join('; ')} (one per delivery)`);
 		saveResult('webhook-throughput', {
 			machine,
+			reconciliation,
 			levels: LEVELS,
 			requests: REQUESTS,
 			rounds: ROUNDS,

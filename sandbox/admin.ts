@@ -12,6 +12,7 @@ import type { CaseScript } from './lifecycle';
 import { ADMIN_PREFIX } from './server';
 import type { CaseDataView, CaseView } from './state';
 import type { DeliveryAttempt } from './webhooks/delivery';
+import type { DeliveryFault, DeliveryFaultInput } from './webhooks/deliveryFaults';
 import type {
 	MigrationResult,
 	Subscription,
@@ -186,6 +187,23 @@ export class SandboxAdmin {
 		this.world.faults.clear();
 	}
 
+	/** Chosen messages are never delivered: every attempt fails without reaching the endpoint. */
+	injectDeliveryFault(input: DeliveryFaultInput): DeliveryFault {
+		return this.world.webhooks.faults.add(input);
+	}
+
+	listDeliveryFaults(): DeliveryFault[] {
+		return this.world.webhooks.faults.list();
+	}
+
+	removeDeliveryFault(id: string): void {
+		this.world.webhooks.faults.remove(id);
+	}
+
+	clearDeliveryFaults(): void {
+		this.world.webhooks.faults.clear();
+	}
+
 	/** Records a request to the demo inbox (the example workflows' stand-in onboarding system and ATS). */
 	receiveInInbox(inbox: string, received: unknown): InboxEntry {
 		return this.world.inbox.append({ at: this.runtime.clock.view().now, inbox, body: received });
@@ -250,6 +268,10 @@ export function adminRoutes(admin: SandboxAdmin): AdminRoute[] {
 		adminRoute('PUT', '/webhooks/settings', (request) => admin.updateWebhookSettings(body(request))),
 		adminRoute('POST', '/webhooks/migrate-legacy', () => admin.migrateLegacySubscriptions()),
 		adminRoute('GET', '/webhooks/deliveries', (request) => admin.deliveryLog(Object.fromEntries(request.query))),
+		adminRoute('GET', '/webhooks/faults', () => admin.listDeliveryFaults()),
+		adminRoute('POST', '/webhooks/faults', (request) => admin.injectDeliveryFault(body(request) as DeliveryFaultInput)),
+		adminRoute('DELETE', '/webhooks/faults', () => admin.clearDeliveryFaults()),
+		adminRoute('DELETE', '/webhooks/faults/{id}', (request) => admin.removeDeliveryFault(request.params.id)),
 		adminRoute('GET', '/requests', () => admin.requestLog()),
 		adminRoute('GET', '/faults', () => admin.listFaults()),
 		adminRoute('POST', '/faults', (request) => admin.injectFault(body(request) as unknown as FaultRuleInput)),

@@ -11,6 +11,7 @@ export type { CaseScript, ServiceScript } from './lifecycle';
 export type { ClockView } from './clock';
 export type { FaultRule, FaultRuleInput } from './faults';
 export type { DeliveryAttempt } from './webhooks/delivery';
+export type { DeliveryFault, DeliveryFaultInput } from './webhooks/deliveryFaults';
 export type { RequestLogEntry } from './world';
 export type { CaseView, CaseDataView } from './state';
 export type { Subscription, SubscriptionInput, SubscriptionPatch, WebhookSettings, MigrationResult } from './webhooks/subscriptions';

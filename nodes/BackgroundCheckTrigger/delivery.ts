@@ -209,27 +209,17 @@ function stableJson(value: unknown): string {
 
 /**
  * What an event says, as one key: for a case status change spec 6.5's (case id, caseStatusId,
- * secondaryCaseStatusId, modStamp); for other events the whole eventObject. The same in every copy of the
- * event, whichever delivery system or attempt sent it.
+ * secondaryCaseStatusId, modStamp); for a case data status change the same for the case data (id, statusId,
+ * pendingStatusId, modStamp); for other events the whole eventObject. The same in every copy of the event,
+ * whichever delivery system or attempt sent it, and in the event the watchdog builds from the API.
  */
 export function contentKey(event: WebhookEvent): string {
-	const { id, caseStatusId, secondaryCaseStatusId, modStamp } = event.eventObject;
-	if (event.event === CASE_STATUS_CHANGE && typeof id === 'string' && typeof modStamp === 'string') {
-		return `case:${stableJson([id, caseStatusId ?? null, secondaryCaseStatusId ?? null, modStamp])}`;
+	const { id, caseStatusId, secondaryCaseStatusId, statusId, pendingStatusId, modStamp } = event.eventObject;
+	if (typeof id === 'string' && typeof modStamp === 'string') {
+		if (event.event === CASE_STATUS_CHANGE) return `case:${stableJson([id, caseStatusId ?? null, secondaryCaseStatusId ?? null, modStamp])}`;
+		if (event.event === CASE_DATA_STATUS_CHANGE) return `casedata:${stableJson([id, statusId ?? null, pendingStatusId ?? null, modStamp])}`;
 	}
 	return `content:${stableJson([event.event, event.eventObject])}`;
-}
-
-/**
- * Every identity of an event: the delivery and message IDs, and its {@link contentKey}, which is what makes
- * the copy sent by the other delivery system a duplicate.
- */
-export function deduplicationKeys(event: WebhookEvent, deliveryId: string | undefined, content = contentKey(event)): string[] {
-	const keys: string[] = [];
-	if (deliveryId) keys.push(`delivery:${deliveryId}`);
-	if (event.messageId) keys.push(`message:${event.messageId}`);
-	keys.push(content);
-	return keys;
 }
 
 /** What `modStamp` orders: one case, or one case data record. */
@@ -239,13 +229,20 @@ export function orderingSubject(event: WebhookEvent): { subject: string; modStam
 }
 
 /** The case a "Fetch latest case" request is for. */
-export function caseIdOf(event: WebhookEvent): string | undefined {
+export function caseIdOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): string | undefined {
 	const { id, caseId } = event.eventObject;
 	if (typeof caseId === 'string' && caseId) return caseId;
 	return event.event === CASE_STATUS_CHANGE && typeof id === 'string' && id ? id : undefined;
 }
 
-export function outputItem(event: WebhookEvent, verification: DeliveryVerification & { valid: true }): Record<string, unknown> {
+/** Where an output item came from: a verified delivery, or the watchdog's look at the API. */
+export type EventSource = 'webhook' | 'reconciliation';
+
+/**
+ * The trigger's output item: the event as delivered (a legacy body's username / password removed), and how
+ * it came: with the delivery's ID, time and signature scheme, or, found by the watchdog, with those null.
+ */
+export function outputItem(event: WebhookEvent, verification?: DeliveryVerification & { valid: true }): Record<string, unknown> {
 	return {
 		...event.body,
 		event: event.event,
@@ -253,8 +250,9 @@ export function outputItem(event: WebhookEvent, verification: DeliveryVerificati
 		apiTrackingCode: event.body.apiTrackingCode ?? null,
 		apiTrackingUser: event.body.apiTrackingUser ?? null,
 		eventObject: event.eventObject,
-		deliveryId: verification.deliveryId ?? null,
-		deliveryTimestamp: new Date(verification.timestampSeconds * 1000).toISOString(),
-		signatureScheme: verification.scheme,
+		deliveryId: verification?.deliveryId ?? null,
+		deliveryTimestamp: verification ? new Date(verification.timestampSeconds * 1000).toISOString() : null,
+		signatureScheme: verification?.scheme ?? null,
+		source: (verification ? 'webhook' : 'reconciliation') satisfies EventSource,
 	};
 }

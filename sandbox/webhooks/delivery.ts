@@ -11,6 +11,7 @@ import { signLegacyWebhook, signStandardWebhook } from '../../nodes/shared/webho
 import { BoundedLog } from '../boundedLog';
 import type { SandboxClock } from '../clock';
 import { redactSecrets } from '../redact';
+import { DeliveryFaults } from './deliveryFaults';
 import type { EventSink, EventType, WebhookMessage } from './events';
 import { postWebhook, type PostResult } from './post';
 import type { Subscription, SubscriptionRegistry, WebhookScheme } from './subscriptions';
@@ -54,6 +55,8 @@ interface Delivery {
 
 export class WebhookDispatcher implements EventSink {
 	readonly log = new BoundedLog<DeliveryAttempt>(5000);
+	/** Messages that never arrive (every attempt fails without reaching the endpoint). */
+	readonly faults = new DeliveryFaults();
 	private readonly heldBack = new Map<string, { delivery: Delivery; cancelTimeout: () => void }>();
 
 	constructor(
@@ -116,9 +119,12 @@ export class WebhookDispatcher implements EventSink {
 	): Promise<DeliveryAttempt> {
 		const at = this.clock.nowIso();
 		const headers = this.signedHeaders(subscription, delivery);
-		const result = await postWebhook(subscription.url, delivery.body, headers, this.deadlineMs);
-		const failure = describeFailure(result, this.deadlineMs);
 		const { message } = delivery;
+		const dropped = this.faults.dropping(subscription.id, message.messageId);
+		const result: PostResult = dropped
+			? { kind: 'error', message: `dropped by delivery fault ${dropped.id}` }
+			: await postWebhook(subscription.url, delivery.body, headers, this.deadlineMs);
+		const failure = describeFailure(result, this.deadlineMs);
 		return this.log.append({
 			messageId: message.messageId,
 			event: message.event,

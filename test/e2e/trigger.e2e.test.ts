@@ -103,7 +103,7 @@ interface DeployedTrigger {
 	 * execution is finished, and return every execution of the workflow but the sentinels, oldest first. Anything
 	 * received before the sentinel has its execution in n8n's database by then, so the count is exact.
 	 */
-	settle(caseId?: string): Promise<Execution[]>;
+	settle(caseId?: string, timeoutMs?: number): Promise<Execution[]>;
 }
 
 let sentinelNumber = 0;
@@ -163,19 +163,19 @@ async function deployTrigger(
 
 	const post = (body: string, headers: Record<string, string | string[]>) =>
 		callWebhook(n8n.baseUrl, `${webhookId}/webhook`, { method: 'POST', body, headers });
-	const settle = async (caseId = `sentinel-case-${randomUUID()}`) => {
+	const settle = async (caseId = `sentinel-case-${randomUUID()}`, timeoutMs = 20_000) => {
 		const messageId = `sentinel-${++sentinelNumber}`;
 		const body = caseEventBody(messageId, caseId);
 		const answer = await post(body, standardHeaders(signingSecret, messageId, body));
 		expect(answer.status).toBe(200);
-		const deadline = Date.now() + 20_000;
+		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const all = (await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 250 })).reverse();
 			const finished = all.every((execution) => !['new', 'running', 'waiting'].includes(execution.status));
 			const sentinel = finished ? all.filter((execution) => triggerItem(execution).messageId === messageId) : [];
 			if (sentinel.length === 1) return all.filter((execution) => !String(triggerItem(execution).messageId).startsWith('sentinel-'));
 			if (Date.now() > deadline) {
-				throw new Error(`sentinel ${messageId} not run in 20 s (${all.map((execution) => `${execution.id}:${execution.status}`).join(', ')})`);
+				throw new Error(`sentinel ${messageId} not run in ${timeoutMs / 1000} s (${all.map((execution) => `${execution.id}:${execution.status}`).join(', ')})`);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 150));
 		}
@@ -438,6 +438,70 @@ describe('a case from order to completion', () => {
 	});
 });
 
+describe('Fetch Latest Case when the API is slow or failing', () => {
+	const deployFetching = async (label: string) => {
+		const apiCredential = await createApiCredential(n8n.api, sandbox, { name: `trigger fetch: ${label}` });
+		let subscription!: Subscription;
+		const trigger = await deployTrigger(
+			label,
+			{ event: 'case.statuschange', fetchLatestCase: true },
+			(url) => {
+				const made = standardSubscription({ eventTypes: ['case.statuschange'] })(url);
+				subscription = made.subscription;
+				return made;
+			},
+			apiCredential,
+		);
+		return { trigger, subscription: () => subscription };
+	};
+	/** Waits until the execution's GET /case/id has met the fault (a one-time fault is used up when it is hit). */
+	const faultHit = async (faultId: string) => {
+		for (const deadline = Date.now() + 20_000; sandbox.admin.listFaults().some((fault) => fault.id === faultId); ) {
+			if (Date.now() > deadline) throw new Error('the execution did not call GET /case/id within 20 s');
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+	};
+
+	test('with 20 s of latency on GET /case/id, past the provider\'s 15 s deadline, the first attempt is answered 2xx and the event runs once, with the case', async () => {
+		const { trigger, subscription } = await deployFetching('slow API');
+		const fault = sandbox.admin.injectFault({ kind: 'latency', latencyMs: 20_000, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+		const requests = requestsFrom(sandbox);
+		const created = await createCase();
+		// Answered before the fetch: had n8n waited for it, the attempt would have missed the 15 s deadline.
+		expect(delivered(subscription())).toEqual([expect.objectContaining({ attempt: 1, outcome: 'succeeded', statusCode: 200, nextAttemptAt: null })]);
+		await faultHit(fault.id);
+		const fetches = () => requests.all().filter((entry) => entry.path === `/case/id/${created.id}`);
+		expect(fetches()).toEqual([]);
+		// n8n's public API lists an execution once it has finished: wait for the slow answer first.
+		for (const deadline = Date.now() + 40_000; fetches().length === 0; ) {
+			if (Date.now() > deadline) throw new Error('GET /case/id was not answered within 40 s');
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+
+		const executions = (await trigger.settle()).map(triggerItem);
+		expect(executions).toHaveLength(1);
+		expect(executions[0]).toMatchObject({ eventObject: { id: created.id }, latestCase: { id: created.id, caseStatus: 'Pending' } });
+		expect(executions[0]).not.toHaveProperty('latestCaseError');
+		expect(requests.all().filter((entry) => entry.path === `/case/id/${created.id}`).map(requestLine)).toEqual([`GET /case/id/${created.id} 200`]);
+	}, 120_000);
+
+	test('with GET /case/id answering 503, the delivery is answered 2xx and the event runs once, its output saying why the case is missing', async () => {
+		const { trigger, subscription } = await deployFetching('failing API');
+		const fault = sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+		const created = await createCase();
+		expect(delivered(subscription())).toEqual([expect.objectContaining({ attempt: 1, outcome: 'succeeded', statusCode: 200, nextAttemptAt: null })]);
+		await faultHit(fault.id);
+
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => execution.status)).toEqual(['success']);
+		expect(triggerItem(executions[0])).toMatchObject({
+			eventObject: { id: created.id },
+			latestCase: null,
+			latestCaseError: expect.stringMatching(new RegExp(`GET /case/id/${created.id}.*HTTP 503`)),
+		});
+	});
+});
+
 describe('an n8n restart', () => {
 	test('the trigger answers again on the same URL and still knows the events it ran: a replay runs nothing', async () => {
 		let subscription!: Subscription;
@@ -466,6 +530,29 @@ describe('an n8n restart', () => {
 			[created.id, 'Authorization in Progress'],
 		]);
 	});
+});
+
+describe('the saved copy of the duplicate memory', () => {
+	test('every accepted delivery is saved before it is answered: after a restart, replays of all of them run nothing, the last one included', async () => {
+		const trigger = await deployTrigger('saved before the answer', { event: 'case.statuschange' }, standardSubscription({ eventTypes: ['case.statuschange'] }));
+		const sent = Array.from({ length: 5 }, (_, index) => {
+			const messageId = `msg-quiet-${index}-${randomUUID()}`;
+			return { messageId, body: caseEventBody(messageId, `case-quiet-${index}-${randomUUID()}`) };
+		});
+		for (const { messageId, body } of sent) {
+			expect((await trigger.post(body, standardHeaders(trigger.signingSecret, messageId, body))).status).toBe(200);
+		}
+		// Nothing else reaches n8n before it stops: no later request could save what the last one left unsaved.
+		n8n = await n8n.restart();
+		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
+		expect(probe?.status).toBe(401);
+		for (const { messageId, body } of sent) {
+			const replay = await trigger.post(body, standardHeaders(trigger.signingSecret, messageId, body));
+			expect({ messageId, status: replay.status, body: replay.body }).toEqual({ messageId, status: 200, body: expect.objectContaining({ workflowStarted: false, reason: 'duplicate' }) });
+		}
+		const executions = (await trigger.settle()).map(triggerItem);
+		expect(executions.map((item) => item.messageId).sort()).toEqual(sent.map(({ messageId }) => messageId).sort());
+	}, 120_000);
 });
 
 describe('secrets', () => {

@@ -1,15 +1,21 @@
 /**
- * A webhook trigger run the way n8n 2.x runs it, without n8n: node contexts (IWebhookFunctions and
- * IHookFunctions) backed by plain data, and the request handling of n8n's live webhooks around them:
- * - workflow static data is loaded before each request and saved after it when it changed, last writer
- *   wins (n8n's LiveWebhooks + WorkflowStaticDataService);
+ * A webhook trigger run the way n8n 2.x runs it, without n8n: node contexts (IWebhookFunctions,
+ * IHookFunctions, IExecuteFunctions) backed by plain data, and the request handling of n8n's live webhooks
+ * around them:
+ * - workflow static data is loaded before each request, wrapped in n8n's own change-tracking proxy
+ *   (n8n-workflow's ObservableObject, as `new Workflow()` does), and saved after the request when its
+ *   `__dataChanged` flag is set, last writer wins (n8n's LiveWebhooks + WorkflowStaticDataService);
+ * - with `runtime: 'newest'` (n8n 2.41), starting an execution wraps the same static data a second time,
+ *   which resets that flag (WorkflowRunner.establishContextForPersistence), as 2.41's own ObservableObject does;
  * - a node that answers on the response object and returns `noWebhookResponse` starts nothing;
  * - no `workflowData`: 200 with `webhookResponse` (or n8n's "Webhook call received"); with it, an
- *   execution starts and the answer is 200 (responseData 'noData');
+ *   execution starts, then n8n reads `webhookResponse` for the answer (the trigger's responseData is empty),
+ *   saves static data and answers 200; the execution (the node's `execute`, then nothing else) runs after;
  * - a thrown error: 500, and n8n records a failed execution;
  * - parameters not set on the node take the defaults of the node's description.
  * `startTriggerReceiver` puts that behind a real HTTP server, for deliveries from the sandbox.
  */
+import { EventEmitter } from 'events';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type {
@@ -19,13 +25,18 @@ import type {
 	IHookFunctions,
 	IHttpRequestOptions,
 	INode,
+	IObservableObject,
 	INodeExecutionData,
 	INodeType,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
+import { ObservableObject } from 'n8n-workflow';
+import { ObservableObject as ObservableObjectNewest } from 'n8n-workflow-newest';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
 
@@ -41,11 +52,8 @@ export interface TriggerSetup {
 	workflowActive?: boolean;
 	nodeName?: string;
 	nodeId?: string;
-	/**
-	 * How n8n treats static data changed by a request that starts an execution with n8n's own answer: saved
-	 * (false, the default: n8n 2.8.4) or lost (true: n8n 2.3x and later, see handle()).
-	 */
-	staticDataLostWhenAnExecutionStarts?: boolean;
+	/** Whose static data handling to imitate: n8n 2.8.4 ('oldest', default) or 2.41 ('newest'). */
+	runtime?: 'oldest' | 'newest';
 }
 
 /** Workflow static data as n8n keeps it in the database (JSON): a copy per request, saved whole after it. */
@@ -58,11 +66,11 @@ export class StaticDataStore {
 		return JSON.parse(this.savedJson) as IDataObject;
 	}
 
-	/** Saves when the request changed it (n8n's `__dataChanged`), replacing whatever was there. */
-	saveIfChanged(loadedAsJson: string, data: IDataObject): void {
-		const json = JSON.stringify(data);
-		if (json === loadedAsJson) return;
-		this.savedJson = json;
+	/** n8n's saveStaticData: writes the whole object when a node changed it (its `__dataChanged` flag), replacing whatever was there. */
+	saveIfChanged(loaded: LoadedStaticData): void {
+		if (loaded.root.__dataChanged !== true) return;
+		this.savedJson = JSON.stringify(loaded.root);
+		loaded.root.__dataChanged = false;
 		this.saves++;
 	}
 
@@ -77,8 +85,27 @@ export class StaticDataStore {
 	}
 }
 
-/** Records what the node writes on the response object (the express subset n8n's nodes use). */
-export class ResponseRecorder {
+/** Static data as one request sees it: the object read from the database and n8n's proxy over it. */
+export interface LoadedStaticData {
+	raw: IDataObject;
+	root: IDataObject & { __dataChanged?: boolean };
+}
+
+function loadStaticData(store: StaticDataStore): LoadedStaticData {
+	const raw = store.load();
+	return { raw, root: ObservableObject.create(raw, undefined, { ignoreEmptyOnFirstChild: true }) as LoadedStaticData['root'] };
+}
+
+/** n8n 2.41's WorkflowRunner.establishContextForPersistence: a second Workflow over the same static data. */
+function wrapAgainAsNewestDoes(loaded: LoadedStaticData): void {
+	ObservableObjectNewest.create(loaded.raw, undefined, { ignoreEmptyOnFirstChild: true });
+}
+
+/**
+ * Records what the node writes on the response object (the express subset n8n's nodes use); emits
+ * 'finish' once the harness has answered, as Node's http response does.
+ */
+export class ResponseRecorder extends EventEmitter {
 	statusCode = 200;
 
 	body: unknown;
@@ -204,7 +231,7 @@ export interface LoggedLine {
 interface ContextParts {
 	nodeType: INodeType;
 	setup: TriggerSetup;
-	staticData: IDataObject;
+	staticData: LoadedStaticData;
 	logs: LoggedLine[];
 }
 
@@ -230,10 +257,11 @@ function baseContext({ nodeType, setup, staticData, logs }: ContextParts) {
 			if (!credentials[type]) throw new Error(`Node "${node.name}" does not have any credentials of type "${type}" set`);
 			return { ...credentials[type] };
 		},
+		// n8n-workflow's Workflow.getStaticData.
 		getWorkflowStaticData: (type: string) => {
 			const key = type === 'node' ? `node:${node.name}` : type;
-			staticData[key] ??= {};
-			return staticData[key] as IDataObject;
+			if (staticData.root[key] === undefined) staticData.root[key] = ObservableObject.create({}, staticData.root as unknown as IObservableObject) as IDataObject;
+			return staticData.root[key] as IDataObject;
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
 		helpers: {
@@ -255,6 +283,38 @@ export function createWebhookContext(
 		getBodyData: () => parts.request.body,
 		getWebhookName: () => 'default',
 	} as unknown as IWebhookFunctions;
+}
+
+export function createExecuteContext(parts: ContextParts & { items: INodeExecutionData[] }): IExecuteFunctions {
+	const base = baseContext(parts);
+	return {
+		...base,
+		getInputData: () => parts.items,
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) => base.getNodeParameter(name, fallback),
+		continueOnFail: () => false,
+	} as unknown as IExecuteFunctions;
+}
+
+interface TriggerParts {
+	activation: WorkflowActivateMode;
+	emit: (data: INodeExecutionData[][]) => void;
+	saveFailedExecution: (error: Error) => void;
+	registerCron: (cron: { expression: string }, onTick: () => unknown) => void;
+}
+
+export function createTriggerContext(parts: ContextParts & TriggerParts): ITriggerFunctions {
+	const base = baseContext(parts);
+	return {
+		...base,
+		getMode: () => 'trigger',
+		getActivationMode: () => parts.activation,
+		emit: parts.emit,
+		saveFailedExecution: parts.saveFailedExecution,
+		emitError: (error: Error) => {
+			throw error;
+		},
+		helpers: { ...base.helpers, registerCron: parts.registerCron },
+	} as unknown as ITriggerFunctions;
 }
 
 export function createHookContext(parts: ContextParts & { activation: WorkflowActivateMode }): IHookFunctions {
@@ -280,6 +340,7 @@ export interface HandledDelivery {
 export class TriggerHarness {
 	readonly store = new StaticDataStore();
 
+	/** The trigger's output items of each execution started, in order (filled in once its `execute` has run). */
 	readonly executions: IDataObject[][] = [];
 
 	readonly failedExecutions: Error[] = [];
@@ -289,87 +350,144 @@ export class TriggerHarness {
 	/** Every request handled, with the body bytes the node saw. */
 	readonly received: IncomingDelivery[] = [];
 
+	private readonly running = new Set<Promise<void>>();
+
+	/** How many of the next executions n8n fails to start (it then answers 500, as when its database fails). */
+	failStarts = 0;
+
+	/** What the node's trigger method set up at activation: its static data, scheduled ticks, and close function. */
+	private activeTrigger: { response: ITriggerResponse; crons: Array<{ expression: string; onTick: () => unknown }> } | undefined;
+
+	/** Errors the trigger saved as failed executions (a failed look of the watchdog). */
+	readonly failedTriggerRuns: Error[] = [];
+
 	constructor(
 		public nodeType: INodeType,
 		public setup: TriggerSetup,
 	) {}
 
 	/**
-	 * Runs the webhook method for one request as n8n's live webhook handler does. `saveAfterMs` delays
-	 * the static data save (a slow database, or starting the execution first), to order saves of concurrent
-	 * requests.
+	 * Handles one request as n8n's live webhook handler does and resolves with the answer; an execution it
+	 * started goes on after that (see {@link idle}). `saveAfterMs` delays the static data save, as starting
+	 * the execution does in n8n, to order saves of concurrent requests.
 	 */
 	async handle(
 		delivery: IncomingDelivery,
 		{ readStream, saveAfterMs }: { readStream?: () => Promise<Buffer>; saveAfterMs?: number } = {},
 	): Promise<HandledDelivery> {
-		const staticData = this.store.load();
-		const loadedAsJson = JSON.stringify(staticData);
+		const staticData = loadStaticData(this.store);
 		const response = new ResponseRecorder();
 		const request = requestObject(delivery, readStream);
-		const context = createWebhookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, request, response });
+		const parts = { nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs };
+		const context = createWebhookContext({ ...parts, request, response });
 		let handled: HandledDelivery;
-		let saveNow = false;
-		let startsExecution = false;
+		let started: INodeExecutionData[] | undefined;
 		try {
 			const result: IWebhookResponseData = await this.nodeType.webhook!.call(context);
-			const items = result.workflowData?.[0].map((item) => item.json);
-			if (items) this.executions.push(items);
-			startsExecution = items !== undefined;
 			if (result.noWebhookResponse) {
-				// n8n saves static data as soon as the node says it answered itself, before it starts any execution.
-				saveNow = true;
-				handled = { statusCode: response.headersSent ? response.statusCode : undefined, body: response.body, items };
+				handled = { statusCode: response.headersSent ? response.statusCode : undefined, body: response.body };
 			} else if (result.workflowData === undefined) {
 				handled = { statusCode: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
+			} else if (this.failStarts > 0) {
+				this.failStarts--;
+				handled = { statusCode: 500, body: { message: 'Could not start the execution' } };
 			} else {
-				handled = { statusCode: 200, body: undefined, items };
+				started = result.workflowData[0];
+				if (this.setup.runtime === 'newest') wrapAgainAsNewestDoes(staticData);
+				// responseMode onReceived with an empty responseData: the answer is webhookResponse, read after the start.
+				handled = { statusCode: 200, body: result.webhookResponse, items: started.map((item) => item.json) };
 			}
 		} catch (error) {
 			this.failedExecutions.push(error as Error);
 			handled = { statusCode: 500, body: { message: (error as Error).message }, error: error as Error };
 		}
 		await (saveAfterMs ? new Promise((resolve) => setTimeout(resolve, saveAfterMs)) : databaseRead());
-		// Starting an execution before answering, n8n 2.3x and later wrap the same static data object again, which
-		// clears its "changed" mark: what the node wrote is not saved (n8n 2.8.4 saves it).
-		const losesChange = startsExecution && !saveNow && this.setup.staticDataLostWhenAnExecutionStarts === true;
-		if (this.setup.mode !== 'manual' && !losesChange) this.store.saveIfChanged(loadedAsJson, staticData);
-		if (startsExecution && handled.items) await this.runExecution(handled.items);
+		if (this.setup.mode !== 'manual') this.store.saveIfChanged(staticData);
 		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
+		if (started) this.startExecution(started);
+		if (handled.statusCode !== undefined) response.statusCode = handled.statusCode;
+		response.emit('finish');
 		return handled;
 	}
 
-	/**
-	 * The execution a delivery started: n8n loads static data, runs the trigger node's `execute` (if it has one)
-	 * with the delivery's items as its first step, and saves static data when the execution changed it.
-	 */
-	private async runExecution(items: IDataObject[]): Promise<void> {
-		if (!this.nodeType.execute) return;
-		const staticData = this.store.load();
-		const loadedAsJson = JSON.stringify(staticData);
-		const context = {
-			...baseContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs }),
-			getInputData: () => items.map((json) => ({ json })),
-		} as unknown as IExecuteFunctions;
-		await this.nodeType.execute.call(context);
-		if (this.setup.mode !== 'manual') this.store.saveIfChanged(loadedAsJson, staticData);
+	/** The execution n8n runs after answering (or after the trigger emitted): the trigger's `execute` on its items. */
+	private startExecution(items: INodeExecutionData[]): void {
+		const output = items.map((item) => item.json);
+		this.executions.push(output);
+		const execute = this.nodeType.execute;
+		if (!execute) return;
+		const staticData = loadStaticData(this.store);
+		const context = createExecuteContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, items });
+		const run = (async () => {
+			try {
+				const [result] = (await execute.call(context)) as INodeExecutionData[][];
+				output.splice(0, output.length, ...result.map((item) => item.json));
+			} catch (error) {
+				this.failedExecutions.push(error as Error);
+			}
+		})();
+		this.running.add(run);
+		void run.finally(() => this.running.delete(run));
+	}
+
+	/** Resolves once every execution started so far has finished. */
+	async idle(): Promise<void> {
+		while (this.running.size > 0) await Promise.all([...this.running]);
 	}
 
 	/** Runs a webhook lifecycle method (checkExists, create, delete) with the saved static data. */
 	async lifecycle(method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate'): Promise<boolean> {
-		const staticData = this.store.load();
-		const loadedAsJson = JSON.stringify(staticData);
+		const staticData = loadStaticData(this.store);
 		const context = createHookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, activation });
 		const lifecycleMethod = this.nodeType.webhookMethods?.default?.[method];
 		if (!lifecycleMethod) throw new Error(`The node has no webhook method ${method}`);
 		const result = await lifecycleMethod.call(context);
-		this.store.saveIfChanged(loadedAsJson, staticData);
+		this.store.saveIfChanged(staticData);
 		return result;
 	}
 
-	/** n8n's activation: checkExists, then create when it answered false. */
+	/**
+	 * n8n's activation: checkExists, then create when it answered false; then the trigger method, whose
+	 * static data stays loaded for the whole activation (saved when it emits, as n8n does).
+	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<void> {
 		if (!(await this.lifecycle('checkExists', activation))) await this.lifecycle('create', activation);
+		await this.deactivateTrigger();
+		if (!this.nodeType.trigger) return;
+		const staticData = loadStaticData(this.store);
+		const crons: Array<{ expression: string; onTick: () => unknown }> = [];
+		const context = createTriggerContext({
+			nodeType: this.nodeType,
+			setup: this.setup,
+			staticData,
+			logs: this.logs,
+			activation,
+			emit: (data) => {
+				this.store.saveIfChanged(staticData);
+				this.startExecution(data[0]);
+			},
+			saveFailedExecution: (error) => this.failedTriggerRuns.push(error),
+			registerCron: (cron, onTick) => crons.push({ expression: cron.expression, onTick }),
+		});
+		const response = await this.nodeType.trigger.call(context);
+		this.store.saveIfChanged(staticData);
+		this.activeTrigger = { response: response ?? {}, crons };
+	}
+
+	/** The cron expressions the trigger registered with n8n's scheduler. */
+	get schedules(): string[] {
+		return this.activeTrigger?.crons.map((cron) => cron.expression) ?? [];
+	}
+
+	/** Runs every scheduled task once, as n8n's scheduler does when they fall due, and waits for them. */
+	async tick(): Promise<void> {
+		for (const { onTick } of this.activeTrigger?.crons ?? []) await onTick();
+	}
+
+	/** n8n's deactivation of the trigger method: its close function. */
+	async deactivateTrigger(): Promise<void> {
+		await this.activeTrigger?.response.closeFunction?.();
+		this.activeTrigger = undefined;
 	}
 
 	get runCount(): number {

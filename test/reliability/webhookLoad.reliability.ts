@@ -157,9 +157,8 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 		const random = seededRandom(20_000);
 		const run = randomUUID().slice(0, 8);
 		const secret = generateWebhookSecret();
-		// Above the number of events this test sends: the default (1,000) would let a late copy of an early
-		// event run again, which is the documented limit of the option, not what this test is about.
-		const trigger = await deployTrigger('load', secret, { event: 'any', options: { dedupMemorySize: 5000 } });
+		// Default settings: n8n's memory holds every event of the last 28 hours, the saved copy the newest 100.
+		const trigger = await deployTrigger('load', secret, { event: 'any' });
 
 		type Kind = 'original' | 'replay' | 'copy' | 'badSignature' | 'stale';
 		interface Delivery {
@@ -279,11 +278,12 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 
 		// n8n reads the workflow's static data for every delivery (and 2.8.4 copies it into every saved
 		// execution; 2.41 no longer does, so it is read from the workflow). The trigger's saved copy of its
-		// duplicate memory holds the newest 100 deliveries, however many it remembers (5,000 here).
+		// duplicate memory holds the newest 100 events (Duplicate Memory Size), 10 characters each.
 		const staticData = (await n8n.api.getWorkflow(trigger.workflowId)).staticData as Json | undefined;
 		const savedCopy = staticData?.[`node:${TRIGGER}`]?.deliveryDedup as string | undefined;
-		expect(savedCopy?.split('\n').filter((line) => /^\d+ /.test(line))).toHaveLength(100);
-		expect(JSON.stringify(staticData).length).toBeLessThan(3000);
+		const savedHashes = (savedCopy?.split('\nlatest')[0].split('\n').slice(1) ?? []).map((line) => line.split(' ')[1]).join('');
+		expect(savedHashes.length).toBe(100 * 10);
+		expect(JSON.stringify(staticData).length).toBeLessThan(1200);
 	}, 420_000);
 });
 

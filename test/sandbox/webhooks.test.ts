@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../nodes/shared/catalog';
 import type { Sandbox } from '../../sandbox';
+import { DeliveryFaults } from '../../sandbox/webhooks/deliveryFaults';
 import { adminCall, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type ReceivedWebhook, type Receiver } from './helpers';
 
 const DEADLINE_MS = 300;
@@ -290,6 +291,53 @@ describe('delivery quirks (6.5)', () => {
 		sandbox.admin.advanceCase(created.id);
 		await sandbox.admin.advanceClock(60);
 		expect(receiver.received.at(-1)!.json.eventObject.secondaryStatus).toBeNull();
+	});
+});
+
+describe('deliveries that never arrive (6.5: missed events)', () => {
+	it('fails every attempt of a chosen message without reaching the endpoint, retries included', async () => {
+		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		const first = await oneEventFor();
+		const [delivered] = sandbox.admin.deliveryLog({ caseId: first.id });
+		expect(delivered.outcome).toBe('succeeded');
+
+		const body = caseBody();
+		sandbox.admin.scriptCandidate((body.candidate as { email: string }).email, { holdAtStep: 1 });
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		const missed = await createCase(sandbox, await tokenFor(sandbox, 0), body);
+		await sandbox.admin.idle();
+		await sandbox.admin.advanceClock(WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0) + 3600);
+
+		const attempts = sandbox.admin.deliveryLog({ caseId: missed.id });
+		expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+		expect(attempts.every((attempt) => attempt.outcome === 'failed' && /dropped by delivery fault/.test(attempt.failure ?? ''))).toBe(true);
+		expect(attempts.at(-1)!.nextAttemptAt).toBeNull();
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	it('picks the same share of messages for every attempt, by message ID, and only for the subscription named', async () => {
+		const faults = new DeliveryFaults();
+		const rule = faults.add({ dropRate: 0.2, seed: 'fixed', subscriptionId: 'sub_a' });
+		const ids = Array.from({ length: 2000 }, (_, index) => `msg_${index}`);
+		const dropped = ids.filter((id) => faults.dropping('sub_a', id));
+		expect(dropped.length / ids.length).toBeGreaterThan(0.17);
+		expect(dropped.length / ids.length).toBeLessThan(0.23);
+		expect(ids.filter((id) => faults.dropping('sub_a', id))).toEqual(dropped);
+		expect(ids.filter((id) => faults.dropping('sub_b', id))).toEqual([]);
+		faults.remove(rule.id);
+		expect(faults.list()).toEqual([]);
+	});
+
+	it('drops named messages; refuses rules without a choice or with a bad rate; is managed over HTTP', async () => {
+		const named = sandbox.admin.injectDeliveryFault({ messageIds: ['msg_x'] });
+		expect(named).toMatchObject({ dropRate: 0, messageIds: ['msg_x'], subscriptionId: null });
+		expect(() => sandbox.admin.injectDeliveryFault({})).toThrow(/dropRate or messageIds/);
+		expect(() => sandbox.admin.injectDeliveryFault({ dropRate: 2 })).toThrow(/dropRate must be a number from 0 to 1/);
+		const overHttp = await adminCall(sandbox, 'POST', '/webhooks/faults', { dropRate: 0.5 });
+		expect(overHttp.status).toBe(200);
+		expect((await adminCall(sandbox, 'GET', '/webhooks/faults')).body).toHaveLength(2);
+		await adminCall(sandbox, 'DELETE', '/webhooks/faults');
+		expect(sandbox.admin.listDeliveryFaults()).toEqual([]);
 	});
 });
 

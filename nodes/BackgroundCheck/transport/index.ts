@@ -7,6 +7,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
@@ -19,7 +20,7 @@ import {
 import { resolveBaseUrl } from '../../shared/apiEnvironment';
 import { askedWaitMs, MAX_TOTAL_WAIT_MS, PushBack, pushBackNote, refuseRetry } from './retryAfter';
 
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | ITriggerFunctions;
 
 /** A path whose every interpolated segment was checked and URL-encoded by {@link apiPath}. */
 export type ApiPath = string & { readonly __apiPath: unique symbol };

@@ -6,7 +6,8 @@ import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObj
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
-import { DEFAULT_DEDUP_LIMITS } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
+import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/delivery';
+import { SAVED_LIMIT, hashKey } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
 import { DEFAULT_TOLERANCE_SECONDS, signStandardWebhook } from '../../../nodes/shared/webhookSignature';
 import { startSandbox, type Sandbox, type Subscription, type SubscriptionInput } from '../../../sandbox';
 import {
@@ -100,6 +101,7 @@ async function runToCompletion(caseId: string): Promise<void> {
 }
 
 const eventObjectOf = (items: IDataObject[] | undefined) => items?.[0]?.eventObject as IDataObject;
+const contentKeyOf = (item: IDataObject) => contentKey({ event: String(item.event), eventObject: item.eventObject as IDataObject, body: item });
 
 /** A case.statuschange signed with the endpoint's secret now, as the provider sends it. */
 function signedDelivery(subscription: Subscription, messageId: string, caseId: string) {
@@ -166,6 +168,7 @@ describe('signed deliveries from the sandbox', () => {
 			deliveryId: delivery.headers['webhook-id'],
 			deliveryTimestamp: new Date(Number(delivery.headers['webhook-timestamp']) * 1000).toISOString(),
 			signatureScheme: 'standard',
+			source: 'webhook',
 		});
 	});
 
@@ -358,25 +361,6 @@ describe('duplicates', () => {
 		expect(harness.runCount).toBe(2);
 	});
 
-	it.each([
-		['n8n 2.3x and later, which do not save what a request that starts a workflow wrote', true],
-		['n8n 2.8.4', false],
-	])('still suppresses a redelivery after a restart on %s', async (_, lost) => {
-		const { harness, subscription } = await scenario({ staticDataLostWhenAnExecutionStarts: lost });
-		const delivery = signedDelivery(subscription, 'msg_saved_by_run', 'case-saved-by-run');
-		expect((await harness.handle(delivery)).statusCode).toBe(200);
-		await restart(harness);
-		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
-		expect(harness.runCount).toBe(1);
-	});
-
-	it('hands its memory to the execution only when the delivery did not save it (one save per delivery on n8n 2.8.4)', async () => {
-		const { harness, subscription } = await scenario({});
-		const savesBefore = harness.store.saves;
-		await harness.handle(signedDelivery(subscription, 'msg_one_save', 'case-one-save'));
-		expect(harness.store.saves - savesBefore).toBe(1);
-	});
-
 	it('still suppresses a redelivery after n8n restarts', async () => {
 		const { harness } = await scenario({});
 		await createCase();
@@ -385,19 +369,6 @@ describe('duplicates', () => {
 		await restart(harness);
 		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 		expect(harness.runCount).toBe(1);
-	});
-
-	it('saves its memory for a burst of deliveries: the first request, and the executions of the rest', async () => {
-		const { harness, subscription } = await scenario({ staticDataLostWhenAnExecutionStarts: true });
-		const burst = Array.from({ length: 5 }, (_, index) => signedDelivery(subscription, `msg_burst_${index}`, `case-burst-${index}`));
-		const t0 = Date.now();
-		jest.spyOn(Date, 'now').mockReturnValue(t0);
-		for (const delivery of burst) expect((await harness.handle(delivery)).statusCode).toBe(200);
-		expect(harness.runCount).toBe(5);
-
-		await restart(harness);
-		for (const delivery of burst) expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
-		expect(harness.runCount).toBe(5);
 	});
 
 	it('forgets its duplicate memory when the workflow is deactivated', async () => {
@@ -506,33 +477,77 @@ describe('Fetch Latest Case', () => {
 			token: '',
 		};
 	};
-
-	it('adds the case as the API returns it', async () => {
-		const { harness } = await scenario({
+	const withApi = async (runtime?: 'oldest' | 'newest') =>
+		await scenario({
+			runtime,
 			parameters: { fetchLatestCase: true },
 			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
 		});
+	const caseRequests = (caseId: string) => sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`);
+
+	it('adds the case as the API returns it, in the execution', async () => {
+		const { harness } = await withApi();
 		const caseId = await createCase();
+		await harness.idle();
 		const [item] = harness.executions[0];
 		expect(item.latestCase).toMatchObject({ id: caseId, caseStatus: 'Pending', apiTrackingCode: 'HR-42' });
-		expect(sandbox.admin.requestLog().some((entry) => JSON.stringify(entry).includes(`/case/id/${caseId}`))).toBe(true);
+		expect(item).not.toHaveProperty('latestCaseError');
+		expect(caseRequests(caseId)).toHaveLength(1);
 	});
 
-	it('answers 500 when the API fails, so the provider\'s retry runs it once', async () => {
-		const { harness, receiver } = await scenario({
-			parameters: { fetchLatestCase: true },
-			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
-		});
-		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+	it('answers the delivery before it calls the API: a slow API delays the execution, not the answer', async () => {
+		const { harness, receiver } = await withApi();
+		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 1500, method: 'GET', pathPrefix: '/case/id/' });
 		const caseId = await createCase();
-		expect(receiver.answers).toEqual([500]);
-		expect(harness.failedExecutions).toHaveLength(1);
-		expect(harness.runCount).toBe(0);
-
-		await sandbox.admin.advanceClock(5); // the second attempt (spec 8)
-		expect(receiver.answers).toEqual([500, 200]);
+		// The sandbox has its answer (2xx) and the execution has started, while the API has not answered yet.
+		expect(receiver.answers).toEqual([200]);
+		expect(sandbox.admin.deliveryLog({ caseId })[0]).toMatchObject({ outcome: 'succeeded', attempt: 1 });
 		expect(harness.runCount).toBe(1);
+		expect(caseRequests(caseId)).toHaveLength(0);
+		expect(harness.executions[0][0]).not.toHaveProperty('latestCase');
+
+		await harness.idle();
+		expect(caseRequests(caseId)).toHaveLength(1);
 		expect(harness.executions[0][0].latestCase).toMatchObject({ id: caseId });
+	});
+
+	it('runs the event once, with latestCaseError saying why, when the API fails; the provider does not retry', async () => {
+		const { harness, receiver } = await withApi();
+		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/id/' });
+		const caseId = await createCase();
+		await harness.idle();
+		expect(receiver.answers).toEqual([200]);
+		expect(harness.failedExecutions).toEqual([]);
+		expect(harness.runCount).toBe(1);
+		expect(harness.executions[0][0]).toMatchObject({
+			eventObject: { id: caseId },
+			latestCase: null,
+			latestCaseError: expect.stringMatching(/GET \/case\/id\/.*HTTP 503/),
+		});
+		expect(sandbox.admin.deliveryLog({ caseId })).toEqual([expect.objectContaining({ outcome: 'succeeded', nextAttemptAt: null })]);
+	});
+
+	it('runs the event with latestCaseError when the credential cannot be exchanged for a token', async () => {
+		const { harness } = await scenario({
+			parameters: { fetchLatestCase: true },
+			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: { ...apiCredential(), apiKey: 'revoked-partner-key' } }),
+		});
+		const caseId = await createCase();
+		await harness.idle();
+		expect(harness.runCount).toBe(1);
+		expect(harness.executions[0][0]).toMatchObject({ eventObject: { id: caseId }, latestCase: null, latestCaseError: expect.any(String) });
+		expect(String(harness.executions[0][0].latestCaseError)).not.toContain('revoked-partner-key');
+	});
+
+	it('never runs an event zero times: a copy arriving while the first is being handled is a duplicate, and the first still runs', async () => {
+		const { harness, subscription } = await withApi();
+		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 500, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+		const delivery = signedDelivery(subscription, 'msg_while_pending', 'case-missing');
+		expect((await harness.handle(delivery)).statusCode).toBe(200);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		await harness.idle();
+		expect(harness.runCount).toBe(1);
+		expect(harness.executions[0][0]).toMatchObject({ latestCase: null, latestCaseError: expect.stringContaining('Invalid case') });
 	});
 
 	it('needs the Background Check API credential at activation', async () => {
@@ -540,7 +555,248 @@ describe('Fetch Latest Case', () => {
 			parameters: { fetchLatestCase: true },
 			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
 		});
-		await expect(harness.activate()).rejects.toThrow('backgroundCheckApi');
+		await expect(harness.activate()).rejects.toThrow('Fetch Latest Case and the watchdog need a Background Check API credential');
+	});
+});
+
+describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runtime) => {
+	it('holds every accepted delivery once its answer is sent: after a restart even the last one before a quiet spell is a duplicate', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const deliveries = Array.from({ length: 30 }, (_, index) => signedDelivery(subscription, `msg_quiet_${index}`, `case-quiet-${index}`));
+		for (const delivery of deliveries) {
+			const savesBefore = harness.store.saves;
+			expect((await harness.handle(delivery)).statusCode).toBe(200);
+			expect(harness.store.saves).toBe(savesBefore + 1);
+			// A restart right after this answer: the delivery is already in what n8n saved.
+			const restarted = new TriggerHarness(harness.nodeType, harness.setup);
+			(restarted as unknown as { store: unknown }).store = harness.store;
+			await restart(restarted);
+			expect((await restarted.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		}
+		expect(harness.runCount).toBe(30);
+	});
+
+	it('shares one save between deliveries arriving together, and answers none before a save holding it has been made', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const deliveries = Array.from({ length: 12 }, (_, index) => signedDelivery(subscription, `msg_together_${index}`, `case-together-${index}`));
+		const savesBefore = harness.store.saves;
+		const savedWhenAnswered = await Promise.all(
+			deliveries.map(async (delivery) => {
+				expect((await harness.handle(delivery)).statusCode).toBe(200);
+				return String(harness.store.nodeData('Background Check Trigger')?.deliveryDedup ?? '');
+			}),
+		);
+		expect(harness.runCount).toBe(12);
+		expect(harness.store.saves - savesBefore).toBeLessThan(4);
+		deliveries.forEach((delivery, index) => {
+			const key = contentKey(parseEvent(Buffer.from(delivery.body))!);
+			expect({ index, saved: savedWhenAnswered[index].includes(hashKey(key)) }).toEqual({ index, saved: true });
+		});
+		await restart(harness);
+		for (const delivery of deliveries) expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+	});
+
+	it('lets the provider\'s next delivery run an event whose execution n8n could not start (it answered 500)', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const delivery = signedDelivery(subscription, 'msg_not_started', 'case-not-started');
+		harness.failStarts = 1;
+		expect((await harness.handle(delivery)).statusCode).toBe(500);
+		expect(harness.runCount).toBe(0);
+		expect((await harness.handle(delivery)).statusCode).toBe(200);
+		expect(harness.runCount).toBe(1);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+	});
+
+	it('writes nothing for a duplicate when the saved copy already holds everything', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const delivery = signedDelivery(subscription, 'msg_once', 'case-once');
+		await harness.handle(delivery);
+		const savesBefore = harness.store.saves;
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.store.saves).toBe(savesBefore);
+	});
+
+	it('puts back what another writer saved over, with the next request', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const first = signedDelivery(subscription, 'msg_overwritten', 'case-overwritten');
+		await harness.handle(first);
+		harness.store.clear();
+		expect((await harness.handle(first)).body).toMatchObject({ reason: 'duplicate' });
+		await restart(harness);
+		expect((await harness.handle(first)).body).toMatchObject({ reason: 'duplicate' });
+	});
+});
+
+describe('Duplicate Memory Size', () => {
+	const harnessWithSize = (dedupMemorySize: unknown) =>
+		new TriggerHarness(new BackgroundCheckTrigger(), {
+			workflowId: `workflow-${++workflowCounter}`,
+			parameters: { options: { dedupMemorySize } },
+			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+		});
+
+	it.each([0, '', -5, 'abc', 99, 150.5, 20_001, null])('refuses %p at activation, naming the field', async (size) => {
+		await expect(harnessWithSize(size).activate()).rejects.toThrow(/^Duplicate Memory Size must be a whole number from 100 to 20,000/);
+	});
+
+	it.each([100, '2500', 20_000])('accepts %p', async (size) => {
+		await expect(harnessWithSize(size).activate()).resolves.toBeUndefined();
+	});
+
+	it('keeps suppressing duplicates with the default when an expression turns bad after activation', async () => {
+		const { harness, subscription } = await scenario({ parameters: { options: { dedupMemorySize: 500 } } });
+		harness.setup.parameters = { options: { dedupMemorySize: 'abc' } };
+		const delivery = signedDelivery(subscription, 'msg_bad_size', 'case-bad-size');
+		await harness.handle(delivery);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.logs.some((line) => line.level === 'warn' && line.message.includes('Duplicate Memory Size'))).toBe(true);
+	});
+});
+
+describe('Reconcile Missed Events (the watchdog)', () => {
+	const apiCredential = () => {
+		const [credential] = sandbox.demoCredentials;
+		return { environment: 'custom', customBaseUrl: sandbox.url, apiKey: credential.apiKey, clientAccessToken: credential.clientAccessToken, token: '' };
+	};
+	const watched = async (parameters: IDataObject = {}, runtime?: 'oldest' | 'newest') =>
+		await scenario({
+			runtime,
+			parameters: { event: 'any', reconcile: true, reconcileEvery: '10s', ...parameters },
+			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
+		});
+	/** The messages of a case published since `after` attempts, by ID. */
+	const messagesOf = (caseId: string) => [...new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId))];
+	const itemsBySource = (harness: TriggerHarness, source: string) => harness.executions.map(([item]) => item).filter((item) => item.source === source);
+
+	it('registers a look with n8n\'s scheduler at the chosen interval, and records the cases at activation without running them', async () => {
+		const caseId = await createCase();
+		await advance(caseId);
+		const { harness } = await watched();
+		expect(harness.schedules).toEqual(['*/10 * * * * *']);
+		const webhookRuns = harness.runCount;
+		await harness.tick();
+		expect(harness.runCount).toBe(webhookRuns);
+		expect(harness.failedTriggerRuns).toEqual([]);
+	});
+
+	it('runs a change whose delivery never arrives once, at the next look, in the trigger\'s output shape with source "reconciliation"', async () => {
+		const { harness, subscription } = await watched({ fetchLatestCase: true });
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		const [, missed] = messagesOf(caseId);
+		expect(sandbox.admin.deliveryLog({ messageId: missed })[0]).toMatchObject({ outcome: 'failed' });
+
+		await harness.tick();
+		await harness.idle();
+		const [reconciled] = itemsBySource(harness, 'reconciliation');
+		const payload = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
+		expect(reconciled).toEqual({
+			event: 'case.statuschange',
+			messageId: null,
+			apiTrackingCode: 'HR-42',
+			apiTrackingUser: null,
+			eventObject: payload.eventObject,
+			deliveryId: null,
+			deliveryTimestamp: null,
+			signatureScheme: null,
+			source: 'reconciliation',
+			latestCase: expect.objectContaining({ id: caseId, secondaryStatus: 'Authorization in Progress' }),
+		});
+		expect(itemsBySource(harness, 'webhook')).toHaveLength(1);
+		await harness.tick();
+		expect(harness.runCount).toBe(2);
+	});
+
+	it('runs a change seen both ways once, whichever comes first', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		// Delivered first: the look finds nothing new.
+		await advance(caseId);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
+		// Found first: the provider's retry, once the endpoint works again, is a duplicate.
+		const fault = sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
+		sandbox.admin.removeDeliveryFault(fault.id);
+		await sandbox.admin.advanceClock(5);
+		const [, , late] = messagesOf(caseId);
+		expect(sandbox.admin.deliveryLog({ messageId: late }).map((attempt) => attempt.outcome)).toEqual(['failed', 'succeeded']);
+		expect(harness.runCount).toBe(3);
+		expect(new Set(harness.executions.map(([item]) => contentKeyOf(item))).size).toBe(3);
+	});
+
+	it('applies the event and status filters to what it finds', async () => {
+		const { harness, subscription } = await watched({ event: 'case.statuschange', caseStatus: 'Complete' });
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await runToCompletion(caseId);
+		await harness.tick();
+		expect(harness.executions.map(([item]) => [item.event, (item.eventObject as IDataObject).caseStatus, item.source])).toEqual([
+			['case.statuschange', 'Complete', 'reconciliation'],
+		]);
+	});
+
+	it('keeps its record across a restart: a change made while n8n was down runs at the first look after it', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await restart(harness);
+		await advance(caseId);
+		await restart(harness);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation').map((item) => (item.eventObject as IDataObject).secondaryStatus)).toEqual(['Authorization in Progress']);
+	});
+
+	it('saves a failed look as a failed execution and finds the change at the next one', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		await harness.tick();
+		expect(harness.failedTriggerRuns.map((error) => error.message)).toEqual([expect.stringMatching(/^The watchdog could not list the cases: .*503/)]);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
+	});
+
+	it('refuses activation when it cannot list the cases, but not a restart (the first look records them then)', async () => {
+		sandbox.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		await expect(watched()).rejects.toThrow(/^The watchdog could not list the cases of the credential's group: .*500/);
+		const { harness } = await watched();
+		sandbox.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		await harness.lifecycle('delete');
+		await expect(harness.activate('init')).resolves.toBeUndefined();
+		expect(harness.logs.some((line) => line.level === 'warn' && line.message.includes('could not list'))).toBe(true);
+		await createCase();
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
+	});
+
+	it('needs the Background Check API credential', async () => {
+		const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
+			parameters: { reconcile: true },
+			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+		});
+		await expect(harness.activate()).rejects.toThrow('Fetch Latest Case and the watchdog need a Background Check API credential');
+	});
+
+	it('when off, schedules nothing and drops what an earlier watchdog saved', async () => {
+		const { harness } = await watched();
+		expect(harness.store.nodeData('Background Check Trigger')).toHaveProperty('watchdog');
+		harness.setup.parameters = { ...harness.setup.parameters, reconcile: false };
+		await harness.activate('update');
+		expect(harness.schedules).toEqual([]);
+		expect(harness.store.nodeData('Background Check Trigger')).not.toHaveProperty('watchdog');
+	});
+
+	it('forgets what it knows when the workflow is deactivated', async () => {
+		const { harness } = await watched();
+		await harness.deactivateTrigger();
+		await harness.lifecycle('delete');
+		expect(harness.store.nodeData('Background Check Trigger')).toEqual({});
 	});
 });
 
@@ -605,7 +861,10 @@ describe('node description and credential test', () => {
 	it('has option defaults equal to the constants the code uses', () => {
 		const options = trigger.description.properties.find((property) => property.name === 'options')?.options as unknown as IDataObject[];
 		expect(options.find((option) => option.name === 'toleranceSeconds')?.default).toBe(DEFAULT_TOLERANCE_SECONDS);
-		expect(options.find((option) => option.name === 'dedupMemorySize')?.default).toBe(DEFAULT_DEDUP_LIMITS.maxDeliveries);
+		expect(options.find((option) => option.name === 'dedupMemorySize')).toMatchObject({
+			default: SAVED_LIMIT.default,
+			typeOptions: { minValue: SAVED_LIMIT.min, maxValue: SAVED_LIMIT.max },
+		});
 	});
 
 	it('checks the form of the secrets and says that only a delivery proves them', async () => {

@@ -1,7 +1,7 @@
 import {
 	caseIdOf,
 	configurationProblems,
-	deduplicationKeys,
+	contentKey,
 	orderingSubject,
 	outputItem,
 	parseEvent,
@@ -210,21 +210,29 @@ describe('filters', () => {
 	});
 });
 
-describe('deduplication keys', () => {
+describe('content keys', () => {
 	it('keys a case status change on spec 6.5\'s fields, whichever delivery system sent it', () => {
-		const standard = deduplicationKeys(parseEvent(body)!, 'msg_1');
+		const standard = contentKey(parseEvent(body)!);
 		const legacyCopy = parseEvent(Buffer.from(JSON.stringify({ ...caseEvent, messageId: 'legacy-9', username: 'u', password: 'p' })))!;
-		const legacy = deduplicationKeys(legacyCopy, undefined);
-		expect(standard).toEqual(['delivery:msg_1', 'message:msg_1', 'case:["case-1","case-status-complete",null,"2025-03-01T10:00:00.000Z"]']);
-		expect(legacy).toContain(standard[2]);
+		expect(standard).toBe('case:["case-1","case-status-complete",null,"2025-03-01T10:00:00.000Z"]');
+		expect(contentKey(legacyCopy)).toBe(standard);
+	});
+
+	it('keys a case data status change on the same fields of the case data, so the watchdog\'s copy built from the API matches', () => {
+		const delivered = parseEvent(
+			Buffer.from('{"event":"casedata.statuschange","eventObject":{"id":"cd-1","caseId":"c","serviceName":"x","statusId":"s","pendingStatusId":null,"modStamp":"2025-03-01T10:00:00.000Z"}}'),
+		)!;
+		const fromApi = { event: 'casedata.statuschange', body: {}, eventObject: { modStamp: '2025-03-01T10:00:00.000Z', statusId: 's', id: 'cd-1', details: {} } };
+		expect(contentKey(delivered)).toBe('casedata:["cd-1","s",null,"2025-03-01T10:00:00.000Z"]');
+		expect(contentKey(fromApi)).toBe(contentKey(delivered));
 	});
 
 	it('keys other events on their whole eventObject, independent of key order', () => {
 		const a = parseEvent(Buffer.from('{"event":"casedata.statuschange","eventObject":{"id":"cd-1","statusId":"s"}}'))!;
 		const b = parseEvent(Buffer.from('{"event":"casedata.statuschange","eventObject":{"statusId":"s","id":"cd-1"}}'))!;
 		const c = parseEvent(Buffer.from('{"event":"casedata.statuschange","eventObject":{"statusId":"t","id":"cd-1"}}'))!;
-		expect(deduplicationKeys(a, undefined)).toEqual(deduplicationKeys(b, undefined));
-		expect(deduplicationKeys(a, undefined)).not.toEqual(deduplicationKeys(c, undefined));
+		expect(contentKey(a)).toBe(contentKey(b));
+		expect(contentKey(a)).not.toBe(contentKey(c));
 	});
 
 	it('names what modStamp orders', () => {
@@ -241,6 +249,7 @@ describe('output', () => {
 			deliveryId: 'msg_1',
 			deliveryTimestamp: new Date(NOW_MS).toISOString(),
 			signatureScheme: 'standard',
+			source: 'webhook',
 		});
 	});
 
