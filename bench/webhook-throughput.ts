@@ -9,9 +9,9 @@
  *
  * First, without n8n: the API calls one look of the trigger's watchdog makes for 500 cases, of which 10 changed.
  *
- * Targets: the trigger as added (Duplicate Memory Size 1000), the plain Webhook node, and the trigger with
+ * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, and the trigger with
  * Ignore Older Events on (its saved copy also holds the newest modStamps). Each first gets BENCH_WARM_UP
- * deliveries (default 1000, which fills the default duplicate memory, as on a trigger that has been running
+ * deliveries (default 1000, more than fill the saved copy, as on a trigger that has been running
  * for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
  * delivery has its own webhook-id and case, so none is a duplicate. Between batches the bench waits until
@@ -38,7 +38,7 @@ const REQUESTS: Record<number, number> = {
 	50: Number(process.env.BENCH_REQUESTS_50 ?? 1000),
 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-/** Deliveries sent into each target before measuring: fills a trigger's duplicate memory (default size 1000). */
+/** Deliveries sent into each target before measuring: more than fill a trigger's saved copy (default size 100). */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
 const WEBHOOK_NODE_VERSION = 2.1;
 const REQUEST_TIMEOUT_MS = 30_000;
