@@ -9,8 +9,10 @@
  *
  * First, without n8n: the API calls one look of the trigger's watchdog makes for 500 cases, of which 10 changed.
  *
- * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, and the trigger with
- * Ignore Older Events on (its saved copy also holds the newest modStamps). Each first gets BENCH_WARM_UP
+ * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, the trigger with
+ * Ignore Older Events on (its saved copy also holds the newest modStamps), and a bare community trigger that checks
+ * and saves nothing (bench/fixtures/bare-trigger, loaded as a custom extension): what n8n costs any trigger that is
+ * not its own Webhook node. Each first gets BENCH_WARM_UP
  * deliveries (default 1000, more than fill the saved copy, as on a trigger that has been running
  * for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
@@ -21,6 +23,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
+import * as path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -41,6 +44,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Deliveries sent into each target before measuring: more than fill a trigger's saved copy (default size 100). */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
 const WEBHOOK_NODE_VERSION = 2.1;
+const BARE_TRIGGER_DIR = path.join(__dirname, 'fixtures', 'bare-trigger');
 const REQUEST_TIMEOUT_MS = 30_000;
 
 interface Target {
@@ -188,6 +192,20 @@ async function deployPlainWebhook(api: N8nApi, baseUrl: string): Promise<Target>
 	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${path}`, sent: 0 };
 }
 
+/** A workflow with the bench's bare community trigger (bench/fixtures/bare-trigger). */
+async function deployBareTrigger(api: N8nApi, baseUrl: string): Promise<Target> {
+	const webhookId = randomUUID();
+	const label = 'bare community trigger (checks nothing)';
+	const workflow = await api.createWorkflow({
+		name: `bench: ${label}`,
+		nodes: [{ name: 'Bare Webhook Trigger', type: 'CUSTOM.bareWebhookTrigger', typeVersion: 1.1, position: [0, 0], webhookId, parameters: {} }],
+		connections: {},
+	});
+	await api.activateWorkflow(workflow.id);
+	await waitForWebhook(baseUrl, `${webhookId}/webhook`, { method: 'POST' });
+	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${webhookId}/webhook`, sent: 0 };
+}
+
 async function main(): Promise<void> {
 	const machine = header(
 		'webhook-throughput',
@@ -204,7 +222,7 @@ async function main(): Promise<void> {
 	console.log(`watchdog's saved record of the 500 cases and 1,000 services: ${fmt(reconciliation.savedBytes)} bytes`);
 
 	const secret = generateWebhookSecret();
-	const n8n = await startBenchN8n('webhook');
+	const n8n = await startBenchN8n('webhook', { env: { N8N_CUSTOM_EXTENSIONS: BARE_TRIGGER_DIR } });
 	try {
 		const credential = await n8n.api.createCredential({ name: 'bench webhook secret', type: WEBHOOK_CREDENTIAL, data: { signingSecret: secret } });
 		const plain = await deployPlainWebhook(n8n.api, n8n.baseUrl);
@@ -212,7 +230,8 @@ async function main(): Promise<void> {
 			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger', {}),
 			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger, Ignore Older Events', { dropOutOfOrder: true }),
 		];
-		const targets = [triggers[0], plain, triggers[1]];
+		triggers.push(await deployBareTrigger(n8n.api, n8n.baseUrl));
+		const targets = [triggers[0], plain, triggers[1], triggers[2]];
 		const send = async (target: Target, count: number, concurrency: number) => {
 			const deliveries = Array.from({ length: count }, () => delivery(secret));
 			const batch = await sendBatch(target.url, deliveries, concurrency);
@@ -304,6 +323,11 @@ async function main(): Promise<void> {
 		console.log(
 			`target (trigger as added: req/s at least 0.95x the plain Webhook node's at every level; p99 far under the provider's 15 s): ` +
 				`${lowest >= 0.95 ? 'met' : 'NOT met'} (lowest ratio ${fmt(lowest, 2)}; highest p99 ${fmt(worstP99 / 1000, 2)} s)`,
+		);
+		const bare = Math.min(...ratios.filter((row) => row.node === triggers[2].label).map((row) => row.rps));
+		console.log(
+			`yardstick: the bare community trigger, which checks and saves nothing, is at ${fmt(bare, 2)}x or more of the plain Webhook node: ` +
+				'what this n8n costs any trigger that is not its own Webhook node',
 		);
 		console.log(`executions: ${Object.entries(counts).map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`).join('; ')} (one per delivery)`);
 		saveResult('webhook-throughput', {
