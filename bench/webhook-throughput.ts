@@ -12,7 +12,7 @@
  * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, the trigger with
  * Ignore Older Events on (its saved copy also holds the newest modStamps), and a bare community trigger that checks
  * and saves nothing (bench/fixtures/bare-trigger, loaded as a custom extension): what n8n costs any trigger that is
- * not its own Webhook node. Each first gets BENCH_WARM_UP
+ * not its own Webhook node. BENCH_BARE_VARIANTS=1 adds the bare trigger reading the webhook credential per request. Each first gets BENCH_WARM_UP
  * deliveries (default 1000, more than fill the saved copy, as on a trigger that has been running
  * for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
@@ -193,12 +193,23 @@ async function deployPlainWebhook(api: N8nApi, baseUrl: string): Promise<Target>
 }
 
 /** A workflow with the bench's bare community trigger (bench/fixtures/bare-trigger). */
-async function deployBareTrigger(api: N8nApi, baseUrl: string): Promise<Target> {
+async function deployBareTrigger(api: N8nApi, baseUrl: string, credential?: Credential): Promise<Target> {
 	const webhookId = randomUUID();
-	const label = 'bare community trigger (checks nothing)';
+	const type = credential ? 'bareCredTrigger' : 'bareWebhookTrigger';
+	const label = credential ? 'bare trigger + credential read' : 'bare community trigger (checks nothing)';
 	const workflow = await api.createWorkflow({
 		name: `bench: ${label}`,
-		nodes: [{ name: 'Bare Webhook Trigger', type: 'CUSTOM.bareWebhookTrigger', typeVersion: 1.1, position: [0, 0], webhookId, parameters: {} }],
+		nodes: [
+			{
+				name: 'Bare Webhook Trigger',
+				type: `CUSTOM.${type}`,
+				typeVersion: 1.1,
+				position: [0, 0],
+				webhookId,
+				parameters: {},
+				...(credential ? { credentials: { [WEBHOOK_CREDENTIAL]: credentialRef(credential) } } : {}),
+			},
+		],
 		connections: {},
 	});
 	await api.activateWorkflow(workflow.id);
@@ -231,7 +242,9 @@ async function main(): Promise<void> {
 			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger, Ignore Older Events', { dropOutOfOrder: true }),
 		];
 		triggers.push(await deployBareTrigger(n8n.api, n8n.baseUrl));
-		const targets = [triggers[0], plain, triggers[1], triggers[2]];
+		// BENCH_BARE_VARIANTS=1: also the bare trigger reading the webhook credential, as a verifying trigger must.
+		if (process.env.BENCH_BARE_VARIANTS === '1') triggers.push(await deployBareTrigger(n8n.api, n8n.baseUrl, credential));
+		const targets = [triggers[0], plain, ...triggers.slice(1)];
 		const send = async (target: Target, count: number, concurrency: number) => {
 			const deliveries = Array.from({ length: count }, () => delivery(secret));
 			const batch = await sendBatch(target.url, deliveries, concurrency);
