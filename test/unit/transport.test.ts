@@ -21,7 +21,7 @@ import {
 	redact,
 } from '../../nodes/BackgroundCheck/transport';
 import { rejectionOf } from '../helpers/rejection';
-import { MAX_TOTAL_WAIT_MS, parseRetryAfter } from '../../nodes/BackgroundCheck/transport/retryAfter';
+import { MAX_SPACING_MS, MAX_TOTAL_WAIT_MS, parseRetryAfter, PushBack } from '../../nodes/BackgroundCheck/transport/retryAfter';
 
 const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
@@ -428,6 +428,88 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 		expect(sentAt).toHaveLength(3);
 		// Both later sends (the retry and the request that started during the pause) went after the pause.
 		expect(Math.min(...sentAt.slice(1))).toBeGreaterThanOrEqual(start + 5000);
+	});
+
+	it('slows the run down to the rate the API accepted: later reads are spaced, and not refused again', async () => {
+		const sentAt: number[] = [];
+		const start = clock.now;
+		// 4 reads accepted at once, the 5th refused with Retry-After 1: about 4 per second are accepted.
+		const { context, sent } = contextAnswering((_options, attempt) => {
+			sentAt.push(clock.now);
+			return attempt === 5 ? pushedBack(429, '1') : ok;
+		});
+		for (let i = 0; i < 8; i++) await apiRequest.call(context, 'GET', apiPath`/case/id/${`case-${i}`}`);
+		expect(sent).toHaveLength(9);
+		expect(sentAt.slice(0, 5)).toEqual(Array(5).fill(start));
+		// The retry at the end of the pause, then one read every 250 ms (1 s / 4 accepted).
+		expect(sentAt.slice(5).map((at) => at - start)).toEqual([1000, 1250, 1500, 1750]);
+	});
+
+	it('makes the writes after a pushed-back write wait as asked, sending each write once', async () => {
+		const sentAt: number[] = [];
+		const start = clock.now;
+		const { context, sent } = contextAnswering((_options, attempt) => {
+			sentAt.push(clock.now);
+			return attempt === 1 ? pushedBack(429, '2') : { statusCode: 201, body: { id: 'case-2' }, headers: {} };
+		});
+		await expect(caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }))).resolves.toMatchObject({ httpCode: '429' });
+		await expect(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} })).resolves.toEqual({ id: 'case-2' });
+		expect(sent).toHaveLength(2);
+		expect(sentAt[1] - start).toBeGreaterThanOrEqual(2000);
+	});
+
+	describe('the pace of a run (PushBack)', () => {
+		it('is not set until the API pushes back, and then spaces sends by the time per accepted request', () => {
+			const pace = new PushBack();
+			const start = clock.now;
+			for (let i = 0; i < 20; i++) pace.accepted(start);
+			clock.now += 50;
+			expect(pace.spacing).toBe(0);
+			pace.push(1000, clock.now - 10);
+			// 20 accepted over 50 ms plus the 1 s asked: one every 52.5 ms.
+			expect(pace.spacing).toBeCloseTo(1050 / 20, 5);
+		});
+
+		it('counts the accepted answers that arrive after the push-back in the period they were sent in', () => {
+			// A limit answers its refusals at once, while the accepted requests sent before are still in flight.
+			const pace = new PushBack();
+			const sentAt = clock.now;
+			clock.now += 5;
+			pace.push(1000, sentAt);
+			expect(pace.spacing).toBe(0);
+			clock.now += 20;
+			for (let i = 0; i < 20; i++) pace.accepted(sentAt);
+			expect(pace.spacing).toBeCloseTo(1005 / 20, 5);
+			// Requests sent after the pause count for the next period, not this one.
+			clock.now += 2000;
+			pace.accepted(clock.now);
+			expect(pace.spacing).toBeCloseTo(1005 / 20, 5);
+		});
+
+		it('ignores push-backs on requests sent before it slowed down (they were in flight), and slows down again for later ones', () => {
+			const pace = new PushBack();
+			const inFlightSince = clock.now;
+			for (let i = 0; i < 10; i++) pace.accepted(inFlightSince);
+			clock.now += 100;
+			pace.push(900, inFlightSince);
+			const first = pace.spacing;
+			expect(first).toBeCloseTo(100, 5);
+			clock.now += 1;
+			pace.push(899, inFlightSince);
+			expect(pace.spacing).toBe(first);
+			// A request sent after the slow-down and refused: at least 1.2x slower, even with nothing accepted since.
+			clock.now += 2000;
+			pace.push(1000, clock.now - 5);
+			expect(pace.spacing).toBeCloseTo(first * 1.2, 5);
+		});
+
+		it('never spaces sends by more than the longest single wait', () => {
+			const pace = new PushBack();
+			pace.accepted(clock.now);
+			clock.now += 20_000;
+			pace.push(25_000, clock.now);
+			expect(pace.spacing).toBe(MAX_SPACING_MS);
+		});
 	});
 
 	it('reads Retry-After as seconds or an HTTP date, and nothing else', () => {

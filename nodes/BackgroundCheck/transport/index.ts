@@ -18,7 +18,7 @@ import {
 	CREDENTIAL_ERROR_PREFIX,
 } from '../../../credentials/BackgroundCheckApi.credentials';
 import { resolveBaseUrl } from '../../shared/apiEnvironment';
-import { askedWaitMs, MAX_TOTAL_WAIT_MS, PushBack, pushBackNote, refuseRetry } from './retryAfter';
+import { askedWaitMs, MAX_RETRY_WAIT_MS, MAX_TOTAL_WAIT_MS, PushBack, pushBackNote, refuseRetry } from './retryAfter';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | ITriggerFunctions;
 
@@ -277,7 +277,7 @@ interface CredentialSession {
 	baseUrl: { url: string } | { error: string };
 	/** The retry (with its exchange) after a 401 under way, which other refused requests of the run wait for. */
 	reauthentication?: Promise<unknown>;
-	/** The pause every read of the run keeps after the API answered 429 or 503 with Retry-After. */
+	/** The pause and pace every request of the run keeps after the API answered 429 or 503 with Retry-After. */
 	pushBack: PushBack;
 }
 
@@ -384,11 +384,12 @@ export async function apiRequest(
 	const pushedBack = { waitedMs: 0, retries: 0, gaveUp: undefined as string | undefined };
 	try {
 		for (;;) {
-			if (!isWrite(method)) pushedBack.waitedMs += await session.pushBack.waitOut(MAX_TOTAL_WAIT_MS - pushedBack.waitedMs);
+			pushedBack.waitedMs += await session.pushBack.waitOut(MAX_TOTAL_WAIT_MS - pushedBack.waitedMs);
 			const tokenSent = session.data.token;
+			const sentAt = Date.now();
 			response = (await send({ ...request, returnFullResponse: true, ignoreHttpStatusErrors: true })) as FullResponse;
 			if (response.statusCode === 401) return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
-			if (isWrite(method) || !retryPushedBackRead(session.pushBack, response, pushedBack)) break;
+			if (!retryPushedBack(session.pushBack, response, sentAt, isWrite(method), pushedBack)) break;
 		}
 	} catch (error) {
 		return fail(describeTransportFailure(method, path, error as TransportFailure, credentialSecrets()));
@@ -400,20 +401,26 @@ export async function apiRequest(
 }
 
 /**
- * Whether a read the API pushed back on (429, or 503 with Retry-After) is to be sent again: if so, every read
- * of the run pauses as asked; if the wait is past the bounds, `state.gaveUp` says why.
+ * Whether a request the API pushed back on (429, or 503 with Retry-After) is to be sent again. Every request
+ * of the run then pauses as asked and slows down (PushBack), a write included; but a write is never sent
+ * again, and a read whose wait is past the bounds is not either (`state.gaveUp` says why).
  */
-function retryPushedBackRead(
+function retryPushedBack(
 	pushBack: PushBack,
 	response: FullResponse,
+	sentAt: number,
+	write: boolean,
 	state: { waitedMs: number; retries: number; gaveUp: string | undefined },
 ): boolean {
 	const asked = askedWaitMs(response.statusCode, response.headers, Date.now());
-	if (asked === undefined) return false;
-	state.gaveUp = refuseRetry(asked, state.waitedMs, state.retries);
-	if (state.gaveUp !== undefined) return false;
+	if (asked === undefined) {
+		pushBack.accepted(sentAt);
+		return false;
+	}
+	state.gaveUp = write ? undefined : refuseRetry(asked, state.waitedMs, state.retries);
+	if (asked <= MAX_RETRY_WAIT_MS) pushBack.push(asked, sentAt);
+	if (write || state.gaveUp !== undefined) return false;
 	state.retries++;
-	pushBack.push(asked);
 	return true;
 }
 

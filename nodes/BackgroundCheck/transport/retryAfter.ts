@@ -1,8 +1,9 @@
 /**
- * Reads that the API pushes back on: a 429, or a 503 with Retry-After, is waited out and sent again. Writes
- * never come here (apiRequest sends them once). The waits are bounded: one wait at most MAX_RETRY_WAIT_MS,
- * at most MAX_TOTAL_WAIT_MS and MAX_RETRIES per request. The pause is shared by every request of a node run,
- * so concurrent items stop together instead of each finding the limit again.
+ * Reads that the API pushes back on: a 429, or a 503 with Retry-After, is waited out and sent again; a write
+ * is never sent again (apiRequest sends it once), but the writes after it wait as asked. The waits are
+ * bounded: one wait at most MAX_RETRY_WAIT_MS, at most MAX_TOTAL_WAIT_MS and MAX_RETRIES per request. The
+ * pause and the slower pace that follows are shared by every request of a node run, so concurrent items stop
+ * and slow down together instead of each finding the limit again.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -33,22 +34,104 @@ export function askedWaitMs(statusCode: number, headers: unknown, now: number): 
 	return Math.max(asked, MIN_WAIT_MS);
 }
 
-/** The time before which no read of the run is sent; one per node run (the credential session). */
+/** The pace of the run is never slower than one request per this long (each wait stays bounded). */
+export const MAX_SPACING_MS = MAX_RETRY_WAIT_MS;
+/** How much a further push-back slows the pace at least, when the estimate says less. */
+const SLOW_DOWN_FACTOR = 1.2;
+
+/** A stretch of the run between two slow-downs: the requests sent in it that the API accepted. */
+interface Period {
+	from: number;
+	/** Requests sent before this belong to the period (it ends when the API pushes back). */
+	sentBefore: number;
+	/** The end of the pause the API asked for at its end. */
+	until: number;
+	accepted: number;
+	/** The spacing before it, 1.2x: a further push-back slows down at least this much. */
+	floor: number;
+}
+
+/**
+ * How the requests of one node run (the credential session) go out once the API has pushed back:
+ * - a pause: nobody sends before the end of the longest wait asked;
+ * - a pace: from the first push-back on, sends are spaced so as to stay under the rate the API accepted:
+ *   the requests sent from the start of the run (or the end of the previous pause) up to the push-back that
+ *   the API accepted, over that time plus the wait asked (a limit of N per second whose window was used up at
+ *   once gives about N per second). Requests are counted by when they were sent, so answers still on their
+ *   way count as they arrive. A push-back on a request sent after the last slow-down slows the pace again (at
+ *   least 1.2x); push-backs on requests sent before it (already in flight) only lengthen the pause. The pace
+ *   holds for the rest of the run.
+ */
 export class PushBack {
 	private until = 0;
 
-	/** Nobody sends before `waitMs` from now (a longer pause already set stays). */
-	push(waitMs: number): void {
-		this.until = Math.max(this.until, Date.now() + waitMs);
+	private nextSendAt = 0;
+
+	private current: { from: number; accepted: number };
+
+	/** The period that ended with the last slow-down; none before the first push-back. */
+	private closed: Period | undefined;
+
+	constructor() {
+		this.current = { from: Date.now(), accepted: 0 };
 	}
 
-	/** Sleeps until the pause is over, at most `budgetMs` in all; returns the milliseconds slept. */
+	/** The milliseconds between two sends of the run; 0 while the API has not pushed back. */
+	get spacing(): number {
+		const closed = this.closed;
+		if (closed === undefined) return 0;
+		const estimate = closed.accepted > 0 ? (closed.until - closed.from) / closed.accepted : 0;
+		return Math.min(MAX_SPACING_MS, Math.max(estimate, closed.floor));
+	}
+
+	/** The API answered a request sent at `sentAt` without pushing back. */
+	accepted(sentAt: number): void {
+		const closed = this.closed;
+		if (closed !== undefined && sentAt >= closed.from && sentAt < closed.sentBefore) closed.accepted++;
+		else this.current.accepted++;
+	}
+
+	/** The API pushed back on a request sent at `sentAt`, asking for `waitMs`: pause everyone, and slow the pace. */
+	push(waitMs: number, sentAt: number): void {
+		const now = Date.now();
+		this.until = Math.max(this.until, now + waitMs);
+		this.nextSendAt = Math.max(this.nextSendAt, this.until);
+		const closed = this.closed;
+		if (closed !== undefined && sentAt < closed.sentBefore) {
+			closed.until = this.until;
+			return;
+		}
+		const floor = this.spacing * SLOW_DOWN_FACTOR;
+		this.closed = { from: this.current.from, sentBefore: now, until: this.until, accepted: this.current.accepted, floor };
+		this.current = { from: this.until, accepted: 0 };
+	}
+
+	/**
+	 * Sleeps until this request may be sent (the pause is over and its turn at the pace has come), at most
+	 * `budgetMs` in all; returns the milliseconds slept. Without push-back it returns at once.
+	 */
 	async waitOut(budgetMs: number): Promise<number> {
 		let slept = 0;
-		for (let left = this.until - Date.now(); left > 0 && slept < budgetMs; left = this.until - Date.now()) {
-			const wait = Math.min(left, budgetMs - slept);
+		const nap = async (ms: number) => {
+			const wait = Math.min(ms, budgetMs - slept);
 			await sleep(wait);
 			slept += wait;
+		};
+		while (slept < budgetMs) {
+			const now = Date.now();
+			if (this.until > now) {
+				await nap(this.until - now);
+				continue;
+			}
+			const spacing = this.spacing;
+			if (spacing === 0) break;
+			const turn = Math.max(now, this.nextSendAt);
+			this.nextSendAt = turn + spacing;
+			// Timers are millisecond-grained: a turn due within one goes now.
+			if (turn - now < 1) break;
+			await nap(turn - now);
+			// Its turn came: it goes, unless a pause began meanwhile (then it waits for that and a new turn).
+			if (this.until <= Date.now()) break;
 		}
 		return slept;
 	}
