@@ -10,6 +10,8 @@
  *
  *   npm run bench -- action-throughput        (BENCH_ITEMS=500 BENCH_RUNS=5 BENCH_LATENCY_MS=20 BENCH_RATE_LIMIT=20)
  */
+import * as os from 'node:os';
+
 import { BackgroundCheck } from '../nodes/BackgroundCheck/BackgroundCheck.node';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../nodes/BackgroundCheck/helpers/execute';
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -99,7 +101,9 @@ async function main(): Promise<void> {
 		console.log('ratio = median execution time / median execution time of the HTTP Request node (below 1 = faster).');
 
 		const rateLimited = await measureRateLimited(n8n.api, sandbox, caseIds);
-		saveResult('action-throughput', { machine, items: ITEMS, runs: RUNS, latencyMs: LATENCY_MS, summary, rateLimit: RATE_LIMIT, rateLimited });
+		const loadAtEnd = os.loadavg().map((load) => load.toFixed(2)).join(' ');
+		console.log(`load average at the end: ${loadAtEnd}`);
+		saveResult('action-throughput', { machine, loadAtEnd, items: ITEMS, runs: RUNS, latencyMs: LATENCY_MS, summary, rateLimit: RATE_LIMIT, rateLimited });
 	} finally {
 		await n8n.stop();
 		await sandbox.stop();
