@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything a change must pass, in the order a failure is cheapest to see.
 //   build -> scanner lint -> type-check (against the n8n-workflow of both runtimes) -> catalog matches the spec
-//   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (scripts/n8n/runtimes.json).
+//   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (scripts/n8n/runtimes.json): e2e,
+//   reliability, queue mode.
 // `npm test -- --quick` stops before the real-n8n suites (for a fast local loop; CI never passes it).
 // BGC_N8N_RUNTIMES=newest (or oldest) runs the real-n8n suites on that runtime only; the default is both.
 import { spawnSync } from 'node:child_process';
@@ -71,6 +72,8 @@ if (!quick && built) {
 		run(`install ${on} (once per machine)`, 'npx', ['tsx', 'scripts/n8n/runtime.ts', 'install'], { BGC_N8N_RUNTIME: name });
 		jestSuite(`real-n8n on ${on}`, 'jest.e2e.config.js', { BGC_N8N_RUNTIME: name });
 		jestSuite(`reliability on ${on}`, 'jest.reliability.config.js', { BGC_N8N_RUNTIME: name });
+		// Queue mode (PostgreSQL, Redis, HAProxy, 5 n8n processes; installs what is missing): docs/queue-mode.md.
+		jestSuite(`queue mode on ${on}`, 'jest.queue.config.js', { BGC_N8N_RUNTIME: name });
 	}
 }
 
