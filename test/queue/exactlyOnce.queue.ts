@@ -5,6 +5,10 @@
  * sent through HAProxy as the README tells users. Each scenario asserts, from n8n's executions (public API of
  * the main process, once none runs and their count is stable), that every unique valid event ran exactly once.
  * The figures go to .dev/test-reports/queue-mode-<runtime>.json and are printed at the end.
+ *
+ * BGC_QUEUE_WITHOUT_LB=1: the baseline without the load balancer (docs/queue-mode.md): every delivery goes
+ * straight to a webhook process, the two taking turns, so the copies of one event reach different processes.
+ * The assertions are then expected to fail; the printed table is the figure.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -26,6 +30,8 @@ const EVENTS = 200;
 const SENDERS = 10;
 /** Saved copy of the newest 1,000 events: a process that takes over a path knows every event of a scenario. */
 const MEMORY_SIZE = 1000;
+const WITHOUT_LB = process.env.BGC_QUEUE_WITHOUT_LB === '1';
+let turn = 0;
 
 let stack: QueueStack;
 const results: Array<{ scenario: string; unique: number; deliveries: number; executions: number; answers: Record<string, number>; servedBy: Record<string, number> }> = [];
@@ -42,10 +48,11 @@ afterAll(async () => {
 		(r) =>
 			`${r.scenario.padEnd(72)} unique ${String(r.unique).padStart(4)}  deliveries ${String(r.deliveries).padStart(4)}  executions ${String(r.executions).padStart(4)}  answers ${JSON.stringify(r.answers)}  served by ${JSON.stringify(r.servedBy)}`,
 	);
-	process.stderr.write(`\nqueue mode, ${runtime}, through HAProxy:\n${lines.join('\n')}\n`);
+	process.stderr.write(`\nqueue mode, ${runtime}, ${WITHOUT_LB ? 'WITHOUT the load balancer (straight to the webhook processes, taking turns)' : 'through HAProxy'}:\n${lines.join('\n')}\n`);
 	const reports = path.resolve(__dirname, '..', '..', '.dev', 'test-reports');
 	fs.mkdirSync(reports, { recursive: true });
-	fs.writeFileSync(path.join(reports, `queue-mode-${selectedRuntimeName()}.json`), JSON.stringify({ runtime, results }, null, 2) + '\n');
+	const report = `queue-mode-${selectedRuntimeName()}${WITHOUT_LB ? '-without-lb' : ''}.json`;
+	fs.writeFileSync(path.join(reports, report), JSON.stringify({ runtime, withoutLoadBalancer: WITHOUT_LB, results }, null, 2) + '\n');
 }, 60_000);
 
 // ---------------------------------------------------------------------------------------------
@@ -55,7 +62,8 @@ interface Scenario {
 	secret: string;
 	legacySecret: string;
 	workflowId: string;
-	url: string;
+	/** `/webhook/<webhook id>/webhook` */
+	path: string;
 	answers: Record<string, number>;
 	deliveries: number;
 }
@@ -77,7 +85,7 @@ async function deployScenario(name: string, parameters: Json = {}): Promise<Scen
 			webhookCredential: credential,
 		},
 	);
-	return { name, secret, legacySecret, workflowId: workflow.id, url: `${stack.lbUrl}/webhook/${webhookPath}`, answers: {}, deliveries: 0 };
+	return { name, secret, legacySecret, workflowId: workflow.id, path: `/webhook/${webhookPath}`, answers: {}, deliveries: 0 };
 }
 
 /** One unique event: its body (fixed, so every copy has the same content) and its marker (the case id). */
@@ -98,7 +106,8 @@ function events(scenario: Scenario, count = EVENTS): Event[] {
 
 /** POSTs one delivery through the load balancer and records how it was answered. */
 async function deliver(scenario: Scenario, body: string, headers: Record<string, string>): Promise<number> {
-	const answer = await httpRequest(scenario.url, { method: 'POST', body, headers, timeoutMs: 30_000 });
+	const base = WITHOUT_LB ? stack.webhooks[turn++ % stack.webhooks.length].baseUrl : stack.lbUrl;
+	const answer = await httpRequest(`${base}${scenario.path}`, { method: 'POST', body, headers, timeoutMs: 30_000 });
 	const json = answer.json as Json | undefined;
 	const outcome =
 		answer.status === 200 && json && typeof json === 'object' && json.workflowStarted === false ? `200 ${json.reason}` : String(answer.status);
