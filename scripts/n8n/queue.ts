@@ -21,9 +21,11 @@ import {
 	getFreePort,
 	installPackageIntoUserFolder,
 	packRepo,
+	runCli,
 	spawnSupervised,
 	startN8n,
 	startN8nProcess,
+	stopOnSignal,
 	type Logger,
 	type N8nInstance,
 	type N8nProcess,
@@ -402,7 +404,7 @@ async function distinctFreePorts(count: number): Promise<number[]> {
 
 if (require.main === module) {
 	const cmd = process.argv[2] ?? 'start';
-	(async () => {
+	runCli(async () => {
 		if (cmd === 'tools') {
 			console.log(JSON.stringify(ensureQueueTools(), null, 2));
 		} else if (cmd === 'start') {
@@ -414,14 +416,9 @@ if (require.main === module) {
 					2,
 				),
 			);
-			const shutdown = () => void stack.stop().then(() => process.exit(0));
-			process.once('SIGINT', shutdown);
-			process.once('SIGTERM', shutdown);
+			stopOnSignal(() => stack.stop());
 		} else {
 			throw new Error(`unknown command ${cmd}`);
 		}
-	})().catch((e) => {
-		console.error(e);
-		process.exit(1);
 	});
 }

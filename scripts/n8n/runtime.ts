@@ -611,6 +611,21 @@ function echoFile(file: string, from: number): () => void {
 	return () => clearInterval(timer);
 }
 
+/** For command-line entry points: runs `main`; on failure prints the error and exits 1. */
+export function runCli(main: () => Promise<void>): void {
+	main().catch((e) => {
+		console.error(e);
+		process.exit(1);
+	});
+}
+
+/** For command-line entry points: on Ctrl-C or SIGTERM, stops what was started, then exits. */
+export function stopOnSignal(stop: () => Promise<void>): void {
+	const shutdown = () => void stop().then(() => process.exit(0));
+	process.once('SIGINT', shutdown);
+	process.once('SIGTERM', shutdown);
+}
+
 /**
  * The n8n commands this project runs: `start` (the main process: editor, REST and public API, and in regular
  * mode the webhooks and executions too), and for queue mode `webhook` (production webhooks only) and
@@ -818,7 +833,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 
 if (require.main === module) {
 	const cmd = process.argv[2] ?? 'install';
-	(async () => {
+	runCli(async () => {
 		if (cmd === 'install') {
 			const t = Date.now();
 			const rt = await ensureN8nRuntime();
@@ -831,14 +846,9 @@ if (require.main === module) {
 			if (process.argv[4]) await installPackageIntoUserFolder(userFolder, { tarball: process.argv[4] });
 			const n8n = await startN8n({ userFolder });
 			console.log(JSON.stringify({ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey, owner: n8n.owner, logFile: n8n.logFile }, null, 2));
-			const shutdown = () => void n8n.stop().then(() => process.exit(0));
-			process.once('SIGINT', shutdown);
-			process.once('SIGTERM', shutdown);
+			stopOnSignal(() => n8n.stop());
 		} else {
 			throw new Error(`unknown command ${cmd}`);
 		}
-	})().catch((e) => {
-		console.error(e);
-		process.exit(1);
 	});
 }
