@@ -12,7 +12,7 @@ const BENCHMARKS: Record<string, string> = {
 	footprint: 'packed and installed size, runtime dependencies, n8n start-up time with and without the package',
 	'requests-per-item': 'API calls per item of a 500-item Case > Get in real n8n, token exchanges counted',
 	'action-throughput': '500-item Case > Get in real n8n, 20 ms API latency: this node (one at a time and concurrent) vs HTTP Request',
-	'webhook-throughput': 'signed deliveries at 1, 10 and 50 concurrent senders: the trigger vs the plain Webhook node',
+	'webhook-throughput': 'signed deliveries at 1, 10 and 50 concurrent senders: the trigger vs the plain Webhook node, in one n8n and in queue mode',
 };
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

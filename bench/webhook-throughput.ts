@@ -9,15 +9,20 @@
  *
  * First, without n8n: the API calls one look of the trigger's watchdog makes for 500 cases, of which 10 changed.
  *
- * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, the trigger with
- * Ignore Older Events on (its saved copy also holds the newest modStamps), and a bare community trigger that checks
- * and saves nothing (bench/fixtures/bare-trigger, loaded as a custom extension): what n8n costs any trigger that is
- * not its own Webhook node. BENCH_BARE_VARIANTS=1 adds the bare trigger reading the webhook credential per request. Each first gets BENCH_WARM_UP
- * deliveries (default 1000, more than fill the saved copy, as on a trigger that has been running
- * for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
+ * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, the trigger
+ * with Ignore Older Events on (its saved copy also holds the newest modStamps), and a bare community trigger that
+ * checks and saves nothing (bench/fixtures/bare-trigger, loaded as a custom extension): what n8n costs any trigger
+ * that is not its own Webhook node. BENCH_BARE_VARIANTS=1 adds the bare trigger reading the webhook credential per
+ * request. Each first gets BENCH_WARM_UP deliveries (default 1000, more than fill the saved copy, as on a trigger
+ * that has been running for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
  * delivery has its own webhook-id and case, so none is a duplicate. Between batches the bench waits until
  * n8n has no running execution; at the end it checks that each target ran one execution per delivery.
+ *
+ * Then the same comparison in queue mode (scripts/n8n/queue.ts, the queue-mode suite's stack: 1 main, 2 webhook
+ * processes behind HAProxy with docs/queue-mode/haproxy.cfg, 2 workers), deliveries through HAProxy, at 10 and 50
+ * senders, BENCH_QUEUE_ROUNDS rounds (default 3; 0 leaves queue mode out), warm-up BENCH_QUEUE_WARM_UP (200),
+ * and the two ratios side by side.
  *
  *   npm run bench -- webhook-throughput
  */
@@ -29,8 +34,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webhookSignature';
 import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
+import { WORKER_CONCURRENCY, startQueueStack } from '../scripts/n8n/queue';
 import { TRIGGER_NODE, TRIGGER_NODE_VERSION, WEBHOOK_CREDENTIAL, credentialRef } from '../test/e2e/harness/backgroundCheck';
-import { startBenchN8n } from './lib/n8n';
+import { benchTarball, startBenchN8n } from './lib/n8n';
 import { reconciliationCosts } from './lib/reconciliation';
 import { fmt, header, log, median, percentile, printTable, runMain, saveResult } from './lib/report';
 
@@ -43,6 +49,10 @@ const REQUESTS: Record<number, number> = {
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Deliveries sent into each target before measuring: more than fill a trigger's saved copy (default size 100). */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
+/** Queue mode (BENCH_QUEUE_ROUNDS=0 leaves it out): fewer rounds and levels, the stack is five n8n processes on 2 cores. */
+const QUEUE_ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 3);
+const QUEUE_LEVELS = [10, 50];
+const QUEUE_WARM_UP = Number(process.env.BENCH_QUEUE_WARM_UP ?? 200);
 const WEBHOOK_NODE_VERSION = 2.1;
 const BARE_TRIGGER_DIR = path.join(__dirname, 'fixtures', 'bare-trigger');
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -192,7 +202,107 @@ async function deployPlainWebhook(api: N8nApi, baseUrl: string): Promise<Target>
 	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${path}`, sent: 0 };
 }
 
-/** A workflow with the bench's bare community trigger (bench/fixtures/bare-trigger). */
+async function main(): Promise<void> {
+	const machine = header(
+		'webhook-throughput',
+		`Signed deliveries (same ~370-byte body and headers, new connection each, answered 200 at once) at ${LEVELS.join(', ')} concurrent senders ` +
+			`(${LEVELS.map((level) => REQUESTS[level]).join(' / ')} requests), Background Check Trigger vs plain Webhook node in one n8n; ` +
+			`median of ${ROUNDS} rounds, the targets taking turns. Each trigger's duplicate memory is full (warm-up of ${WARM_UP} deliveries).`,
+	);
+	const reconciliation = await reconciliationCosts();
+	console.log('watchdog (Reconcile Missed Events): API calls of one look, 500 cases of the group, 2 services each');
+	printTable(
+		['look', 'GET /case/list', 'GET /case/id', 'GET /case/id/…/data', 'calls', 'events found'],
+		reconciliation.rows.map((row) => [row.look, row.list, row.caseReads, row.caseDataReads, row.list + row.caseReads + row.caseDataReads, row.events]),
+	);
+	console.log(`watchdog's saved record of the 500 cases and 1,000 services: ${fmt(reconciliation.savedBytes)} bytes`);
+
+	const secret = generateWebhookSecret();
+	const n8n = await startBenchN8n('webhook', { env: { N8N_CUSTOM_EXTENSIONS: BARE_TRIGGER_DIR } });
+	let single: Measured;
+	try {
+		single = await measure(n8n.api, n8n.baseUrl, secret, { levels: LEVELS, requests: REQUESTS, rounds: ROUNDS, warmUp: WARM_UP, ignoreOlder: true, bare: true });
+	} finally {
+		await n8n.stop();
+	}
+	report(single);
+	const lowest = Math.min(...single.ratios.filter((row) => row.node === single.triggerLabel).map((row) => row.rps));
+	const worstP99 = Math.max(...single.rows.map((row) => row.p99));
+	console.log(
+		`target (trigger as added: req/s at least 0.95x the plain Webhook node's at every level; p99 far under the provider's 15 s): ` +
+			`${lowest >= 0.95 ? 'met' : 'NOT met'} (lowest ratio ${fmt(lowest, 2)}; highest p99 ${fmt(worstP99 / 1000, 2)} s)`,
+	);
+	const bare = Math.min(...single.ratios.filter((row) => row.node.startsWith('bare community trigger')).map((row) => row.rps));
+	console.log(
+		`yardstick: the bare community trigger, which checks and saves nothing, is at ${fmt(bare, 2)}x or more of the plain Webhook node: ` +
+			'what this n8n costs any trigger that is not its own Webhook node',
+	);
+
+	// Queue mode: the same comparison on the stack of the queue-mode suite, deliveries through HAProxy.
+	let queue: Measured | undefined;
+	if (QUEUE_ROUNDS > 0) {
+		const stack = await startQueueStack({ tarball: await benchTarball(), log });
+		try {
+			queue = await measure(stack.api, stack.lbUrl, secret, {
+				levels: QUEUE_LEVELS,
+				requests: REQUESTS,
+				rounds: QUEUE_ROUNDS,
+				warmUp: QUEUE_WARM_UP,
+				ignoreOlder: false,
+			});
+		} finally {
+			await stack.stop();
+		}
+		console.log(`\nqueue mode (1 main, 2 webhook processes behind HAProxy docs/queue-mode/haproxy.cfg, 2 workers with concurrency ${WORKER_CONCURRENCY}; PostgreSQL, Redis):`);
+		report(queue);
+		console.log('side by side, req/s ratio trigger / plain Webhook node:');
+		printTable(
+			['senders', 'one n8n process', 'queue mode through HAProxy'],
+			LEVELS.map((level) => {
+				const ratioAt = (measured: Measured | undefined) => measured?.ratios.find((row) => row.level === level && row.node === measured.triggerLabel);
+				const inQueue = ratioAt(queue);
+				return [level, fmt(ratioAt(single)!.rps, 2), inQueue ? fmt(inQueue.rps, 2) : '-'];
+			}),
+		);
+	}
+	saveResult('webhook-throughput', {
+		machine,
+		reconciliation,
+		levels: LEVELS,
+		requests: REQUESTS,
+		rounds: ROUNDS,
+		warmUp: WARM_UP,
+		...withoutBatches(single),
+		batches: batchSummary(single.batches),
+		queueMode: queue ? { levels: QUEUE_LEVELS, rounds: QUEUE_ROUNDS, warmUp: QUEUE_WARM_UP, ...withoutBatches(queue), batches: batchSummary(queue.batches) } : undefined,
+	});
+}
+
+interface Measured {
+	triggerLabel: string;
+	rows: Array<{ level: number; requests: number; node: string; rps: number; p50: number; p99: number; max: number }>;
+	ratios: Array<{ level: number; node: string; rps: number; rpsMin: number; rpsMax: number; p50: number; p99: number }>;
+	executions: Record<string, Record<string, number>>;
+	batches: Map<string, Batch[]>;
+}
+
+const withoutBatches = ({ batches: _batches, ...rest }: Measured) => rest;
+
+function batchSummary(batches: Map<string, Batch[]>) {
+	return Object.fromEntries(
+		[...batches].map(([key, list]) => [
+			key,
+			list.map(({ latenciesMs, ...rest }) => ({ ...rest, p50: percentile(latenciesMs, 50), p99: percentile(latenciesMs, 99) })),
+		]),
+	);
+}
+
+/**
+ * The trigger (and, with ignoreOlder, the trigger with Ignore Older Events) against the plain Webhook node in
+ * the n8n whose public API is `api` and whose production webhooks are under `webhookBase`: warm-up, then
+ * `rounds` rounds of every level, the targets taking turns; checks one successful execution per delivery.
+ */
+/** A workflow with the bench's bare community trigger (bench/fixtures/bare-trigger), reading `credential` if given. */
 async function deployBareTrigger(api: N8nApi, baseUrl: string, credential?: Credential): Promise<Target> {
 	const webhookId = randomUUID();
 	const type = credential ? 'bareCredTrigger' : 'bareWebhookTrigger';
@@ -217,152 +327,116 @@ async function deployBareTrigger(api: N8nApi, baseUrl: string, credential?: Cred
 	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${webhookId}/webhook`, sent: 0 };
 }
 
-async function main(): Promise<void> {
-	const machine = header(
-		'webhook-throughput',
-		`Signed deliveries (same ~370-byte body and headers, new connection each, answered 200 at once) at ${LEVELS.join(', ')} concurrent senders ` +
-			`(${LEVELS.map((level) => REQUESTS[level]).join(' / ')} requests), Background Check Trigger vs plain Webhook node in one n8n; ` +
-			`median of ${ROUNDS} rounds, the targets taking turns. Each trigger's duplicate memory is full (warm-up of ${WARM_UP} deliveries).`,
-	);
-	const reconciliation = await reconciliationCosts();
-	console.log('watchdog (Reconcile Missed Events): API calls of one look, 500 cases of the group, 2 services each');
-	printTable(
-		['look', 'GET /case/list', 'GET /case/id', 'GET /case/id/…/data', 'calls', 'events found'],
-		reconciliation.rows.map((row) => [row.look, row.list, row.caseReads, row.caseDataReads, row.list + row.caseReads + row.caseDataReads, row.events]),
-	);
-	console.log(`watchdog's saved record of the 500 cases and 1,000 services: ${fmt(reconciliation.savedBytes)} bytes`);
-
-	const secret = generateWebhookSecret();
-	const n8n = await startBenchN8n('webhook', { env: { N8N_CUSTOM_EXTENSIONS: BARE_TRIGGER_DIR } });
-	try {
-		const credential = await n8n.api.createCredential({ name: 'bench webhook secret', type: WEBHOOK_CREDENTIAL, data: { signingSecret: secret } });
-		const plain = await deployPlainWebhook(n8n.api, n8n.baseUrl);
-		const triggers = [
-			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger', {}),
-			await deployTrigger(n8n.api, n8n.baseUrl, credential, 'Background Check Trigger, Ignore Older Events', { dropOutOfOrder: true }),
-		];
-		triggers.push(await deployBareTrigger(n8n.api, n8n.baseUrl));
-		// BENCH_BARE_VARIANTS=1: also the bare trigger reading the webhook credential, as a verifying trigger must.
-		if (process.env.BENCH_BARE_VARIANTS === '1') triggers.push(await deployBareTrigger(n8n.api, n8n.baseUrl, credential));
-		const targets = [triggers[0], plain, ...triggers.slice(1)];
-		const send = async (target: Target, count: number, concurrency: number) => {
-			const deliveries = Array.from({ length: count }, () => delivery(secret));
-			const batch = await sendBatch(target.url, deliveries, concurrency);
-			target.sent += batch.statuses[200] ?? 0;
-			await waitUntilIdle(n8n.api);
-			if ((batch.statuses[200] ?? 0) !== count) throw new Error(`${target.label}: answers ${JSON.stringify(batch.statuses)} for ${count} deliveries`);
-			return batch;
-		};
-
-		log(`warm-up: ${WARM_UP} deliveries at 10 senders into each target (fills the duplicate memory; not counted)`);
-		for (const target of targets) await send(target, WARM_UP, 10);
-
-		const batches = new Map<string, Batch[]>();
-		for (let round = 0; round < ROUNDS; round++) {
-			for (const level of LEVELS) {
-				const order = round % 2 === 0 ? targets : [...targets].reverse();
-				for (const target of order) {
-					const batch = await send(target, REQUESTS[level], level);
-					const key = `${target.label}@${level}`;
-					batches.set(key, [...(batches.get(key) ?? []), batch]);
-					log(
-						`round ${round + 1}/${ROUNDS}, ${level} senders, ${target.label}: ${fmt((batch.requests / batch.wallMs) * 1000, 1)} req/s, ` +
-							`p50 ${fmt(percentile(batch.latenciesMs, 50), 1)} ms, p99 ${fmt(percentile(batch.latenciesMs, 99), 1)} ms`,
-					);
-				}
-			}
-		}
-
-		// Exactly one execution per accepted delivery, none failed, in each workflow.
-		const counts: Record<string, Record<string, number>> = {};
-		for (const target of targets) {
-			const executions = await n8n.api.listExecutions({ workflowId: target.workflowId, includeData: false, limit: target.sent + 100 });
-			counts[target.label] = {};
-			for (const execution of executions) counts[target.label][execution.status] = (counts[target.label][execution.status] ?? 0) + 1;
-			if (executions.length !== target.sent || counts[target.label].success !== target.sent) {
-				throw new Error(`${target.label}: ${target.sent} deliveries accepted, executions ${JSON.stringify(counts[target.label])}`);
-			}
-		}
-
-		const figures = (target: Target, level: number) => {
-			const list = batches.get(`${target.label}@${level}`)!;
-			return {
-				rps: median(list.map((batch) => (batch.requests / batch.wallMs) * 1000)),
-				p50: median(list.map((batch) => percentile(batch.latenciesMs, 50))),
-				p99: median(list.map((batch) => percentile(batch.latenciesMs, 99))),
-				max: Math.max(...list.map((batch) => Math.max(...batch.latenciesMs))),
-			};
-		};
-		const rows = LEVELS.flatMap((level) =>
-			targets.map((target) => ({ level, requests: REQUESTS[level], node: target.label, ...figures(target, level) })),
-		);
-		printTable(
-			['senders', 'requests', 'node', 'req/s', 'p50 (ms)', 'p99 (ms)', 'max (ms)'],
-			rows.map((row) => [row.level, row.requests, row.node, fmt(row.rps, 1), fmt(row.p50, 1), fmt(row.p99, 1), fmt(row.max, 0)]),
-		);
-		// Ratios are taken per round, between batches sent one right after the other, and their median is
-		// reported: the shared machine's speed drifts between rounds, which a ratio of medians would mix in.
-		const ratios = LEVELS.flatMap((level) =>
-			triggers.map((trigger) => {
-				const ours = batches.get(`${trigger.label}@${level}`)!;
-				const theirs = batches.get(`${plain.label}@${level}`)!;
-				const perRound = ours.map((batch, round) => {
-					const other = theirs[round];
-					return {
-						rps: batch.requests / batch.wallMs / (other.requests / other.wallMs),
-						p50: percentile(batch.latenciesMs, 50) / percentile(other.latenciesMs, 50),
-						p99: percentile(batch.latenciesMs, 99) / percentile(other.latenciesMs, 99),
-					};
-				});
-				const rpsRatios = perRound.map((round) => round.rps);
-				return {
-					level,
-					node: trigger.label,
-					rps: median(rpsRatios),
-					rpsMin: Math.min(...rpsRatios),
-					rpsMax: Math.max(...rpsRatios),
-					p50: median(perRound.map((round) => round.p50)),
-					p99: median(perRound.map((round) => round.p99)),
-				};
-			}),
-		);
-		printTable(
-			['senders', 'node', 'req/s ratio to plain Webhook', 'min-max over rounds', 'p50 ratio', 'p99 ratio'],
-			ratios.map((row) => [row.level, row.node, fmt(row.rps, 2), `${fmt(row.rpsMin, 2)}-${fmt(row.rpsMax, 2)}`, fmt(row.p50, 2), fmt(row.p99, 2)]),
-		);
-		console.log('ratios: median over the rounds of (trigger / plain Webhook node) in the same round, at the same level');
-		const lowest = Math.min(...ratios.filter((row) => row.node === triggers[0].label).map((row) => row.rps));
-		const worstP99 = Math.max(...rows.map((row) => row.p99));
-		console.log(
-			`target (trigger as added: req/s at least 0.95x the plain Webhook node's at every level; p99 far under the provider's 15 s): ` +
-				`${lowest >= 0.95 ? 'met' : 'NOT met'} (lowest ratio ${fmt(lowest, 2)}; highest p99 ${fmt(worstP99 / 1000, 2)} s)`,
-		);
-		const bare = Math.min(...ratios.filter((row) => row.node === triggers[2].label).map((row) => row.rps));
-		console.log(
-			`yardstick: the bare community trigger, which checks and saves nothing, is at ${fmt(bare, 2)}x or more of the plain Webhook node: ` +
-				'what this n8n costs any trigger that is not its own Webhook node',
-		);
-		console.log(`executions: ${Object.entries(counts).map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`).join('; ')} (one per delivery)`);
-		saveResult('webhook-throughput', {
-			machine,
-			reconciliation,
-			levels: LEVELS,
-			requests: REQUESTS,
-			rounds: ROUNDS,
-			warmUp: WARM_UP,
-			rows,
-			ratios,
-			executions: counts,
-			batches: Object.fromEntries(
-				[...batches].map(([key, list]) => [
-					key,
-					list.map(({ latenciesMs, ...rest }) => ({ ...rest, p50: percentile(latenciesMs, 50), p99: percentile(latenciesMs, 99) })),
-				]),
-			),
-		});
-	} finally {
-		await n8n.stop();
+async function measure(
+	api: N8nApi,
+	webhookBase: string,
+	secret: string,
+	opts: { levels: number[]; requests: Record<number, number>; rounds: number; warmUp: number; ignoreOlder: boolean; bare?: boolean },
+): Promise<Measured> {
+	const credential = await api.createCredential({ name: 'bench webhook secret', type: WEBHOOK_CREDENTIAL, data: { signingSecret: secret } });
+	const plain = await deployPlainWebhook(api, webhookBase);
+	const triggers = [await deployTrigger(api, webhookBase, credential, 'Background Check Trigger', {})];
+	if (opts.ignoreOlder) triggers.push(await deployTrigger(api, webhookBase, credential, 'Background Check Trigger, Ignore Older Events', { dropOutOfOrder: true }));
+	if (opts.bare) {
+		triggers.push(await deployBareTrigger(api, webhookBase));
+		if (process.env.BENCH_BARE_VARIANTS === '1') triggers.push(await deployBareTrigger(api, webhookBase, credential));
 	}
+	const targets = [triggers[0], plain, ...triggers.slice(1)];
+	const send = async (target: Target, count: number, concurrency: number) => {
+		const deliveries = Array.from({ length: count }, () => delivery(secret));
+		const batch = await sendBatch(target.url, deliveries, concurrency);
+		target.sent += batch.statuses[200] ?? 0;
+		await waitUntilIdle(api);
+		if ((batch.statuses[200] ?? 0) !== count) throw new Error(`${target.label}: answers ${JSON.stringify(batch.statuses)} for ${count} deliveries`);
+		return batch;
+	};
+
+	log(`warm-up: ${opts.warmUp} deliveries at 10 senders into each target (fills the duplicate memory; not counted)`);
+	for (const target of targets) if (opts.warmUp > 0) await send(target, opts.warmUp, 10);
+
+	const batches = new Map<string, Batch[]>();
+	for (let round = 0; round < opts.rounds; round++) {
+		for (const level of opts.levels) {
+			const order = round % 2 === 0 ? targets : [...targets].reverse();
+			for (const target of order) {
+				const batch = await send(target, opts.requests[level], level);
+				const key = `${target.label}@${level}`;
+				batches.set(key, [...(batches.get(key) ?? []), batch]);
+				log(
+					`round ${round + 1}/${opts.rounds}, ${level} senders, ${target.label}: ${fmt((batch.requests / batch.wallMs) * 1000, 1)} req/s, ` +
+						`p50 ${fmt(percentile(batch.latenciesMs, 50), 1)} ms, p99 ${fmt(percentile(batch.latenciesMs, 99), 1)} ms`,
+				);
+			}
+		}
+	}
+
+	// Exactly one execution per accepted delivery, none failed, in each workflow. In queue mode an execution
+	// can still be finishing on a worker when the last batch is answered: wait until every one has finished.
+	await waitUntilIdle(api);
+	const executions: Record<string, Record<string, number>> = {};
+	for (const target of targets) {
+		const list = await api.listExecutions({ workflowId: target.workflowId, includeData: false, limit: target.sent + 100 });
+		executions[target.label] = {};
+		for (const execution of list) executions[target.label][execution.status] = (executions[target.label][execution.status] ?? 0) + 1;
+		if (list.length !== target.sent || executions[target.label].success !== target.sent) {
+			throw new Error(`${target.label}: ${target.sent} deliveries accepted, executions ${JSON.stringify(executions[target.label])}`);
+		}
+	}
+
+	const figures = (target: Target, level: number) => {
+		const list = batches.get(`${target.label}@${level}`)!;
+		return {
+			rps: median(list.map((batch) => (batch.requests / batch.wallMs) * 1000)),
+			p50: median(list.map((batch) => percentile(batch.latenciesMs, 50))),
+			p99: median(list.map((batch) => percentile(batch.latenciesMs, 99))),
+			max: Math.max(...list.map((batch) => Math.max(...batch.latenciesMs))),
+		};
+	};
+	const rows = opts.levels.flatMap((level) =>
+		targets.map((target) => ({ level, requests: opts.requests[level], node: target.label, ...figures(target, level) })),
+	);
+	// Ratios are taken per round, between batches sent one right after the other, and their median is
+	// reported: the shared machine's speed drifts between rounds, which a ratio of medians would mix in.
+	const ratios = opts.levels.flatMap((level) =>
+		triggers.map((trigger) => {
+			const ours = batches.get(`${trigger.label}@${level}`)!;
+			const theirs = batches.get(`${plain.label}@${level}`)!;
+			const perRound = ours.map((batch, round) => {
+				const other = theirs[round];
+				return {
+					rps: batch.requests / batch.wallMs / (other.requests / other.wallMs),
+					p50: percentile(batch.latenciesMs, 50) / percentile(other.latenciesMs, 50),
+					p99: percentile(batch.latenciesMs, 99) / percentile(other.latenciesMs, 99),
+				};
+			});
+			const rpsRatios = perRound.map((r) => r.rps);
+			return {
+				level,
+				node: trigger.label,
+				rps: median(rpsRatios),
+				rpsMin: Math.min(...rpsRatios),
+				rpsMax: Math.max(...rpsRatios),
+				p50: median(perRound.map((r) => r.p50)),
+				p99: median(perRound.map((r) => r.p99)),
+			};
+		}),
+	);
+	return { triggerLabel: triggers[0].label, rows, ratios, executions, batches };
+}
+
+function report(measured: Measured): void {
+	printTable(
+		['senders', 'requests', 'node', 'req/s', 'p50 (ms)', 'p99 (ms)', 'max (ms)'],
+		measured.rows.map((row) => [row.level, row.requests, row.node, fmt(row.rps, 1), fmt(row.p50, 1), fmt(row.p99, 1), fmt(row.max, 0)]),
+	);
+	printTable(
+		['senders', 'node', 'req/s ratio to plain Webhook', 'min-max over rounds', 'p50 ratio', 'p99 ratio'],
+		measured.ratios.map((row) => [row.level, row.node, fmt(row.rps, 2), `${fmt(row.rpsMin, 2)}-${fmt(row.rpsMax, 2)}`, fmt(row.p50, 2), fmt(row.p99, 2)]),
+	);
+	console.log('ratios: median over the rounds of (trigger / plain Webhook node) in the same round, at the same level');
+	console.log(
+		`executions: ${Object.entries(measured.executions).map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`).join('; ')} (one per delivery)`,
+	);
 }
 
 runMain(main);

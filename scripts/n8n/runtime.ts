@@ -512,23 +512,88 @@ export function quietN8nEnv(o: { userFolder: string; port: number; brokerPort: n
 	};
 }
 
-/** Runs n8n as its child: forwards SIGTERM/SIGINT, stops it when the launching process is gone. */
-const WATCHDOG_SOURCE = `
+/**
+ * Runs `argv[1]` with the rest as its arguments: forwards SIGTERM/SIGINT, and stops it (SIGTERM, then SIGKILL
+ * to the whole process group 10 s later) when the launching process is gone or after $BGC_SUPERVISOR_MAX_MS.
+ */
+const SUPERVISOR_SOURCE = `
 const { spawn } = require('node:child_process');
 const parent = process.ppid;
-const c = spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
+const c = spawn(process.argv[1], process.argv.slice(2), { stdio: 'inherit' });
 const fwd = (s) => () => { try { c.kill(s); } catch {} };
 process.on('SIGTERM', fwd('SIGTERM'));
 process.on('SIGINT', fwd('SIGINT'));
-const t = setInterval(() => {
-  if (process.ppid !== parent) {
-    clearInterval(t);
-    c.kill('SIGTERM');
-    setTimeout(() => c.kill('SIGKILL'), 10000).unref();
-  }
-}, 1000);
+const end = () => {
+  clearInterval(t);
+  c.kill('SIGTERM');
+  setTimeout(() => { try { process.kill(-process.pid, 'SIGKILL'); } catch {} }, 10000).unref();
+};
+const maxMs = Number(process.env.BGC_SUPERVISOR_MAX_MS || 0);
+if (maxMs > 0) setTimeout(end, maxMs).unref();
+const t = setInterval(() => { if (process.ppid !== parent) end(); }, 1000);
 c.on('exit', (code, sig) => { clearInterval(t); process.exit(code ?? (sig ? 128 : 1)); });
 `;
+
+export interface SupervisedProcess {
+	pid: number;
+	/** Set once the process has exited. */
+	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	/** SIGTERM (or `signal`), wait for exit, SIGKILL to the group after timeoutMs; then SIGKILL to what is left. */
+	stop(timeoutMs?: number, signal?: NodeJS.Signals): Promise<void>;
+	/** SIGKILL to the whole process group at once. */
+	kill(): Promise<void>;
+}
+
+/**
+ * Starts `command` under a small supervisor in a process group of its own, output appended to `logFile`:
+ * it stops when this process dies (see SUPERVISOR_SOURCE), so nothing outlives a test run.
+ */
+export function spawnSupervised(
+	command: string,
+	args: string[],
+	opts: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeBin?: string },
+): SupervisedProcess {
+	const logFd = fs.openSync(opts.logFile, 'a');
+	const child: ChildProcess = spawn(opts.nodeBin ?? process.execPath, ['-e', SUPERVISOR_SOURCE, command, ...args], {
+		cwd: opts.cwd,
+		env: opts.env,
+		stdio: ['ignore', logFd, logFd],
+		detached: true,
+	});
+	fs.closeSync(logFd);
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve();
+		});
+	});
+	const killGroup = (signal: NodeJS.Signals) => {
+		try {
+			process.kill(-child.pid!, signal);
+		} catch {
+			// group already gone
+		}
+	};
+	return {
+		pid: child.pid!,
+		exited: () => exited,
+		stop: async (timeoutMs = 10_000, signal: NodeJS.Signals = 'SIGTERM') => {
+			if (!exited) {
+				child.kill(signal);
+				const timer = setTimeout(() => killGroup('SIGKILL'), timeoutMs);
+				await exitPromise;
+				clearTimeout(timer);
+			}
+			// Anything left in the group (e.g. a task runner) goes with it.
+			killGroup('SIGKILL');
+		},
+		kill: async () => {
+			killGroup('SIGKILL');
+			await exitPromise;
+		},
+	};
+}
 
 /** Copy what gets appended to `file` (from byte `from`) to stderr until the returned function is called. */
 function echoFile(file: string, from: number): () => void {
@@ -546,39 +611,78 @@ function echoFile(file: string, from: number): () => void {
 	return () => clearInterval(timer);
 }
 
-export interface StartN8nOptions {
+/** For command-line entry points: runs `main`; on failure prints the error and exits 1. */
+export function runCli(main: () => Promise<void>): void {
+	main().catch((e) => {
+		console.error(e);
+		process.exit(1);
+	});
+}
+
+/** For command-line entry points: on Ctrl-C or SIGTERM, stops what was started, then exits. */
+export function stopOnSignal(stop: () => Promise<void>): void {
+	const shutdown = () => void stop().then(() => process.exit(0));
+	process.once('SIGINT', shutdown);
+	process.once('SIGTERM', shutdown);
+}
+
+/**
+ * The n8n commands this project runs: `start` (the main process: editor, REST and public API, and in regular
+ * mode the webhooks and executions too), and for queue mode `webhook` (production webhooks only) and
+ * `worker` (executions taken from the Redis queue).
+ */
+export type N8nCommand = 'start' | 'webhook' | 'worker';
+
+export interface StartN8nProcessOptions {
 	/** Holds `.n8n/` (database, config, installed nodes) and `n8n.log`. Created if missing. */
 	userFolder: string;
-	/** HTTP port; a free one is picked when omitted. */
+	/** Default `start`. */
+	command?: N8nCommand;
+	/** Arguments after the command, e.g. `--concurrency=10` for a worker. */
+	args?: string[];
+	/**
+	 * HTTP port (a free one is picked when omitted): N8N_PORT for `start` and `webhook`, the health-check
+	 * server's port (QUEUE_HEALTH_CHECK_PORT) for `worker`.
+	 */
 	port?: number;
 	/** Task-runner broker port; a free one is picked when omitted. */
 	brokerPort?: number;
 	/** Extra environment for n8n (wins over the quiet defaults). */
 	env?: Record<string, string>;
-	owner?: { email: string; password: string; firstName?: string; lastName?: string };
 	/** Also copy n8n's output to this process's stderr. Default: env BGC_N8N_VERBOSE=1. */
 	echo?: boolean;
 	readyTimeoutMs?: number;
 	log?: Logger;
 }
 
-export interface N8nInstance {
+export interface StartN8nOptions extends StartN8nProcessOptions {
+	owner?: { email: string; password: string; firstName?: string; lastName?: string };
+}
+
+/** One running n8n process, ready (its /healthz/readiness answered 200). */
+export interface N8nProcess {
 	/** The n8n version and Node.js it runs on. */
 	runtime: N8nRuntime;
+	command: N8nCommand;
 	baseUrl: string;
 	port: number;
 	brokerPort: number;
 	userFolder: string;
-	/** Public-API key for header X-N8N-API-KEY. */
-	apiKey: string;
-	owner: { email: string; password: string };
-	/** Value for a `cookie` header of an owner session (for /rest/* and /types/* calls). */
-	authCookie: string;
 	/** n8n's stdout+stderr (JSON log lines with N8N_LOG_FORMAT=json). */
 	logFile: string;
 	pid: number;
 	/** SIGTERM, wait for exit (SIGKILL after timeoutMs). Safe to call twice. */
 	stop(timeoutMs?: number): Promise<void>;
+	/** SIGKILL to the process group at once: a crash, for tests. */
+	kill(): Promise<void>;
+}
+
+export interface N8nInstance extends N8nProcess {
+	/** Public-API key for header X-N8N-API-KEY. */
+	apiKey: string;
+	owner: { email: string; password: string };
+	/** Value for a `cookie` header of an owner session (for /rest/* and /types/* calls). */
+	authCookie: string;
 }
 
 interface RestAnswer {
@@ -608,12 +712,13 @@ function authCookieFrom(cookies: string[]): string | undefined {
 }
 
 /**
- * Start `n8n start` for userFolder with the quiet local environment, wait until it is ready, make
- * sure the owner account exists (set it up on a fresh database, else log in) and create a public-API
- * key. Rejects (after stopping n8n) when it is not ready within readyTimeoutMs.
+ * Start one n8n process (`n8n start`, `n8n webhook` or `n8n worker`) for userFolder with the quiet local
+ * environment and wait until its /healthz/readiness answers 200 (for `start`, also /rest/settings).
+ * Rejects (after stopping it) when it is not ready within readyTimeoutMs.
  */
-export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
+export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8nProcess> {
 	const log = opts.log ?? defaultLog;
+	const command = opts.command ?? 'start';
 	const rt = await ensureN8nRuntime({ log });
 	const userFolder = path.resolve(opts.userFolder);
 	fs.mkdirSync(userFolder, { recursive: true });
@@ -622,7 +727,6 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 	while (brokerPort === port) brokerPort = await getFreePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const logFile = path.join(userFolder, 'n8n.log');
-	const owner = { ...DEFAULT_OWNER, ...opts.owner };
 	const echo = opts.echo ?? process.env.BGC_N8N_VERBOSE === '1';
 
 	const env: NodeJS.ProcessEnv = {
@@ -630,57 +734,39 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		// n8n starts its task runners with the Node.js on PATH.
 		PATH: `${path.dirname(rt.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 		...quietN8nEnv({ userFolder, port, brokerPort }),
+		// A worker serves /healthz only with these; its N8N_PORT is unused.
+		...(command === 'worker'
+			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+			: {}),
 		...rt.env,
 		...opts.env,
 	};
-	// n8n writes straight into the log file (it survives us), under a small watchdog in a process
-	// group of its own: the watchdog forwards SIGTERM/SIGINT to n8n and stops it when we die.
-	const logFd = fs.openSync(logFile, 'a');
-	const child: ChildProcess = spawn(rt.nodeBin, ['-e', WATCHDOG_SOURCE, rt.n8nBin, 'start'], {
-		cwd: userFolder,
-		env,
-		stdio: ['ignore', logFd, logFd],
-		detached: true,
-	});
-	fs.closeSync(logFd);
+	// n8n writes straight into the log file (it survives us), under a supervisor that stops it when we die.
+	const child = spawnSupervised(rt.nodeBin, [rt.n8nBin, command, ...(opts.args ?? [])], { cwd: userFolder, env, logFile, nodeBin: rt.nodeBin });
 	const stopEcho = echo ? echoFile(logFile, fs.statSync(logFile).size) : () => undefined;
-	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) => {
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			resolve();
-		});
-	});
-	const killGroup = (signal: NodeJS.Signals) => {
-		try {
-			process.kill(-child.pid!, signal);
-		} catch {
-			// group already gone
-		}
-	};
 	const stop = async (timeoutMs = 10_000): Promise<void> => {
-		if (!exited) {
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => killGroup('SIGKILL'), timeoutMs);
-			await exitPromise;
-			clearTimeout(timer);
-		}
-		// Anything left in the group (e.g. a task runner) goes with it.
-		killGroup('SIGKILL');
+		await child.stop(timeoutMs);
+		stopEcho();
+	};
+	const kill = async (): Promise<void> => {
+		await child.kill();
 		stopEcho();
 	};
 
 	const t0 = Date.now();
-	const deadline = t0 + (opts.readyTimeoutMs ?? 90_000);
-	log(`starting n8n ${rt.version} (${rt.name}) on ${baseUrl} (user folder ${userFolder}, log ${logFile})`);
+	const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
+	const deadline = t0 + readyTimeoutMs;
+	log(`starting n8n ${command} ${rt.version} (${rt.name}) on ${baseUrl} (user folder ${userFolder}, log ${logFile})`);
 	try {
-		// 1. HTTP up, database migrated, REST routes mounted.
+		// HTTP up, database migrated (and for the main process, REST routes mounted).
 		for (;;) {
-			if (exited) throw new Error(`n8n exited during start-up (${exited.code ?? exited.signal}); see ${logFile}`);
-			if (Date.now() > deadline) throw new Error(`n8n not ready after ${opts.readyTimeoutMs ?? 90_000} ms; see ${logFile}`);
+			const exited = child.exited();
+			if (exited) throw new Error(`n8n ${command} exited during start-up (${exited.code ?? exited.signal}); see ${logFile}`);
+			if (Date.now() > deadline) throw new Error(`n8n ${command} not ready after ${readyTimeoutMs} ms; see ${logFile}`);
 			try {
 				const r = await rest(baseUrl, 'GET', '/healthz/readiness');
 				if (r.status === 200) {
+					if (command !== 'start') break;
 					const s = await rest(baseUrl, 'GET', '/rest/settings');
 					if (s.status === 200) break;
 				}
@@ -689,9 +775,27 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 			}
 			await sleep(250);
 		}
-		const readyMs = Date.now() - t0;
+		log(`n8n ${command} ready on ${baseUrl} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		return { runtime: rt, command, baseUrl, port, brokerPort, userFolder, logFile, pid: child.pid, stop, kill };
+	} catch (e) {
+		await stop(5_000);
+		throw e;
+	}
+}
 
-		// 2. Owner: set up on a fresh database, otherwise log in.
+/**
+ * Start `n8n start` for userFolder with the quiet local environment, wait until it is ready, make
+ * sure the owner account exists (set it up on a fresh database, else log in) and create a public-API
+ * key. Rejects (after stopping n8n) when it is not ready within readyTimeoutMs.
+ */
+export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
+	const log = opts.log ?? defaultLog;
+	const owner = { ...DEFAULT_OWNER, ...opts.owner };
+	const started = await startN8nProcess({ ...opts, command: 'start', log });
+	const { baseUrl } = started;
+	const t0 = Date.now();
+	try {
+		// Owner: set up on a fresh database, otherwise log in.
 		let cookie: string | undefined;
 		const setup = await rest(baseUrl, 'POST', '/rest/owner/setup', {
 			email: owner.email,
@@ -706,7 +810,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		cookie = authCookieFrom(login.cookies) ?? authCookieFrom(setup.cookies);
 		if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
 
-		// 3. Public-API key with every scope the owner role may have (2.8.4: label, scopes, expiresAt).
+		// Public-API key with every scope the owner role may have (2.8.4: label, scopes, expiresAt).
 		const scopes = await rest(baseUrl, 'GET', '/rest/api-keys/scopes', undefined, cookie);
 		if (scopes.status !== 200) throw new Error(`GET /rest/api-keys/scopes: ${scopes.status} ${JSON.stringify(scopes.body)}`);
 		const key = await rest(
@@ -719,29 +823,17 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		const apiKey: string | undefined = key.body?.data?.rawApiKey;
 		if (key.status !== 200 || !apiKey) throw new Error(`POST /rest/api-keys: ${key.status} ${JSON.stringify(key.body)}`);
 
-		log(`n8n ready on ${baseUrl} in ${(readyMs / 1000).toFixed(1)} s (owner and API key in ${Date.now() - t0 - readyMs} ms)`);
-		return {
-			runtime: rt,
-			baseUrl,
-			port,
-			brokerPort,
-			userFolder,
-			apiKey,
-			owner: { email: owner.email, password: owner.password },
-			authCookie: cookie,
-			logFile,
-			pid: child.pid!,
-			stop,
-		};
+		log(`owner and API key in ${Date.now() - t0} ms`);
+		return { ...started, apiKey, owner: { email: owner.email, password: owner.password }, authCookie: cookie };
 	} catch (e) {
-		await stop(5_000);
+		await started.stop(5_000);
 		throw e;
 	}
 }
 
 if (require.main === module) {
 	const cmd = process.argv[2] ?? 'install';
-	(async () => {
+	runCli(async () => {
 		if (cmd === 'install') {
 			const t = Date.now();
 			const rt = await ensureN8nRuntime();
@@ -754,14 +846,9 @@ if (require.main === module) {
 			if (process.argv[4]) await installPackageIntoUserFolder(userFolder, { tarball: process.argv[4] });
 			const n8n = await startN8n({ userFolder });
 			console.log(JSON.stringify({ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey, owner: n8n.owner, logFile: n8n.logFile }, null, 2));
-			const shutdown = () => void n8n.stop().then(() => process.exit(0));
-			process.once('SIGINT', shutdown);
-			process.once('SIGTERM', shutdown);
+			stopOnSignal(() => n8n.stop());
 		} else {
 			throw new Error(`unknown command ${cmd}`);
 		}
-	})().catch((e) => {
-		console.error(e);
-		process.exit(1);
 	});
 }

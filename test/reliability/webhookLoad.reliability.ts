@@ -10,11 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { generateWebhookSecret, signStandardWebhook } from '../../nodes/shared/webhookSignature';
+import { generateWebhookSecret } from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../../scripts/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
 import { TRIGGER_NAME as TRIGGER, WEBHOOK_CREDENTIAL, deployTriggerWorkflow, startTestSandbox } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
+import { eventBody, nowSeconds, signedHeaders } from '../helpers/deliveries';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
 import { runPool, seededRandom, shuffle, waitFor } from './harness';
 
@@ -39,33 +40,6 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Deliveries and the trigger's workflow
 // ---------------------------------------------------------------------------------------------
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-function signedHeaders(secret: string, webhookId: string, body: string, timestamp = nowSeconds()): Record<string, string> {
-	return {
-		'content-type': 'application/json',
-		'webhook-id': webhookId,
-		'webhook-timestamp': String(timestamp),
-		'webhook-signature': signStandardWebhook(secret, webhookId, timestamp, body),
-	};
-}
-
-/** A case.statuschange or casedata.statuschange body whose eventObject.id is `marker`. */
-function eventBody(messageId: string, marker: string, kind: 'case' | 'caseData'): string {
-	const modStamp = new Date().toISOString();
-	const eventObject =
-		kind === 'case'
-			? { id: marker, groupProfileId: 'group-profile-east', caseStatus: 'Pending', caseStatusId: 'case-status-pending', secondaryStatus: null, secondaryCaseStatusId: null, modStamp }
-			: { id: marker, caseId: `case-of-${marker}`, groupProfileId: 'group-profile-east', serviceId: 'service-idv-id', status: 'clear', statusId: 'status-clear', pendingStatus: null, pendingStatusId: null, modStamp };
-	return JSON.stringify({
-		messageId,
-		event: kind === 'case' ? 'case.statuschange' : 'casedata.statuschange',
-		apiTrackingCode: 'LOAD',
-		apiTrackingUser: null,
-		eventObject,
-	});
-}
 
 interface Trigger {
 	workflowId: string;

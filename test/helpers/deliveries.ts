@@ -1,0 +1,38 @@
+/**
+ * Deliveries as the provider (and the sandbox) sends them, signed with the sandbox's own signing code
+ * (nodes/shared/webhookSignature), for the real-n8n suites that post to the trigger themselves.
+ */
+import { signLegacyWebhook, signStandardWebhook } from '../../nodes/shared/webhookSignature';
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Standard Webhooks headers for `body`, signed now (or at `timestamp`, in seconds). */
+export function signedHeaders(secret: string, webhookId: string, body: string, timestamp = nowSeconds()): Record<string, string> {
+	return {
+		'content-type': 'application/json',
+		'webhook-id': webhookId,
+		'webhook-timestamp': String(timestamp),
+		'webhook-signature': signStandardWebhook(secret, webhookId, timestamp, body),
+	};
+}
+
+/** The legacy delivery system's headers for `body`: one `<brand>-signature` header (the sandbox's name by default). */
+export function legacySignedHeaders(secret: string, body: string, headerName = 'sandbox-signature'): Record<string, string> {
+	return { 'content-type': 'application/json', [headerName]: signLegacyWebhook(secret, Date.now(), body) };
+}
+
+/** A case.statuschange or casedata.statuschange body whose eventObject.id is `marker`, with modStamp now. */
+export function eventBody(messageId: string, marker: string, kind: 'case' | 'caseData'): string {
+	const modStamp = new Date().toISOString();
+	const eventObject =
+		kind === 'case'
+			? { id: marker, groupProfileId: 'group-profile-east', caseStatus: 'Pending', caseStatusId: 'case-status-pending', secondaryStatus: null, secondaryCaseStatusId: null, modStamp }
+			: { id: marker, caseId: `case-of-${marker}`, groupProfileId: 'group-profile-east', serviceId: 'service-idv-id', status: 'clear', statusId: 'status-clear', pendingStatus: null, pendingStatusId: null, modStamp };
+	return JSON.stringify({
+		messageId,
+		event: kind === 'case' ? 'case.statuschange' : 'casedata.statuschange',
+		apiTrackingCode: 'LOAD',
+		apiTrackingUser: null,
+		eventObject,
+	});
+}

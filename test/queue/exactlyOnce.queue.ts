@@ -1,0 +1,301 @@
+/**
+ * Exactly once in n8n queue mode (issue 15): one stack (scripts/n8n/queue.ts: PostgreSQL, Redis, HAProxy with
+ * docs/queue-mode/haproxy.cfg, n8n as 1 main + 2 webhook processes + 2 workers with the packed package), one
+ * workflow per scenario, at least 200 unique events each, every delivery signed as the sandbox signs it and
+ * sent through HAProxy as the README tells users. Each scenario asserts, from n8n's executions (public API of
+ * the main process, once none runs and their count is stable), that every unique valid event ran exactly once.
+ * The figures go to .dev/test-reports/queue-mode-<runtime>.json and are printed at the end.
+ *
+ * BGC_QUEUE_WITHOUT_LB=1: the baseline without the load balancer (docs/queue-mode.md): every delivery goes
+ * straight to a webhook process, the two taking turns, so the copies of one event reach different processes.
+ * The assertions are then expected to fail; the printed table is the figure.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { generateWebhookSecret } from '../../nodes/shared/webhookSignature';
+import { httpRequest } from '../../scripts/n8n/http';
+import { WEBHOOK_SERVERS, startQueueStack, type QueueStack } from '../../scripts/n8n/queue';
+import { selectedRuntimeName, n8nVersion } from '../../scripts/n8n/runtime';
+import { TRIGGER_NAME, WEBHOOK_CREDENTIAL, deployTriggerWorkflow } from '../e2e/harness/backgroundCheck';
+import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
+import { packageTarball } from '../e2e/harness/n8nInstance';
+import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
+import { runPool, sleep, waitFor } from '../reliability/harness';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const EVENTS = 200;
+const SENDERS = 10;
+/** Saved copy of the newest 1,000 events: a process that takes over a path knows every event of a scenario. */
+const MEMORY_SIZE = 1000;
+const WITHOUT_LB = process.env.BGC_QUEUE_WITHOUT_LB === '1';
+let turn = 0;
+
+let stack: QueueStack;
+const results: Array<{ scenario: string; unique: number; deliveries: number; executions: number; answers: Record<string, number>; servedBy: Record<string, number> }> = [];
+
+beforeAll(async () => {
+	stack = await startQueueStack({ tarball: await packageTarball() });
+}, 240_000);
+
+afterAll(async () => {
+	await stack?.stop();
+	if (results.length === 0) return;
+	const runtime = `n8n ${n8nVersion()} (${selectedRuntimeName()})`;
+	const lines = results.map(
+		(r) =>
+			`${r.scenario.padEnd(72)} unique ${String(r.unique).padStart(4)}  deliveries ${String(r.deliveries).padStart(4)}  executions ${String(r.executions).padStart(4)}  answers ${JSON.stringify(r.answers)}  served by ${JSON.stringify(r.servedBy)}`,
+	);
+	process.stderr.write(`\nqueue mode, ${runtime}, ${WITHOUT_LB ? 'WITHOUT the load balancer (straight to the webhook processes, taking turns)' : 'through HAProxy'}:\n${lines.join('\n')}\n`);
+	const reports = path.resolve(__dirname, '..', '..', '.dev', 'test-reports');
+	fs.mkdirSync(reports, { recursive: true });
+	const report = `queue-mode-${selectedRuntimeName()}${WITHOUT_LB ? '-without-lb' : ''}.json`;
+	fs.writeFileSync(path.join(reports, report), JSON.stringify({ runtime, withoutLoadBalancer: WITHOUT_LB, results }, null, 2) + '\n');
+}, 60_000);
+
+// ---------------------------------------------------------------------------------------------
+
+interface Scenario {
+	name: string;
+	secret: string;
+	legacySecret: string;
+	workflowId: string;
+	/** `/webhook/<webhook id>/webhook` */
+	path: string;
+	answers: Record<string, number>;
+	deliveries: number;
+}
+
+async function deployScenario(name: string, parameters: Json = {}): Promise<Scenario> {
+	const secret = generateWebhookSecret();
+	const legacySecret = randomBytes(24).toString('hex');
+	const credential = await stack.api.createCredential({
+		name: `queue: ${name}`,
+		type: WEBHOOK_CREDENTIAL,
+		data: { signingSecret: secret, legacySecret },
+	});
+	const { workflow, webhookPath } = await deployTriggerWorkflow(
+		{ baseUrl: stack.lbUrl, api: stack.api },
+		{
+			name: `queue: ${name}`,
+			webhookId: randomUUID(),
+			parameters: { event: 'any', ...parameters, options: { dedupMemorySize: MEMORY_SIZE, ...(parameters.options as Json) } },
+			webhookCredential: credential,
+		},
+	);
+	return { name, secret, legacySecret, workflowId: workflow.id, path: `/webhook/${webhookPath}`, answers: {}, deliveries: 0 };
+}
+
+/** One unique event: its body (fixed, so every copy has the same content) and its marker (the case id). */
+interface Event {
+	marker: string;
+	messageId: string;
+	body: string;
+}
+
+function events(scenario: Scenario, count = EVENTS): Event[] {
+	const run = randomUUID().slice(0, 8);
+	return Array.from({ length: count }, (_, index) => {
+		const marker = `${scenario.name.replace(/\W+/g, '-')}-${run}-${index}`;
+		const messageId = `msg-${marker}`;
+		return { marker, messageId, body: eventBody(messageId, marker, 'case') };
+	});
+}
+
+/** POSTs one delivery through the load balancer and records how it was answered. */
+async function deliver(scenario: Scenario, body: string, headers: Record<string, string>): Promise<number> {
+	const base = WITHOUT_LB ? stack.webhooks[turn++ % stack.webhooks.length].baseUrl : stack.lbUrl;
+	const answer = await httpRequest(`${base}${scenario.path}`, { method: 'POST', body, headers, timeoutMs: 30_000 });
+	const json = answer.json as Json | undefined;
+	const outcome =
+		answer.status === 200 && json && typeof json === 'object' && json.workflowStarted === false ? `200 ${json.reason}` : String(answer.status);
+	scenario.answers[outcome] = (scenario.answers[outcome] ?? 0) + 1;
+	scenario.deliveries++;
+	return answer.status;
+}
+
+/** The standard delivery of `event` (a retry keeps the webhook-id and is signed afresh). */
+const standard = (scenario: Scenario, event: Event) => deliver(scenario, event.body, signedHeaders(scenario.secret, event.messageId, event.body));
+
+const finished = (execution: Execution) => !['new', 'running', 'waiting'].includes(execution.status);
+
+/** Waits until the workflow has no unfinished execution and their count stayed the same for 3 s; returns them with data. */
+async function settledExecutions(workflowId: string): Promise<Execution[]> {
+	let last = -1;
+	let stableSince = Date.now();
+	let seen = '';
+	await waitFor(
+		async () => {
+			const all = await stack.api.listExecutions({ workflowId, includeData: false, limit: 100_000 });
+			const unfinished = all.filter((execution) => !finished(execution));
+			seen = `${all.length} executions, ${unfinished.length} unfinished`;
+			if (all.length !== last || unfinished.length > 0) {
+				last = all.length;
+				stableSince = Date.now();
+				return undefined;
+			}
+			return Date.now() - stableSince >= 3000 ? true : undefined;
+		},
+		{ timeoutMs: 180_000, intervalMs: 500, describe: () => `executions of workflow ${workflowId} did not settle (${seen})` },
+	);
+	return await stack.api.listExecutions({ workflowId, includeData: true, limit: 100_000 });
+}
+
+/** HAProxy's request count per webhook process (for the report: which process took the deliveries). */
+async function servedCounts(): Promise<Record<string, number>> {
+	const servers = await stack.haproxyServers();
+	return Object.fromEntries(WEBHOOK_SERVERS.map((name) => [name, servers[name]?.requests ?? 0]));
+}
+
+/**
+ * Runs `send`, then asserts from n8n's executions that each of `unique` ran exactly once (and nothing else
+ * ran), with every execution successful.
+ */
+async function expectExactlyOnce(scenario: Scenario, unique: Event[], send: () => Promise<void>): Promise<void> {
+	const before = await servedCounts();
+	await send();
+	const after = await servedCounts();
+	const executions = await settledExecutions(scenario.workflowId);
+	const ran = new Map<string, number>();
+	for (const execution of executions) {
+		const [item] = nodeOutput(execution, TRIGGER_NAME) as Json[];
+		const marker = String(item?.eventObject?.id);
+		ran.set(marker, (ran.get(marker) ?? 0) + 1);
+	}
+	results.push({
+		scenario: scenario.name,
+		unique: unique.length,
+		deliveries: scenario.deliveries,
+		executions: executions.length,
+		answers: scenario.answers,
+		servedBy: Object.fromEntries(WEBHOOK_SERVERS.map((name) => [name, after[name] - before[name]])),
+	});
+	const twice = [...ran].filter(([, count]) => count > 1).map(([marker, count]) => `${marker} x${count}`);
+	const missing = unique.filter((event) => !ran.has(event.marker)).map((event) => event.marker);
+	const strangers = [...ran.keys()].filter((marker) => !unique.some((event) => event.marker === marker));
+	expect({ executions: executions.length, twice, missing, strangers }).toEqual({ executions: unique.length, twice: [], missing: [], strangers: [] });
+	expect(executions.filter((execution) => execution.status !== 'success').map((execution) => `${execution.id}:${execution.status}`)).toEqual([]);
+}
+
+const between = (low: number, high: number) => low + Math.random() * (high - low);
+
+// ---------------------------------------------------------------------------------------------
+
+describe('queue mode through HAProxy: one execution per unique event', () => {
+	test('distinct events', async () => {
+		const scenario = await deployScenario('distinct events');
+		const unique = events(scenario);
+		await expectExactlyOnce(scenario, unique, async () => {
+			await runPool(unique, SENDERS, (event) => standard(scenario, event));
+		});
+		expect(scenario.answers).toEqual({ 200: EVENTS });
+	});
+
+	test('two copies with the same webhook-id, sent at once', async () => {
+		const scenario = await deployScenario('two copies, same webhook-id, at once');
+		const unique = events(scenario);
+		await expectExactlyOnce(scenario, unique, async () => {
+			await runPool(unique, SENDERS, (event) => Promise.all([standard(scenario, event), standard(scenario, event)]));
+		});
+		expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
+	});
+
+	test('two copies with the same webhook-id, each signed at its own moment, sent at once (the "one to each process" pattern)', async () => {
+		const scenario = await deployScenario('two copies, same webhook-id, each signed afresh, at once');
+		const unique = events(scenario);
+		await expectExactlyOnce(scenario, unique, async () => {
+			await runPool(unique, SENDERS, async (event) => {
+				const first = standard(scenario, event);
+				await sleep(between(0, 5));
+				await Promise.all([first, standard(scenario, event)]);
+			});
+		});
+		expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
+	});
+
+	test('same content under a new webhook-id, both delivery systems on, sent at once', async () => {
+		const scenario = await deployScenario('same content, new webhook-id (standard + legacy), at once', { signatureScheme: 'both' });
+		const unique = events(scenario);
+		await expectExactlyOnce(scenario, unique, async () => {
+			await runPool(unique, SENDERS, (event) => {
+				// The legacy system's copy: the same event in a message of its own.
+				const legacyBody = JSON.stringify({ ...JSON.parse(event.body), messageId: `legacy-${event.messageId}` });
+				return Promise.all([standard(scenario, event), deliver(scenario, legacyBody, legacySignedHeaders(scenario.legacySecret, legacyBody))]);
+			});
+		});
+		expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
+	});
+
+	test('the second copy later: 2-5 s, 0.3-1 s, and after the last delivery before a 2 s pause (three workflows at the same time)', async () => {
+		const late = async (name: string, low: number, high: number) => {
+			const scenario = await deployScenario(name);
+			const unique = events(scenario);
+			await expectExactlyOnce(scenario, unique, async () => {
+				const copies: Array<Promise<number>> = [];
+				await runPool(unique, SENDERS, async (event) => {
+					await standard(scenario, event);
+					copies.push(sleep(between(low, high)).then(() => standard(scenario, event)));
+				});
+				await Promise.all(copies);
+			});
+			expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
+		};
+		const afterPause = async () => {
+			const scenario = await deployScenario('copies after a 2 s pause, bursts of 10');
+			const unique = events(scenario);
+			await expectExactlyOnce(scenario, unique, async () => {
+				for (let start = 0; start < unique.length; start += 10) {
+					const burst = unique.slice(start, start + 10);
+					// One after the other: the last one is the last delivery before the pause.
+					for (const event of burst) await standard(scenario, event);
+					await sleep(2000);
+					await Promise.all(burst.map((event) => standard(scenario, event)));
+				}
+			});
+			expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
+		};
+		await Promise.all([late('second copy 2-5 s later', 2000, 5000), late('second copy 0.3-1 s later', 300, 1000), afterPause()]);
+	}, 300_000);
+
+	test("the webhook process that owns the workflow's path killed and started again between two copies", async () => {
+		const scenario = await deployScenario('owner killed and restarted between copies');
+		const unique = events(scenario);
+		await expectExactlyOnce(scenario, unique, async () => {
+			const before = await servedCounts();
+			await runPool(unique, SENDERS, (event) => standard(scenario, event));
+			const after = await servedCounts();
+			const owner = WEBHOOK_SERVERS.findIndex((name) => after[name] - before[name] >= EVENTS);
+			expect(owner).toBeGreaterThanOrEqual(0);
+			// Killed without warning (SIGKILL): its memory is gone; the other process takes the path over.
+			await stack.stopWebhook(owner, { crash: true });
+			const half = unique.slice(0, EVENTS / 2);
+			await runPool(half, SENDERS, (event) => standard(scenario, event));
+			// Back again: the path returns to it, with nothing but the saved copy to know the events by.
+			await stack.startWebhook(owner);
+			await runPool(unique, SENDERS, (event) => standard(scenario, event));
+		});
+		expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS + EVENTS / 2 });
+		// Both processes took deliveries of this workflow.
+		const { servedBy } = results[results.length - 1];
+		expect(Object.values(servedBy).every((count) => count > 0)).toBe(true);
+	}, 240_000);
+
+	test('bad signatures: every one refused with 401, nothing runs', async () => {
+		const scenario = await deployScenario('bad signatures');
+		const unique = events(scenario);
+		const other = generateWebhookSecret();
+		const bad: Array<(event: Event) => Record<string, string>> = [
+			(event) => signedHeaders(other, event.messageId, event.body),
+			(event) => ({ ...signedHeaders(scenario.secret, event.messageId, event.body), 'webhook-id': `other-${event.messageId}` }),
+			(event) => signedHeaders(scenario.secret, event.messageId, event.body, nowSeconds() - 3600),
+			(event) => ({ ...signedHeaders(scenario.secret, event.messageId, event.body), 'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }),
+			(event) => legacySignedHeaders(scenario.legacySecret, event.body),
+		];
+		await expectExactlyOnce(scenario, [], async () => {
+			await runPool(unique, SENDERS, (event, index) => deliver(scenario, event.body, bad[index % bad.length](event)));
+		});
+		expect(scenario.answers).toEqual({ 401: EVENTS });
+	});
+});
