@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Seen as a person sees it: Chromium opens the real n8n editor with the packed package installed,
  * signs in through the sign-in page, adds the Background Check Trigger and the Background Check node

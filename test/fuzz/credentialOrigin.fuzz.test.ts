@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Fuzz: where the Background Check API credential lets its bearer token go. For generated request options
  * (n8n's `url` / `baseURL`, the request library's `uri`, as nodes and the HTTP Request node pass them), the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * What the fuzz suite (test/fuzz, fast-check) shares. Every property runs a fixed number of generated inputs
  * on each `npm test`, listed per target in docs/security.md; FUZZ_SCALE multiplies them for a longer local

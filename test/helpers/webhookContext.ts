@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * A webhook trigger run the way n8n 2.x runs it, without n8n: node contexts (IWebhookFunctions,
  * IHookFunctions, IExecuteFunctions) backed by plain data, and the request handling of n8n's live webhooks

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * "Concurrent Requests" over real HTTP against the sandbox: a read operation with the option on returns every
  * item in input order, paired with its input item, with no more requests in flight than asked and one token

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Bad input for every operation of the Background Check node, in breadth (no n8n: the node's execute
  * against the sandbox over real HTTP, test/integration/nodeSandbox.ts; a sample runs through real n8n in

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * What the reliability files share: the endpoints of the API specification (section 4) and a check that a
  * request the sandbox received stayed inside one of them, a seeded random order, and a bounded pool of

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- repository tooling: runs in Node.js, never inside n8n; sandbox answers are read as loose JSON */
 /** Shared test helpers: a sandbox on a free port with a frozen clock, an API caller, a webhook receiver. */
 import * as http from 'http';
 import type { AddressInfo } from 'net';

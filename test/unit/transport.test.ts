@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 // Waits are taken with n8n's sleep: here it moves a fake clock (Date.now in the "pushed back" tests) instead.
 const clock = { now: 1_760_000_000_000 };
 jest.mock('n8n-workflow', () => ({

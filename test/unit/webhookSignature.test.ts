@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The webhook verifier against the Standard Webhooks reference suites (libraries/javascript, python and go
  * in github.com/standard-webhooks/standard-webhooks), the `standardwebhooks` npm package as an independent

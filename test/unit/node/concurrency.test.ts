@@ -1,11 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * "Concurrent Requests" (Options of the read operations): runForEachItem with a concurrency above 1 keeps the
  * output in input order and paired with the input items, never has more items in flight than asked, runs the
  * first item alone, and keeps Continue On Fail's and a failure's behaviour; only the GET operations offer it.
  * No timing is asserted: items finish out of order by yielding to the event loop a different number of times.
  */
-import type { IDataObject, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type INode, type INodeProperties, type INodePropertyCollection } from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { operations } from '../../../nodes/BackgroundCheck/actions/router';

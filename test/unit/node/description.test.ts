@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The node's description against the contract of issue 4: resources, operations, their internal values and
  * ID parameter names; every operation wired to a description and an execute function; what n8n and AI
