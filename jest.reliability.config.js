@@ -12,6 +12,8 @@ module.exports = {
 	roots: ['<rootDir>/test/reliability'],
 	testMatch: ['<rootDir>/test/reliability/**/*.reliability.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
+	// Fails the run when a test file ran no test (test/helpers/everyFileRanTests.js).
+	reporters: ['default', '<rootDir>/test/helpers/everyFileRanTests.js'],
 	globalSetup: '<rootDir>/test/e2e/harness/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/e2e/harness/globalTeardown.ts',
 	maxWorkers: 1,
