@@ -17,7 +17,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
 import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
-import { apiPath, apiRequest, type RequestContext } from '../BackgroundCheck/transport';
+import { apiPath, apiRequest, type RequestContext } from '../shared/transport';
 import { DEFAULT_TOLERANCE_SECONDS } from '../shared/webhookSignature';
 import {
 	ANY_EVENT,

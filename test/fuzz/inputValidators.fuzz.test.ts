@@ -10,7 +10,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { parseJsonObject, requireId, requireIdList } from '../../nodes/BackgroundCheck/helpers/validation';
-import { encodePathSegment } from '../../nodes/BackgroundCheck/transport';
+import { encodePathSegment } from '../../nodes/shared/transport';
 import { findBodyViolations, findInvalidNameCharacters } from '../../nodes/shared/validation';
 import { RUNS, runs } from './settings';
 

@@ -5,7 +5,7 @@
  */
 import * as fc from 'fast-check';
 
-import { API_TEXT_EXCERPT_LENGTH, apiTextExcerpt, describeApiError, redact } from '../../nodes/BackgroundCheck/transport';
+import { API_TEXT_EXCERPT_LENGTH, apiTextExcerpt, describeApiError, redact } from '../../nodes/shared/transport';
 import { RUNS, assertLinear, runs, stringOf } from './settings';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../nodes/BackgroundCheck/transport';
+import { apiPath, apiRequest } from '../../nodes/shared/transport';
 import { byId } from '../helpers/executeContext';
 import { useNodeSandbox } from '../integration/nodeSandbox';
 

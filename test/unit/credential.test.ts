@@ -1,7 +1,7 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
-import { insecureUrlReason, resolveBaseUrl } from '../../nodes/shared/apiEnvironment';
+import { insecureUrlReason, resolveBaseUrl } from '../../credentials/shared/apiEnvironment';
 
 function helperAnswering(answer: (options: IHttpRequestOptions) => unknown) {
 	const calls: IHttpRequestOptions[] = [];

@@ -8,10 +8,10 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
-import { describeApiError, redact } from '../../nodes/BackgroundCheck/transport';
+import { describeApiError, redact } from '../../nodes/shared/transport';
 import { checkBody } from '../../nodes/BackgroundCheck/helpers/validation';
 import { verifyDelivery, type VerificationConfig } from '../../nodes/BackgroundCheckTrigger/delivery';
-import { resolveBaseUrl } from '../../nodes/shared/apiEnvironment';
+import { resolveBaseUrl } from '../../credentials/shared/apiEnvironment';
 import { findInvalidNameCharacters } from '../../nodes/shared/validation';
 import {
 	generateWebhookSecret,

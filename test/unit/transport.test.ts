@@ -20,9 +20,9 @@ import {
 	describeApiError,
 	encodePathSegment,
 	redact,
-} from '../../nodes/BackgroundCheck/transport';
+} from '../../nodes/shared/transport';
 import { rejectionOf } from '../helpers/rejection';
-import { MAX_SPACING_MS, MAX_TOTAL_WAIT_MS, parseRetryAfter, PushBack } from '../../nodes/BackgroundCheck/transport/retryAfter';
+import { MAX_SPACING_MS, MAX_TOTAL_WAIT_MS, parseRetryAfter, PushBack } from '../../nodes/shared/transport/retryAfter';
 
 const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;

@@ -17,7 +17,7 @@ import {
 	BACKGROUND_CHECK_API_CREDENTIAL,
 	CREDENTIAL_ERROR_PREFIX,
 } from '../../../credentials/BackgroundCheckApi.credentials';
-import { resolveBaseUrl } from '../../shared/apiEnvironment';
+import { resolveBaseUrl } from '../../../credentials/shared/apiEnvironment';
 import { askedWaitMs, MAX_RETRY_WAIT_MS, MAX_TOTAL_WAIT_MS, PushBack, pushBackNote, refuseRetry } from './retryAfter';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | ITriggerFunctions;
