@@ -1,6 +1,6 @@
 /**
  * Bad input for every operation of the Background Check node, in breadth (no n8n: the node's execute
- * against the sandbox over real HTTP, test/integration/nodeSandbox.ts; a sample runs through real n8n in
+ * against the sandbox over real HTTP, test/helpers/nodeSandbox.ts; a sample runs through real n8n in
  * apiFaults.reliability.ts):
  * - names with characters the API refuses, over-long staffingAgency, IDs that are empty, blank, dot
  *   segments, slashes, encoded dots and slashes, `%`, `?`, `#`, control characters, and malformed, non-object,
@@ -16,7 +16,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../../sandbox';
 import { byId, itemWithFile } from '../helpers/executeContext';
-import { startNodeSandbox, type NodeSandbox } from '../integration/nodeSandbox';
+import { startNodeSandbox, type NodeSandbox } from '../helpers/nodeSandbox';
 import { escapedRequests, matchEndpoint, seededRandom } from './harness';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
@@ -248,7 +248,7 @@ const NAME_SLOTS: Slot[] = [
 		set: with_((middleInitial) => ({ additionalBody: JSON.stringify({ aliases: [{ firstName: 'A', middleInitial }] }) })),
 	},
 	// Spec 7 names case creation, aliases and the candidate-info update only: the bodies of Add Services and
-	// the verification-book search are not held to the name rule (test/unit/security.test.ts, finding 6).
+	// the verification-book search are not held to the name rule (test/security/securityReview.test.ts, finding 6).
 ];
 
 /** Inside the value (leading and trailing blanks are trimmed from the typed name fields). */

@@ -6,7 +6,7 @@
  */
 import * as fc from 'fast-check';
 
-import { verifyDelivery, type VerificationConfig } from '../../nodes/BackgroundCheckTrigger/delivery';
+import { verifyDelivery, type VerificationConfig } from '../../../nodes/BackgroundCheckTrigger/delivery';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	parseLegacyHeader,
@@ -15,8 +15,8 @@ import {
 	signStandardWebhook,
 	verifyLegacyWebhook,
 	verifyStandardWebhook,
-} from '../../nodes/shared/webhookSignature';
-import { RUNS, assertLinear, hex, prefixed, runs, stringOf } from './settings';
+} from '../../../nodes/shared/webhookSignature';
+import { RUNS, assertLinear, hex, prefixed, runs, stringOf } from '../../helpers/fuzzSettings';
 
 const NOW_SECONDS = 1_760_000_000;
 const NOW_MS = NOW_SECONDS * 1000 + 123;

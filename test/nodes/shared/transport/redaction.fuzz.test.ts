@@ -5,8 +5,8 @@
  */
 import * as fc from 'fast-check';
 
-import { API_TEXT_EXCERPT_LENGTH, apiTextExcerpt, describeApiError, redact } from '../../nodes/shared/transport';
-import { RUNS, assertLinear, runs, stringOf } from './settings';
+import { API_TEXT_EXCERPT_LENGTH, apiTextExcerpt, describeApiError, redact } from '../../../../nodes/shared/transport';
+import { RUNS, assertLinear, runs, stringOf } from '../../../helpers/fuzzSettings';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const segment = (minLength: number) => fc.string({ unit: fc.constantFrom(...BASE64URL), minLength, maxLength: 60 });

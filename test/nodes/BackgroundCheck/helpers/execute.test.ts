@@ -7,10 +7,10 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject, type INode, type INodeProperties, type INodePropertyCollection } from 'n8n-workflow';
 
-import { BackgroundCheck } from '../../../nodes/BackgroundCheck/BackgroundCheck.node';
-import { operations } from '../../../nodes/BackgroundCheck/actions/router';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, readConcurrency, runForEachItem, StartPacer } from '../../../nodes/BackgroundCheck/helpers/execute';
-import { createExecuteContext, CredentialStore } from '../../helpers/executeContext';
+import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
+import { operations } from '../../../../nodes/BackgroundCheck/actions/router';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, readConcurrency, runForEachItem, StartPacer } from '../../../../nodes/BackgroundCheck/helpers/execute';
+import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 
 const node = { name: 'Background Check' } as INode;
 const yieldTimes = async (times: number) => {

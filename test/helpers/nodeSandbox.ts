@@ -2,7 +2,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
-import { CredentialStore, runNode, type RunSetup } from '../helpers/executeContext';
+import { CredentialStore, runNode, type RunSetup } from './executeContext';
 
 export interface NodeSandbox {
 	sandbox: Sandbox;

@@ -1,4 +1,4 @@
-import { findBodyViolations, findInvalidNameCharacters, withNamesInNfc } from '../../nodes/shared/validation';
+import { findBodyViolations, findInvalidNameCharacters, withNamesInNfc } from '../../../nodes/shared/validation';
 
 describe('name rule (spec section 7)', () => {
 	it.each(["O'Brien", 'Smith-Jones', 'Jr.', 'de_la', 'Anne,Marie', 'José', 'Jose\u0301', 'Łukasz', 'Nguyễn', 'Nguye\u0302\u0303n', 'abc123', 'Ann\u0663'])('accepts %s', (name) => {

@@ -21,7 +21,7 @@ import {
 	verifyLegacyWebhook,
 	verifyStandardWebhook,
 	type StandardWebhookInput,
-} from '../../nodes/shared/webhookSignature';
+} from '../../../nodes/shared/webhookSignature';
 
 // The reference suites' fixtures.
 const REFERENCE_SECRET = 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

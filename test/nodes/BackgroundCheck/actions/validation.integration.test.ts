@@ -6,8 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { byId, itemWithFile } from '../helpers/executeContext';
-import { createCase, newCaseParameters, useNodeSandbox, type NodeSandbox } from './nodeSandbox';
+import { byId, itemWithFile } from '../../../helpers/executeContext';
+import { createCase, newCaseParameters, useNodeSandbox, type NodeSandbox } from '../../../helpers/nodeSandbox';
 
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 

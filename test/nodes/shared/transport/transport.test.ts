@@ -11,7 +11,7 @@ jest.mock('n8n-workflow', () => ({
 import type { IAdditionalCredentialOptions, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_ERROR_PREFIX } from '../../credentials/BackgroundCheckApi.credentials';
+import { CREDENTIAL_ERROR_PREFIX } from '../../../../credentials/BackgroundCheckApi.credentials';
 import {
 	API_TEXT_EXCERPT_LENGTH,
 	apiPath,
@@ -20,9 +20,9 @@ import {
 	describeApiError,
 	encodePathSegment,
 	redact,
-} from '../../nodes/shared/transport';
-import { rejectionOf } from '../helpers/rejection';
-import { MAX_SPACING_MS, MAX_TOTAL_WAIT_MS, parseRetryAfter, PushBack } from '../../nodes/shared/transport/retryAfter';
+} from '../../../../nodes/shared/transport';
+import { rejectionOf } from '../../../helpers/rejection';
+import { MAX_SPACING_MS, MAX_TOTAL_WAIT_MS, parseRetryAfter, PushBack } from '../../../../nodes/shared/transport/retryAfter';
 
 const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;

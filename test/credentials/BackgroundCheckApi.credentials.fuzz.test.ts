@@ -12,7 +12,7 @@ import * as fc from 'fast-check';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
-import { RUNS, runs } from './settings';
+import { RUNS, runs } from '../helpers/fuzzSettings';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJncm91cCI6ImZ1enoifQ.ZnV6ei10b2tlbi1zaWduYXR1cmU';
 const credential = new BackgroundCheckApi();

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { readRuntimePins } from '../../scripts/n8n/runtime';
+import { readRuntimePins } from '../../../scripts/n8n/runtime';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const { oldest, newest } = readRuntimePins();

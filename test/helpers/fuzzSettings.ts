@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * What the fuzz suite (test/fuzz, fast-check) shares. Every property runs a fixed number of generated inputs
+ * What the fuzz suite (the files named *.fuzz.test.ts, fast-check) shares. Every property runs a fixed number of generated inputs
  * on each `npm test`, listed per target in docs/security.md; FUZZ_SCALE multiplies them for a longer local
- * hunt (`FUZZ_SCALE=20 npx jest test/fuzz`). A failure prints fast-check's seed and the shrunk input:
+ * hunt (`FUZZ_SCALE=20 npx jest fuzz`). A failure prints fast-check's seed and the shrunk input:
  * `FUZZ_SEED=<seed>` replays that run.
  */
 import * as fc from 'fast-check';
 
-import { KiB, LINEAR_RATIO_BOUND, linearCostRatio, repeatTo } from '../helpers/linearTime';
+import { KiB, LINEAR_RATIO_BOUND, linearCostRatio, repeatTo } from './linearTime';
 
 const SCALE = Math.max(1, Math.floor(Number(process.env.FUZZ_SCALE) || 1));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);

@@ -2,11 +2,11 @@
  * Every operation of the Background Check node, run through its execute function against the sandbox over
  * real HTTP: the output items, and the request the sandbox received (method, path, query, body).
  */
-import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../nodes/shared/catalog';
-import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../fixtures/fullCaseOrder';
-import { nurseTestimonyBody, nurseTestimonyParameters } from '../fixtures/nurseTestimony';
-import { byId, fromList, itemWithFile } from '../helpers/executeContext';
-import { createCase, useNodeSandbox } from './nodeSandbox';
+import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../../../nodes/shared/catalog';
+import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../../../fixtures/fullCaseOrder';
+import { nurseTestimonyBody, nurseTestimonyParameters } from '../../../fixtures/nurseTestimony';
+import { byId, fromList, itemWithFile } from '../../../helpers/executeContext';
+import { createCase, useNodeSandbox } from '../../../helpers/nodeSandbox';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 const PENDING = CASE_DATA_STATUSES.find((status) => status.status === 'pending')!;

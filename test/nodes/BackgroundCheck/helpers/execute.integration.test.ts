@@ -9,10 +9,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
-import { DEFAULT_CONCURRENCY } from '../../nodes/BackgroundCheck/helpers/execute';
-import { byId, createExecuteContext, type RunSetup } from '../helpers/executeContext';
-import { createCase, newCaseParameters, useNodeSandbox } from './nodeSandbox';
+import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
+import { DEFAULT_CONCURRENCY } from '../../../../nodes/BackgroundCheck/helpers/execute';
+import { byId, createExecuteContext, type RunSetup } from '../../../helpers/executeContext';
+import { createCase, newCaseParameters, useNodeSandbox } from '../../../helpers/nodeSandbox';
 
 const context = useNodeSandbox();
 

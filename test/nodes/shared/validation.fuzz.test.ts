@@ -9,10 +9,10 @@ import * as fc from 'fast-check';
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseJsonObject, requireId, requireIdList } from '../../nodes/BackgroundCheck/helpers/validation';
-import { encodePathSegment } from '../../nodes/shared/transport';
-import { findBodyViolations, findInvalidNameCharacters } from '../../nodes/shared/validation';
-import { RUNS, runs } from './settings';
+import { parseJsonObject, requireId, requireIdList } from '../../../nodes/BackgroundCheck/helpers/validation';
+import { encodePathSegment } from '../../../nodes/shared/transport';
+import { findBodyViolations, findInvalidNameCharacters } from '../../../nodes/shared/validation';
+import { RUNS, runs } from '../../helpers/fuzzSettings';
 
 const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
 

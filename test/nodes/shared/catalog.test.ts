@@ -9,7 +9,7 @@ import {
 	findService,
 	isKnownServiceId,
 	serviceGroupLabel,
-} from '../../nodes/shared/catalog';
+} from '../../../nodes/shared/catalog';
 
 describe('catalog generated from the spec', () => {
 	it('holds every service of spec 2.4 once', () => {

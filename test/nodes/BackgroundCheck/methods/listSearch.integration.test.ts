@@ -1,7 +1,7 @@
 /** The pickers of the editor: the Case list (GET /case/list, page by page) and the service types of a case. */
-import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
-import { byId, createLoadOptionsContext } from '../helpers/executeContext';
-import { createCase, useNodeSandbox } from './nodeSandbox';
+import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
+import { byId, createLoadOptionsContext } from '../../../helpers/executeContext';
+import { createCase, useNodeSandbox } from '../../../helpers/nodeSandbox';
 
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 const SCREENING_TYPE_OF_SANDBOX = '5b0c1a7e-3f1d-4c52-9d0e-6a8f2e4b7c10';
