@@ -6,4 +6,6 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
+	// Fails the run when a test file ran no test (test/helpers/everyFileRanTests.js).
+	reporters: ['default', '<rootDir>/test/helpers/everyFileRanTests.js'],
 };

@@ -11,6 +11,8 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
+	// Fails the run when a test file ran no test (test/helpers/everyFileRanTests.js).
+	reporters: ['default', '<rootDir>/test/helpers/everyFileRanTests.js'],
 	globalSetup: '<rootDir>/test/e2e/harness/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/e2e/harness/globalTeardown.ts',
 	// One test file at a time, in this process.

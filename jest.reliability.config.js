@@ -6,15 +6,9 @@
  *   npx jest -c jest.reliability.config.js      (npm run test:reliability)
  */
 module.exports = {
-	preset: 'ts-jest',
-	testEnvironment: 'node',
-	rootDir: __dirname,
+	// As the real-n8n suite (preset, transform, global setup, reporters, one file at a time), over its own files.
+	...require('./jest.e2e.config.js'),
 	roots: ['<rootDir>/test/reliability'],
 	testMatch: ['<rootDir>/test/reliability/**/*.reliability.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
-	globalSetup: '<rootDir>/test/e2e/harness/globalSetup.ts',
-	globalTeardown: '<rootDir>/test/e2e/harness/globalTeardown.ts',
-	maxWorkers: 1,
-	testTimeout: 120_000,
 	slowTestThreshold: 60,
 };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Action throughput: the same 500-item read workflow (Case > Get for 500 case IDs) through the Background
  * Check node and through n8n's HTTP Request node with the same credential, the sandbox adding 20 ms to

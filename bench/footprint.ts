@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Footprint: the packed tarball's size, the size the package takes once n8n has installed it (the way n8n's
  * community-package installer does: extract, strip dev/peer dependencies, `npm install`), its runtime

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Requests per item: a workflow that gets 500 cases (Case > Get for 500 case IDs, in real n8n) should make
  * 500 API calls, and no POST /auth/api once the credential's token is stored. Counted from the sandbox's

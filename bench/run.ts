@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * `npm run bench` runs every benchmark, one after the other (never two n8n at a time);
  * `npm run bench -- <name> [<name>...]` runs the ones named. Each prints its figures in a table and saves

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Verifier cost: Standard Webhooks verifications per second for a 1 KiB and a 1 MiB body, the trigger's
  * verifier (verifyDelivery -> verifyStandardWebhook, Node's crypto HMAC) against the `standardwebhooks` npm

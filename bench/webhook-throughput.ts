@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Webhook throughput and latency: signed Standard Webhooks deliveries from 1, 10 and 50 concurrent senders
  * into the Background Check Trigger (active, production URL) and into n8n's plain Webhook node, in the same
@@ -286,7 +287,11 @@ interface Measured {
 	batches: Map<string, Batch[]>;
 }
 
-const withoutBatches = ({ batches: _batches, ...rest }: Measured) => rest;
+function withoutBatches(measured: Measured): Omit<Measured, 'batches'> {
+	const rest: Partial<Measured> = { ...measured };
+	delete rest.batches;
+	return rest as Omit<Measured, 'batches'>;
+}
 
 function batchSummary(batches: Map<string, Batch[]>) {
 	return Object.fromEntries(

@@ -9,7 +9,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { API_ENVIRONMENTS, foreignOriginReason, resolveBaseUrl, type RequestTarget } from '../nodes/shared/apiEnvironment';
+import { API_ENVIRONMENTS, foreignOriginReason, resolveBaseUrl, type RequestTarget } from './shared/apiEnvironment';
 
 export const BACKGROUND_CHECK_API_CREDENTIAL = 'backgroundCheckApi';
 

@@ -55,7 +55,8 @@ function ownOrderData(serviceId: string, orderData: Record<string, unknown>[]): 
 }
 
 function searchRecord(fields: Record<string, unknown>): SearchRecord {
-	const { serviceId: _serviceId, ...details } = fields;
+	const details = { ...fields };
+	delete details.serviceId;
 	return { ...details, searchId: randomUUID(), ...caseDataStatusFields('pending') };
 }
 

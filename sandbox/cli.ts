@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * `npx tsx sandbox/cli.ts [--port 7450] [--time-scale 60] [--step-seconds 300]`
  * Starts the sandbox on 127.0.0.1 and prints the demo credentials. Ctrl+C stops it.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The sandbox's own time. Everything that "takes a while" in the real service (case progress, webhook
  * retries hours apart) is scheduled on this clock, so a demo can run it faster than real time and a test

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The small HTTP vocabulary shared by the router, the API routes and the admin routes: how a route is
  * declared, what a handler receives and returns, and the error bodies the sandbox answers with.

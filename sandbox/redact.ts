@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /** Keeps credentials out of the request and delivery logs. */
 import type { IncomingHttpHeaders } from 'http';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /** Starting and stopping a sandbox, in-process (tests, the n8n start script) or from the CLI. */
 import { randomBytes } from 'crypto';
 import type { AddressInfo } from 'net';

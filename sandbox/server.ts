@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * HTTP plumbing: JSON in and out, routing, the bearer check, fault injection and the request log.
  * API routes live under `/`, the admin interface under {@link ADMIN_PREFIX}; admin calls bypass the bearer

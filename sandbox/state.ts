@@ -130,7 +130,8 @@ export class SandboxStore {
 	}
 
 	caseView(record: CaseRecord): CaseView {
-		const { caseDataIds: _caseDataIds, ...caseFields } = structuredClone(record);
+		const caseFields: Omit<CaseRecord, 'caseDataIds'> & Partial<CaseRecord> = structuredClone(record);
+		delete caseFields.caseDataIds;
 		return {
 			...caseFields,
 			services: this.caseDataOf(record).map((data) => ({

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The 500-item read workflow of the action benchmarks, in real n8n:
  *

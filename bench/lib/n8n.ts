@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * One real n8n for a benchmark: the pinned runtime (scripts/n8n/runtime.ts), this repo built, packed and
  * installed the way n8n installs a community package, in a temporary user folder that is removed on stop.

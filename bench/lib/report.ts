@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * What every benchmark prints: the machine it ran on, figures as medians over several runs, and a short
  * table. Results are also written as JSON to bench/results/<name>.json (git-ignored) for docs/benchmarks.md.

@@ -143,7 +143,9 @@ export function parseEvent(rawBody: Buffer): WebhookEvent | undefined {
 	}
 	if (!isPlainObject(parsed)) return undefined;
 	// Spec 6.6: the legacy system may put the endpoint's username and password in the body.
-	const { username: _username, password: _password, ...body } = parsed;
+	const body = { ...parsed };
+	delete body.username;
+	delete body.password;
 	return {
 		body,
 		event: typeof body.event === 'string' ? body.event : '',

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /** One webhook POST with Node's own client, bounded by the response deadline of spec 6.5 / 8. */
 import * as http from 'http';
 import * as https from 'https';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Minimal HTTP client for talking to a local n8n: one connection per request (no keep-alive, so no
  * race with n8n's 5 s keep-alive timeout, which made Node's fetch fail with "other side closed"),

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * A small client over n8n's public API (`/api/v1`, header X-N8N-API-KEY), used by `npm start` and the e2e tests,
  * plus the webhook helpers that run a workflow in a running n8n without `n8n execute`.

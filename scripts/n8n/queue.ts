@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * n8n in queue mode on this machine, for the queue-mode suite and benchmark: PostgreSQL, Redis, HAProxy and
  * the pinned n8n (scripts/n8n/runtime.ts) as 1 main + 2 `n8n webhook` + 2 `n8n worker` processes, each with

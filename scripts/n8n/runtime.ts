@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The project's own n8n runtime: a pinned n8n installed once into a cache folder outside the repo,
  * the repo's package installed into an n8n user folder the way n8n's community-package installer does,
@@ -796,7 +797,6 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 	const t0 = Date.now();
 	try {
 		// Owner: set up on a fresh database, otherwise log in.
-		let cookie: string | undefined;
 		const setup = await rest(baseUrl, 'POST', '/rest/owner/setup', {
 			email: owner.email,
 			password: owner.password,
@@ -807,7 +807,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 			throw new Error(`owner setup failed: ${setup.status} ${JSON.stringify(setup.body)}`);
 		}
 		const login = await rest(baseUrl, 'POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
-		cookie = authCookieFrom(login.cookies) ?? authCookieFrom(setup.cookies);
+		const cookie = authCookieFrom(login.cookies) ?? authCookieFrom(setup.cookies);
 		if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
 
 		// Public-API key with every scope the owner role may have (2.8.4: label, scopes, expiresAt).

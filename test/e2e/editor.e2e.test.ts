@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Seen as a person sees it: Chromium opens the real n8n editor with the packed package installed,
  * signs in through the sign-in page, adds the Background Check Trigger and the Background Check node
@@ -128,15 +129,36 @@ async function closeDropdown(): Promise<void> {
 	await ndv().waitFor();
 }
 
+/**
+ * The steps below are one walk through the editor: each starts where the one before it left the page. A step
+ * runs only after the one before it passed; run alone (a -t filter) or after a failure, it fails saying so
+ * instead of checking a page in some other state (or, for the last one, checking nothing).
+ */
+let lastPassed = -1;
+let declared = 0;
+function step(name: string, fn: () => Promise<void> | void, timeout?: number): void {
+	const index = declared++;
+	const previous = index - 1;
+	test(
+		name,
+		async () => {
+			if (lastPassed !== previous) throw new Error(`this step needs step ${previous + 1} of this file to have passed just before it: run the whole file`);
+			await fn();
+			lastPassed = index;
+		},
+		timeout,
+	);
+}
+
 describe('the Background Check nodes in the n8n editor', () => {
-	test('the owner signs in through the sign-in page and opens a new workflow', async () => {
+	step('the owner signs in through the sign-in page and opens a new workflow', async () => {
 		await signIn(page, n8n.baseUrl, n8n.owner, () => ui.shot('01-sign-in-form'));
 		await page.goto(`${n8n.baseUrl}/workflow/new`);
 		await page.getByTestId('canvas-add-button').waitFor();
 		await ui.shot('02-new-workflow');
 	});
 
-	test('the node panel finds "Background Check" with its icon', async () => {
+	step('the node panel finds "Background Check" with its icon', async () => {
 		const item = await searchNodePanel('Background Check');
 		// Action node and trigger are one entry; no "Background Check Tool" outside an AI agent's tools.
 		expect(await nodeCreator().getByTestId('node-creator-item-name').allInnerTexts()).toEqual(['Background Check']);
@@ -144,7 +166,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await ui.shot('03-node-panel-search');
 	});
 
-	test('its details list the trigger events and the 14 actions', async () => {
+	step('its details list the trigger events and the 14 actions', async () => {
 		await nodeCreator().getByTestId('item-iterator-item').first().click();
 		await page.getByTestId('nodes-list-header').getByText('Node details').waitFor();
 		const header = nodeCreator().locator('img').first();
@@ -164,7 +186,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await ui.shot('04-node-details');
 	});
 
-	test('the Background Check Trigger opens with its Production URL and the notice about it', async () => {
+	step('the Background Check Trigger opens with its Production URL and the notice about it', async () => {
 		await nodeCreator().getByTestId('node-creator-item-name').getByText('On case status change', { exact: true }).click();
 		await ndv().waitFor();
 		await expectNdvTitle('Background Check Trigger');
@@ -189,7 +211,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await ui.shot('07-canvas-with-trigger');
 	});
 
-	test('the actions list of the node panel matches the node description', async () => {
+	step('the actions list of the node panel matches the node description', async () => {
 		await searchNodePanel('Background Check');
 		await nodeCreator().getByTestId('item-iterator-item').first().click();
 		const actionItems = nodeCreator().locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"][data-keyboard-nav-id^="${ACTION_TYPE}-"]`);
@@ -208,7 +230,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await ui.shot('08-actions-list');
 	});
 
-	test('"Create a case" opens the node with Resource Case and Operation Create', async () => {
+	step('"Create a case" opens the node with Resource Case and Operation Create', async () => {
 		await nodeCreator().getByTestId('node-creator-item-name').getByText('Create a case', { exact: true }).click();
 		await ndv().waitFor();
 		await expectNdvTitle('Create a case');
@@ -218,7 +240,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await ui.shot('09-action-ndv');
 	});
 
-	test('the Resource dropdown lists every resource', async () => {
+	step('the Resource dropdown lists every resource', async () => {
 		const names = await openDropdown('resource', RESOURCES.length);
 		expect(names).toEqual(RESOURCES);
 		const loaded = actionProperties.find((p) => p.name === 'resource')?.options?.map((o) => o.name);
@@ -229,7 +251,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await closeDropdown();
 	});
 
-	test('the Operation dropdown of Case lists its five operations', async () => {
+	step('the Operation dropdown of Case lists its five operations', async () => {
 		const names = await openDropdown('operation', CASE_OPERATIONS.length);
 		expect(names).toEqual(CASE_OPERATIONS);
 		const loaded = actionProperties
@@ -240,7 +262,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await closeDropdown();
 	});
 
-	test('in dark mode the node shows its dark icon', async () => {
+	step('in dark mode the node shows its dark icon', async () => {
 		await page.emulateMedia({ colorScheme: 'dark' });
 		const icon = ndv().locator('header img').first();
 		await settle(() => icon.getAttribute('src'), (src) => src === ICON_URL.actionDark);
@@ -250,7 +272,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await settle(() => icon.getAttribute('src'), (src) => src === ICON_URL.action);
 	});
 
-	test('the canvas shows the trigger connected to the new node, both with their icons', async () => {
+	step('the canvas shows the trigger connected to the new node, both with their icons', async () => {
 		await ndv().getByTestId('ndv-close-button').click();
 		await ndv().waitFor({ state: 'hidden' });
 		const types = await page.getByTestId('canvas-node').evaluateAll((els) => els.map((el) => el.getAttribute('data-node-type')));
@@ -261,7 +283,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await ui.shot('14-canvas-with-both-nodes');
 	});
 
-	test('nothing failed to load and the browser reached nothing outside the machine', () => {
+	step('nothing failed to load and the browser reached nothing outside the machine', () => {
 		// Expected: the sign-in page's session check before signing in (401), and the output-schema
 		// preview files n8n asks every node package for (404: the package ships none).
 		const unexpected = ui.httpErrors.filter(

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The Background Check Trigger active in real n8n 2.8.4, receiving the sandbox's signed deliveries on its
  * production URL (`/webhook/<webhookId>/webhook`): one execution per event, 401 and no execution for

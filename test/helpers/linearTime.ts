@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Linear time shown as a ratio of costs, never as a timed threshold: the median time of one call on a large
  * input over the median time on a small one. Four times the input costs about 4x in linear time and 16x in

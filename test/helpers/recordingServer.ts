@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * A plain HTTP server on 127.0.0.1 (a free port) that records every request it gets and answers with what
  * `answer` returns: a stand-in for a host that must not see a credential (a collector, a redirect target)

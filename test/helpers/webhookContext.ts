@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * A webhook trigger run the way n8n 2.x runs it, without n8n: node contexts (IWebhookFunctions,
  * IHookFunctions, IExecuteFunctions) backed by plain data, and the request handling of n8n's live webhooks
@@ -23,7 +24,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
-	IHttpRequestOptions,
 	INode,
 	IObservableObject,
 	INodeExecutionData,
@@ -38,7 +38,9 @@ import type {
 import { ObservableObject } from 'n8n-workflow';
 import { ObservableObject as ObservableObjectNewest } from 'n8n-workflow-newest';
 
-import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
+import { authenticatedRequester, CredentialStore, httpRequest } from './n8nCore';
+
+export { httpRequest };
 
 export interface TriggerSetup {
 	/** Node parameters; the rest take the defaults of the node's description. */
@@ -183,46 +185,6 @@ function parameterGetter(parameters: IDataObject) {
 	};
 }
 
-/** n8n-core's httpRequest in the subset the transport uses, over fetch; a failure carries the status. */
-export async function httpRequest(options: IHttpRequestOptions): Promise<unknown> {
-	const url = new URL(options.url, options.baseURL);
-	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
-	const hasBody = options.body !== undefined && options.method !== 'GET';
-	const response = await fetch(url, {
-		method: options.method ?? 'GET',
-		headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...(options.headers as Record<string, string>) },
-		body: hasBody ? JSON.stringify(options.body) : undefined,
-		signal: options.timeout ? AbortSignal.timeout(options.timeout) : undefined,
-	});
-	const text = await response.text();
-	let body: unknown = text;
-	try {
-		body = text ? JSON.parse(text) : undefined;
-	} catch {
-		// a text body stays text
-	}
-	if (!response.ok && !options.ignoreHttpStatusErrors) {
-		throw Object.assign(new Error(`Request failed with status code ${response.status}`), {
-			httpCode: String(response.status),
-			response: { status: response.status, data: body },
-		});
-	}
-	return options.returnFullResponse
-		? { statusCode: response.status, body, headers: Object.fromEntries(response.headers.entries()) }
-		: body;
-}
-
-/** n8n-core's httpRequestWithAuthentication for the Background Check API credential: exchange once, then bearer. */
-function authenticatedRequester(credentials: Record<string, ICredentialDataDecryptedObject>) {
-	const credentialType = new BackgroundCheckApi();
-	return async (type: string, options: IHttpRequestOptions) => {
-		const data = credentials[type];
-		if (!data) throw new Error(`No credential of type ${type}`);
-		if (!data.token) Object.assign(data, await credentialType.preAuthentication.call({ helpers: { httpRequest } } as never, data));
-		return await httpRequest(await credentialType.authenticate(data, options));
-	};
-}
-
 export interface LoggedLine {
 	level: string;
 	message: string;
@@ -267,7 +229,11 @@ function baseContext({ nodeType, setup, staticData, logs }: ContextParts) {
 		helpers: {
 			returnJsonArray: (items: IDataObject[]): INodeExecutionData[] => items.map((json) => ({ json })),
 			httpRequest,
-			httpRequestWithAuthentication: authenticatedRequester(credentials),
+			// Stores over the setup's own credential objects: a token exchanged in one request is there for the next.
+			httpRequestWithAuthentication: authenticatedRequester(
+				node,
+				Object.fromEntries(Object.entries(credentials).map(([type, data]) => [type, new CredentialStore(data)])),
+			),
 		},
 	};
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Exactly once in n8n queue mode (issue 15): one stack (scripts/n8n/queue.ts: PostgreSQL, Redis, HAProxy with
  * docs/queue-mode/haproxy.cfg, n8n as 1 main + 2 webhook processes + 2 workers with the packed package), one

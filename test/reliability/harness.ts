@@ -1,42 +1,15 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * What the reliability files share: the endpoints of the API specification (section 4) and a check that a
+ * What the reliability files share: the endpoints of the API specification (section 4, from api/facts.json) and a check that a
  * request the sandbox received stayed inside one of them, a seeded random order, and a bounded pool of
  * concurrent senders.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 import type { RequestLogEntry } from '../../sandbox';
+import { readFacts } from '../../scripts/generate-catalog';
 
-/** Spec 4.1-4.3, method and path template. */
-export const SPEC_ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
-	['POST', '/auth/api'],
-	['GET', '/service/cplc/case/id/{caseId}'],
-	['GET', '/case/list'],
-	['GET', '/case/id/{caseId}'],
-	['POST', '/case/create'],
-	['POST', '/case/id/{caseId}/add/services'],
-	['GET', '/case/id/{caseId}/data/{serviceTypeId}'],
-	['POST', '/case/data/id/{caseDataId}/search/id/{searchId}/cancel'],
-	['GET', '/package/id/{packageId}/services'],
-	['POST', '/document/secure/create'],
-	['POST', '/vbook/search'],
-	['POST', '/testimony/create/case/id/{caseId}'],
-	['PUT', '/testimony/id/{testimonyId}/update/case/id/{caseId}'],
-	['GET', '/shipment/mask/list'],
-	['GET', '/company/user/list'],
-];
-
-/** The spec file next to this repository (as scripts/test.mjs finds it), if present. */
-export const SPEC_FILE = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec', 'background-check-api.md');
-
-/** Method and path of every `| METHOD | /path |` row and `### 4.x METHOD /path` heading of the spec. */
-export function endpointsInSpec(text = fs.readFileSync(SPEC_FILE, 'utf8')): Array<[string, string]> {
-	const found: Array<[string, string]> = [];
-	for (const match of text.matchAll(/^### 4\.\d+ (GET|POST|PUT|DELETE|PATCH) (\/\S+)$/gm)) found.push([match[1], match[2]]);
-	for (const match of text.matchAll(/^\| (GET|POST|PUT|DELETE|PATCH) \| (\/\S+) \|/gm)) found.push([match[1], match[2]]);
-	return found;
-}
+/** Spec 4.1-4.3, method and path template, from api/facts.json (test/package/apiFacts.test.ts checks it against the spec). */
+export const SPEC_ENDPOINTS: ReadonlyArray<readonly [string, string]> = readFacts().endpoints.map(({ method, path }) => [method, path] as const);
 
 export interface EndpointMatch {
 	/** The spec template, e.g. `GET /case/id/{caseId}`. */

@@ -1,13 +1,13 @@
 /**
  * Minimal cases for the bugs the bad-input fuzzing found in the node's validation and in the sandbox, each
- * fixed in its own commit. Without n8n: the node against the sandbox (test/integration/nodeSandbox.ts).
+ * fixed in its own commit. Without n8n: the node against the sandbox (test/helpers/nodeSandbox.ts).
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../nodes/BackgroundCheck/transport';
+import { apiPath, apiRequest } from '../../nodes/shared/transport';
 import { byId } from '../helpers/executeContext';
-import { useNodeSandbox } from '../integration/nodeSandbox';
+import { useNodeSandbox } from '../helpers/nodeSandbox';
 
 const context = useNodeSandbox();
 

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The 500-item read (Case > Get, default settings) in real n8n against an API that accepts 20 requests per
  * second per token and answers the others 429 with Retry-After (the sandbox's rateLimit fault): every item

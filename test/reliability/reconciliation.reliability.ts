@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Events that never arrive, in real n8n: the sandbox's delivery fault keeps 20% of the messages from ever
  * reaching the trigger (every attempt fails), while cases walk their whole lifecycle. The trigger's watchdog

@@ -1,7 +1,7 @@
 /** Issue 3 item 7: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
 import type { Sandbox } from '../../sandbox';
 import { FaultInjector } from '../../sandbox/faults';
-import { adminCall, call, createCase, startTestSandbox, tokenFor } from './helpers';
+import { adminCall, call, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
 
 let sandbox: Sandbox;
 

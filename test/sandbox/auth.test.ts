@@ -1,6 +1,6 @@
 /** Spec 2.1, 4.1 and 5: the token exchange, bearer checks, group isolation and revocation. */
 import type { Sandbox } from '../../sandbox';
-import { adminCall, call, createCase, startTestSandbox, tokenFor } from './helpers';
+import { adminCall, call, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
 
 let sandbox: Sandbox;
 

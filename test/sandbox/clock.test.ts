@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /** The sandbox clock: ordered, awaited tasks on explicit advance; nothing moves while frozen. */
 import { SandboxClock } from '../../sandbox/clock';
 

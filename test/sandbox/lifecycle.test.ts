@@ -1,7 +1,7 @@
 /** Spec 3.1-3.3 and issue 3 item 5: case progress on the sandbox clock, and scripting it. */
 import { CASE_DATA_STATUSES, CASE_STATUS_SEQUENCE, PENDING_STATUSES } from '../../nodes/shared/catalog';
 import type { Sandbox } from '../../sandbox';
-import { adminCall, call, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type Receiver } from './helpers';
+import { adminCall, call, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type Receiver } from '../helpers/sandbox';
 
 const STEP_SECONDS = 300;
 const DRUG_PANEL = 'service-drug-10-panel';

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../nodes/shared/catalog';
 import type { Sandbox } from '../../sandbox';
 import { DeliveryFaults } from '../../sandbox/webhooks/deliveryFaults';
-import { adminCall, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type ReceivedWebhook, type Receiver } from './helpers';
+import { adminCall, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type ReceivedWebhook, type Receiver } from '../helpers/sandbox';
 
 const DEADLINE_MS = 300;
 

@@ -1,26 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, type ApiPath } from '../transport';
+import { apiRequest, type ApiPath } from '../../shared/transport';
+import { applyLimit, recordsOf } from '../../shared/transport/lists';
 import { readLimit } from './parameters';
-
-/**
- * The records of a list response. The spec shows the wrapper only for CPLC definitions
- * (`cplcDefinitionsList`); the other list keys (`caseList`, `servicesList`, ...) are the sandbox's. The
- * named key is tried first, then a bare array, then the one array property of the object.
- */
-export function recordsOf(response: unknown, key?: string): IDataObject[] {
-	if (Array.isArray(response)) return response as IDataObject[];
-	if (response === null || typeof response !== 'object') return [];
-	const wrapper = response as IDataObject;
-	if (key && Array.isArray(wrapper[key])) return wrapper[key] as IDataObject[];
-	const arrays = Object.values(wrapper).filter(Array.isArray);
-	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : [wrapper];
-}
-
-/** The first `limit` records, or all of them when `limit` is undefined ("Return All"). */
-export function applyLimit<T>(records: T[], limit: number | undefined): T[] {
-	return limit === undefined ? records : records.slice(0, limit);
-}
 
 /** GETs a list endpoint and returns its records, cut to the "Limit" parameter unless "Return All" is on. */
 export async function fetchList(
@@ -31,35 +13,4 @@ export async function fetchList(
 ): Promise<IDataObject[]> {
 	const response = await apiRequest.call(this, 'GET', path, { qs: options.qs, itemIndex });
 	return applyLimit(recordsOf(response, options.key), readLimit.call(this, itemIndex));
-}
-
-/** Pages are 0-based and described by `listMetadata` (sandbox shape; the spec shows no list payload). */
-interface ListMetadata {
-	page?: number;
-	totalPages?: number;
-}
-
-/** The most pages one run reads, so that an API that never reports its end cannot loop forever. */
-const MAX_PAGES = 1000;
-
-/**
- * Reads pages 0, 1, 2, ... until `limit` records are collected (all of them when undefined), a page comes
- * back empty, or `listMetadata.totalPages` says it was the last. Without `listMetadata` the endpoint is
- * taken as unpaginated and one page is all there is.
- */
-export async function collectPages(
-	fetchPage: (page: number) => Promise<unknown>,
-	key: string,
-	limit: number | undefined,
-): Promise<IDataObject[]> {
-	const collected: IDataObject[] = [];
-	for (let page = 0; page < MAX_PAGES; page++) {
-		const response = await fetchPage(page);
-		const records = recordsOf(response, key);
-		collected.push(...records);
-		if (limit !== undefined && collected.length >= limit) break;
-		const metadata = (response as { listMetadata?: ListMetadata } | undefined)?.listMetadata;
-		if (records.length === 0 || typeof metadata?.totalPages !== 'number' || page + 1 >= metadata.totalPages) break;
-	}
-	return applyLimit(collected, limit);
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { SERVICE_TYPES, findService } from '../../shared/catalog';
-import { recordsOf } from '../helpers/lists';
-import { apiPath, apiRequest } from '../transport';
+import { recordsOf } from '../../shared/transport/lists';
+import { apiPath, apiRequest } from '../../shared/transport';
 
 interface CaseSummary extends IDataObject {
 	id?: string;

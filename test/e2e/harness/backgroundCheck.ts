@@ -2,7 +2,7 @@
  * What the real-n8n suites of this package share: the in-process sandbox, credentials that point n8n at
  * it, workflows built around the Background Check node, and views of what the sandbox received.
  */
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../../sandbox';
+import type { RequestLogEntry, Sandbox } from '../../../sandbox';
 import {
 	deployWebhookWorkflow,
 	linearWebhookWorkflow,
@@ -22,9 +22,7 @@ export const API_CREDENTIAL = 'backgroundCheckApi';
 export const WEBHOOK_CREDENTIAL = 'backgroundCheckWebhookApi';
 
 /** The sandbox of one test file: frozen clock (timeScale 0), free port on 127.0.0.1. */
-export function startTestSandbox(): Promise<Sandbox> {
-	return startSandbox({ port: 0, timeScale: 0 });
-}
+export { startTestSandbox } from '../../helpers/sandbox';
 
 /** A Background Check API credential in n8n for a demo group of the sandbox (0 East, 1 West). */
 export async function createApiCredential(
@@ -68,8 +66,7 @@ export function actionNode(
 }
 
 /** Resource-locator values, as the editor stores them. */
-export { byId } from '../../helpers/executeContext';
-export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+export { byId, fromList } from '../../helpers/executeContext';
 
 export const TRIGGER_NAME = 'Background Check Trigger';
 /** The trigger's version that the editor adds to a new workflow (its defaultVersion). */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * A headless Chromium on the n8n editor, for tests that look at the nodes as a person does.
  * playwright-core drives Debian's Chromium (scripts/ensure-chromium.mjs installs it when missing; no

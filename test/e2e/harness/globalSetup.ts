@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Jest global setup of the real-n8n suite: install the pinned n8n runtime (once per machine, 2-5
  * minutes; instant afterwards) and build + pack this repo once for all test files. Test files read

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /** Jest global teardown of the real-n8n suite: remove the tarball folder the global setup made. */
 import * as fs from 'node:fs';
 

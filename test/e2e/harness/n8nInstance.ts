@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * One real n8n per test file: the pinned runtime, this repo's packed package installed the way n8n
  * installs a community package, an owner account and a public-API key.

@@ -8,7 +8,7 @@ import { additionalBodyField, caseIdLocator, serviceListFields } from '../../hel
 import { readAdditionalBody, readCaseId } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
 import { checkBody, invalidInput } from '../../helpers/validation';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const SERVICES = { parameter: 'services', label: 'Services' };
 const CUSTOM_SERVICES = { parameter: 'customServiceIds', label: 'Custom Service IDs' };

@@ -10,7 +10,7 @@ import { readAdditionalBody } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
 import { checkBody, invalidInput, requireId } from '../../helpers/validation';
 import { NAME_RULE_TEXT, withNamesInNfc } from '../../../shared/validation';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const NAME_HINT = `Allowed characters: ${NAME_RULE_TEXT} (spec section 7)`;
 

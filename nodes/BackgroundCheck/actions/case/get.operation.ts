@@ -5,7 +5,7 @@ import { describeStatuses } from '../../helpers/caseData';
 import { asRecord, readConcurrency, runForEachItem } from '../../helpers/execute';
 import { caseIdLocator, readOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator, readOptions];
 

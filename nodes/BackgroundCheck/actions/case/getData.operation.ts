@@ -4,9 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { describeStatuses } from '../../helpers/caseData';
 import { readConcurrency, runForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idLocator, readOptions } from '../../helpers/fields';
-import { recordsOf } from '../../helpers/lists';
+import { recordsOf } from '../../../shared/transport/lists';
 import { readCaseId, readId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	caseIdLocator,

@@ -4,9 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { describeStatuses } from '../../helpers/caseData';
 import { readConcurrency, runForEachItem } from '../../helpers/execute';
 import { readOptions, returnAllAndLimit } from '../../helpers/fields';
-import { collectPages } from '../../helpers/lists';
+import { collectPages } from '../../../shared/transport/lists';
 import { readJsonObject, readLimit } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,

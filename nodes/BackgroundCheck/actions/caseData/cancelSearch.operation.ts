@@ -7,7 +7,7 @@ import { asRecord, runForEachItem } from '../../helpers/execute';
 import { additionalBodyField, idField } from '../../helpers/fields';
 import { readAdditionalBody, readId } from '../../helpers/parameters';
 import { checkBody } from '../../helpers/validation';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	idField({

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readConcurrency, runForEachItem } from '../../helpers/execute';
 import { readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
-import { apiPath } from '../../transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, readOptions];
 

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readConcurrency, runForEachItem } from '../../helpers/execute';
 import { caseIdLocator, readOptions } from '../../helpers/fields';
-import { recordsOf } from '../../helpers/lists';
+import { recordsOf } from '../../../shared/transport/lists';
 import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{

@@ -5,7 +5,7 @@ import { readConcurrency, runForEachItem } from '../../helpers/execute';
 import { idField, readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { readId } from '../../helpers/parameters';
-import { apiPath } from '../../transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	idField({

@@ -3,10 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
 import { runForEachItem } from '../../helpers/execute';
-import { recordsOf } from '../../helpers/lists';
+import { recordsOf } from '../../../shared/transport/lists';
 import { readJsonObject } from '../../helpers/parameters';
 import { checkBody, invalidInput } from '../../helpers/validation';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{

@@ -5,7 +5,7 @@ import { asRecord, runForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idField } from '../../helpers/fields';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { buildTestimonyBody, testimonyProperties } from '../../helpers/testimony';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	caseIdLocator,

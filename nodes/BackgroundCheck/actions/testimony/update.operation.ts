@@ -6,7 +6,7 @@ import { caseIdLocator, idField } from '../../helpers/fields';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { buildTestimonyBody, testimonyProperties } from '../../helpers/testimony';
 import { invalidInput } from '../../helpers/validation';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	idField({

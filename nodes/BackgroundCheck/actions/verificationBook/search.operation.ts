@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
 import { runForEachItem } from '../../helpers/execute';
 import { additionalBodyField, returnAllAndLimit } from '../../helpers/fields';
-import { collectPages } from '../../helpers/lists';
+import { collectPages } from '../../../shared/transport/lists';
 import { readAdditionalBody, readLimit } from '../../helpers/parameters';
 import { checkBody } from '../../helpers/validation';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{

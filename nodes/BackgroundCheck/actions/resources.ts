@@ -1,0 +1,66 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../helpers/operation';
+import * as caseResource from './case';
+import * as caseData from './caseData';
+import * as companyUser from './companyUser';
+import * as cplc from './cplc';
+import * as packageResource from './package';
+import * as secureDocument from './secureDocument';
+import * as shipmentMask from './shipmentMask';
+import * as testimony from './testimony';
+import * as verificationBook from './verificationBook';
+
+/**
+ * The node's resources, the one list of them: the Resource picker (in this order, with each name and
+ * description), the fields and the router (each resource folder's module) come from it. Resource and operation values are saved in users' workflows: never rename one.
+ */
+export const resources = {
+	case: { name: 'Case', description: 'A background-check order for one candidate', module: caseResource },
+	caseData: {
+		name: 'Case Data',
+		description: 'One service (screening) inside a case, with its status and search records',
+		module: caseData,
+	},
+	companyUser: { name: 'Company User', description: 'Users of the company, by group', module: companyUser },
+	package: { name: 'Package', description: 'A named set of services a case can be ordered with', module: packageResource },
+	cplc: {
+		name: 'Professional License (CPLC)',
+		description: 'Definitions of the professional licenses and certifications supplied to a case',
+		module: cplc,
+	},
+	secureDocument: {
+		name: 'Secure Document',
+		description: 'A file (such as a license or a diploma) stored for use in order data and testimony',
+		module: secureDocument,
+	},
+	shipmentMask: { name: 'Shipment Mask', description: 'Where collection kits are shipped', module: shipmentMask },
+	testimony: {
+		name: 'Testimony',
+		description: 'Professional license or certification details supplied for a case',
+		module: testimony,
+	},
+	verificationBook: {
+		name: 'Verification Book',
+		description: 'The directory of employers and schools used for verifications',
+		module: verificationBook,
+	},
+};
+
+export type BackgroundCheckResource = keyof typeof resources;
+
+/** Resource → its operation values. */
+export type BackgroundCheckOperations = {
+	[R in BackgroundCheckResource]: keyof (typeof resources)[R]['module']['operations'];
+};
+
+export const resourceOptions: INodePropertyOptions[] = Object.entries(resources).map(([value, resource]) => ({
+	name: resource.name,
+	value,
+	description: resource.description,
+}));
+
+/** Resource → operation → its module (fields and execute). */
+export const operations = Object.fromEntries(
+	Object.entries(resources).map(([value, resource]) => [value, resource.module.operations]),
+) as { [R in BackgroundCheckResource]: Record<BackgroundCheckOperations[R], OperationModule> };

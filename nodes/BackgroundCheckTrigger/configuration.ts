@@ -1,0 +1,101 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	ITriggerFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
+import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
+import { DEFAULT_TOLERANCE_SECONDS } from '../shared/webhookSignature';
+import { configurationProblems, type SignatureScheme, type VerificationConfig } from './delivery';
+import { SAVED_LIMIT } from './deliveryDeduplicator';
+
+/** The trigger's settings and secrets: read for each request, checked at activation and by the credential test. */
+
+export type NodeContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
+
+type SecretsOnly = Partial<Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>>;
+
+const secretValue = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+function verificationConfig(
+	credentials: SecretsOnly,
+	scheme: SignatureScheme,
+	legacyHeaderName: unknown,
+	toleranceSeconds: unknown,
+): VerificationConfig {
+	return {
+		scheme,
+		signingSecrets: [secretValue(credentials.signingSecret), secretValue(credentials.previousSigningSecret)],
+		legacySecret: secretValue(credentials.legacySecret),
+		legacyHeaderName: typeof legacyHeaderName === 'string' ? legacyHeaderName.trim().toLowerCase() : '',
+		toleranceSeconds: Number(toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS),
+	};
+}
+
+export async function readConfig(this: IHookFunctions | IWebhookFunctions): Promise<VerificationConfig> {
+	const credentials = (await this.getCredentials(BACKGROUND_CHECK_WEBHOOK_CREDENTIAL)) as SecretsOnly;
+	const scheme = this.getNodeParameter('signatureScheme', 'standard') as SignatureScheme;
+	return verificationConfig(
+		credentials,
+		scheme,
+		scheme === 'standard' ? '' : this.getNodeParameter('legacyHeaderName', ''),
+		this.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
+	);
+}
+
+/** Duplicate Memory Size as configured (an expression evaluated), or why it cannot be used. */
+export function readSavedLimit(context: NodeContext): number | { problem: string } {
+	const value: unknown = context.getNodeParameter('options.dedupMemorySize', SAVED_LIMIT.default);
+	const size = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof size === 'number' && Number.isInteger(size) && size >= SAVED_LIMIT.min && size <= SAVED_LIMIT.max) return size;
+	return {
+		problem: `Duplicate Memory Size must be a whole number from ${SAVED_LIMIT.min} to ${SAVED_LIMIT.max.toLocaleString('en-US')}, not ${JSON.stringify(value) ?? String(value)}`,
+	};
+}
+
+/** Runs at activation, so a wrong secret or setting is an error there rather than a failure on every delivery later. */
+export async function assertValidConfiguration(this: IHookFunctions): Promise<void> {
+	const problems = configurationProblems(await readConfig.call(this));
+	const savedLimit = readSavedLimit(this);
+	if (typeof savedLimit !== 'number') problems.push(savedLimit.problem);
+	if (problems.length > 0) {
+		throw new NodeOperationError(this.getNode(), problems[0], {
+			description: problems.length > 1 ? problems.slice(1).join(' ') : undefined,
+		});
+	}
+	const needsApi = [this.getNodeParameter('fetchLatestCase', false), this.getNodeParameter('reconcile', false)].includes(true);
+	if (needsApi) {
+		try {
+			await this.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), 'Fetch Latest Case and the watchdog need a Background Check API credential', {
+				description: (error as Error).message,
+			});
+		}
+	}
+}
+
+/** The provider has no endpoint to check a webhook secret against; this checks the values' form. */
+export async function checkWebhookSecrets(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = (credential.data ?? {}) as SecretsOnly;
+	const hasStandard = secretValue(data.signingSecret) !== '';
+	const hasLegacy = secretValue(data.legacySecret) !== '';
+	if (!hasStandard && !hasLegacy) {
+		return { status: 'Error', message: 'Enter the Signing Secret (whsec_...) or the Legacy Secret' };
+	}
+	const scheme: SignatureScheme = hasStandard && hasLegacy ? 'both' : hasStandard ? 'standard' : 'legacy';
+	const problems = configurationProblems(verificationConfig(data, scheme, '', DEFAULT_TOLERANCE_SECONDS));
+	if (problems.length > 0) return { status: 'Error', message: problems.join(' ') };
+	return {
+		status: 'OK',
+		message: 'The secrets are well-formed. Send a test event from the provider to prove they match.',
+	};
+}

@@ -1,0 +1,292 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
+/**
+ * "Concurrent Requests" (Options of the read operations): runForEachItem with a concurrency above 1 keeps the
+ * output in input order and paired with the input items, never has more items in flight than asked, runs the
+ * first item alone, and keeps Continue On Fail's and a failure's behaviour; only the GET operations offer it.
+ * No timing is asserted: items finish out of order by yielding to the event loop a different number of times.
+ */
+import { NodeApiError, NodeOperationError, type IDataObject, type INode, type INodeProperties, type INodePropertyCollection } from 'n8n-workflow';
+
+import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
+import { operations } from '../../../../nodes/BackgroundCheck/actions/router';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, readConcurrency, runForEachItem, StartPacer } from '../../../../nodes/BackgroundCheck/helpers/execute';
+import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
+
+const node = { name: 'Background Check' } as INode;
+const yieldTimes = async (times: number) => {
+	for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+function context(itemCount: number, opts: { continueOnFail?: boolean; parameters?: IDataObject } = {}) {
+	return createExecuteContext({
+		parameters: { resource: 'case', operation: 'get', ...opts.parameters },
+		items: Array.from({ length: itemCount }, (_, index) => ({ json: { index } })),
+		credentials: new CredentialStore({}),
+		continueOnFail: opts.continueOnFail ?? false,
+	});
+}
+
+/** An operation whose later items finish first, recording what ran when. */
+function tracedOperation(itemCount: number, result: (itemIndex: number) => IDataObject | IDataObject[] = (i) => ({ item: i })) {
+	const trace = { inFlight: 0, maxInFlight: 0, events: [] as string[], started: [] as number[] };
+	const operation = async (itemIndex: number) => {
+		trace.inFlight++;
+		trace.maxInFlight = Math.max(trace.maxInFlight, trace.inFlight);
+		trace.started.push(itemIndex);
+		trace.events.push(`start ${itemIndex}`);
+		try {
+			await yieldTimes(itemCount - itemIndex);
+			return result(itemIndex);
+		} finally {
+			trace.inFlight--;
+			trace.events.push(`end ${itemIndex}`);
+		}
+	};
+	return { trace, operation };
+}
+
+describe('runForEachItem with a concurrency', () => {
+	// Order, pairing and bounds, not pacing (tested below): with the clock stopped every item takes 0 ms, so
+	// the StartPacer never spaces starts, however slow the machine running the tests is.
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(1_760_000_000_000);
+	});
+	afterEach(() => {
+		jest.restoreAllMocks();
+	});
+
+	it('keeps input order and pairing although later items finish first, several outputs per item included', async () => {
+		const { trace, operation } = tracedOperation(12, (i) => (i % 4 === 1 ? [{ item: i, n: 1 }, { item: i, n: 2 }] : { item: i }));
+		const output = await runForEachItem.call(context(12), operation, { concurrency: 5 });
+		const expected = Array.from({ length: 12 }, (_, i) =>
+			i % 4 === 1
+				? [
+						{ json: { item: i, n: 1 }, pairedItem: { item: i } },
+						{ json: { item: i, n: 2 }, pairedItem: { item: i } },
+					]
+				: [{ json: { item: i }, pairedItem: { item: i } }],
+		).flat();
+		expect(output).toEqual(expected);
+		// Items really finished out of input order.
+		const ends = trace.events.filter((event) => event.startsWith('end')).map((event) => Number(event.split(' ')[1]));
+		expect(ends).not.toEqual([...ends].sort((a, b) => a - b));
+	});
+
+	it.each([2, 5, MAX_CONCURRENCY])('never has more than %i items in flight, and reaches that bound', async (concurrency) => {
+		const { trace, operation } = tracedOperation(120);
+		await runForEachItem.call(context(120), operation, { concurrency });
+		expect(trace.maxInFlight).toBe(concurrency);
+		expect(trace.started.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+	});
+
+	it('caps a larger value at the maximum and runs one at a time for 1, 0 or no value', async () => {
+		const over = tracedOperation(150);
+		await runForEachItem.call(context(150), over.operation, { concurrency: 500 });
+		expect(over.trace.maxInFlight).toBe(MAX_CONCURRENCY);
+		for (const concurrency of [1, 0, undefined]) {
+			const { trace, operation } = tracedOperation(5);
+			await runForEachItem.call(context(5), operation, concurrency === undefined ? undefined : { concurrency });
+			expect(trace.maxInFlight).toBe(1);
+			expect(trace.events).toEqual(['start 0', 'end 0', 'start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3', 'start 4', 'end 4']);
+		}
+	});
+
+	it('runs the first item alone, so that a credential without a token is exchanged once', async () => {
+		const { trace, operation } = tracedOperation(6);
+		await runForEachItem.call(context(6), operation, { concurrency: 4 });
+		expect(trace.events.slice(0, 2)).toEqual(['start 0', 'end 0']);
+		expect(trace.events.slice(2, 6)).toEqual(['start 1', 'start 2', 'start 3', 'start 4']);
+	});
+
+	it('with Continue On Fail, puts each error on its own item, in place, and runs every other item', async () => {
+		const failing = new Set([0, 3, 4, 9]);
+		const { trace, operation } = tracedOperation(10);
+		const output = await runForEachItem.call(
+			context(10, { continueOnFail: true }),
+			async (itemIndex) => {
+				const result = await operation(itemIndex);
+				if (failing.has(itemIndex)) {
+					throw new NodeApiError(node, { message: 'Invalid case' }, { message: 'Invalid case', description: `HTTP 404 item ${itemIndex}`, itemIndex });
+				}
+				return result;
+			},
+			{ concurrency: 3 },
+		);
+		expect(output).toEqual(
+			Array.from({ length: 10 }, (_, i) =>
+				failing.has(i)
+					? { json: { error: 'Invalid case', errorDescription: `HTTP 404 item ${i}` }, pairedItem: { item: i } }
+					: { json: { item: i }, pairedItem: { item: i } },
+			),
+		);
+		expect(trace.started).toHaveLength(10);
+		expect(trace.maxInFlight).toBe(3);
+	});
+
+	it('without Continue On Fail, starts no new item after a failure and throws the lowest failing item, as a one-at-a-time run would', async () => {
+		const { trace, operation } = tracedOperation(30);
+		const run = runForEachItem.call(
+			context(30),
+			async (itemIndex) => {
+				await operation(itemIndex);
+				// Item 6 fails after item 7 (later items finish first), and item 20 would fail too.
+				if (itemIndex === 6 || itemIndex === 7 || itemIndex === 20) throw new TypeError(`bad shape ${itemIndex}`);
+				return {};
+			},
+			{ concurrency: 4 },
+		);
+		await expect(run).rejects.toBeInstanceOf(NodeOperationError);
+		await expect(run).rejects.toMatchObject({ context: { itemIndex: 6 } });
+		expect(trace.inFlight).toBe(0);
+		expect(Math.max(...trace.started)).toBeLessThan(6 + 4);
+		expect(trace.started).not.toContain(20);
+	});
+
+	it('stops before any other item when the first item fails', async () => {
+		const { trace, operation } = tracedOperation(5);
+		const run = runForEachItem.call(
+			context(5),
+			async (itemIndex) => {
+				await operation(itemIndex);
+				throw new TypeError('unexpected shape');
+			},
+			{ concurrency: 5 },
+		);
+		await expect(run).rejects.toMatchObject({ context: { itemIndex: 0 } });
+		expect(trace.started).toEqual([0]);
+	});
+});
+
+describe('StartPacer', () => {
+	/** A pacer on a clock the test moves; `startAll` asks for the delays of `count` starts due at the same time. */
+	function pacer(concurrency: number) {
+		const clock = { now: 1_000 };
+		const subject = new StartPacer(concurrency, () => clock.now);
+		const startAll = (count: number) => Array.from({ length: count }, () => subject.delay());
+		return { clock, subject, startAll };
+	}
+
+	it('spaces nothing before an item has finished', () => {
+		const { startAll } = pacer(20);
+		expect(startAll(20)).toEqual(Array(20).fill(0));
+	});
+
+	it('spreads starts due together over four fifths of the shortest item, in increasing delays', () => {
+		const { subject, startAll } = pacer(20);
+		subject.finished(30);
+		subject.finished(21);
+		subject.finished(25);
+		const delays = startAll(20);
+		// 21 ms / 20 in flight: the pool finishes an item every 1.05 ms at best; starts are 0.84 ms apart.
+		expect(delays.slice(0, 2)).toEqual([0, 0]);
+		expect(delays.slice(2).every((delay) => delay >= 1)).toBe(true);
+		expect(delays).toEqual([...delays].sort((a, b) => a - b));
+		expect(delays[19]).toBeCloseTo(19 * 0.84, 5);
+	});
+
+	it('does not hold back a start that is due later than the spacing anyway', () => {
+		const { clock, subject, startAll } = pacer(4);
+		subject.finished(100);
+		expect(startAll(2)).toEqual([0, 20]);
+		clock.now += 60;
+		expect(startAll(1)).toEqual([0]);
+		clock.now += 5;
+		expect(startAll(1)).toEqual([15]);
+	});
+
+	it('starts items much shorter than a millisecond per concurrent slot at once', () => {
+		const { subject, startAll } = pacer(20);
+		subject.finished(1);
+		expect(startAll(20)).toEqual(Array(20).fill(0));
+	});
+});
+
+describe('runForEachItem spreading starts', () => {
+	const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+	it('starts no item after a failure, also in a worker that was waiting for its start', async () => {
+		const started: number[] = [];
+		// Item 0 takes 40 ms, so the starts of items 1, 2 and 3 are spread (about 10 ms apart at concurrency 3);
+		// item 1 fails at once, while the workers for items 2 and 3 still wait.
+		const run = runForEachItem.call(
+			context(6),
+			async (itemIndex) => {
+				started.push(itemIndex);
+				if (itemIndex === 0) await wait(40);
+				if (itemIndex === 1) throw new TypeError('unexpected shape');
+				return {};
+			},
+			{ concurrency: 3 },
+		);
+		await expect(run).rejects.toMatchObject({ context: { itemIndex: 1 } });
+		expect(started).toEqual([0, 1]);
+	});
+
+	it('keeps input order and pairing with spread starts', async () => {
+		const output = await runForEachItem.call(
+			context(12),
+			async (itemIndex) => {
+				await wait(itemIndex === 0 ? 20 : 12 - itemIndex);
+				return { item: itemIndex };
+			},
+			{ concurrency: 4 },
+		);
+		expect(output).toEqual(Array.from({ length: 12 }, (_, i) => ({ json: { item: i }, pairedItem: { item: i } })));
+	});
+});
+
+describe('readConcurrency', () => {
+	const read = (options?: IDataObject) => readConcurrency.call(context(1, { parameters: options === undefined ? {} : { options } }));
+
+	it('is concurrent (the default, 20) when the option is not set, else the value', () => {
+		expect(DEFAULT_CONCURRENCY).toBe(20);
+		expect(read()).toBe(DEFAULT_CONCURRENCY);
+		expect(read({})).toBe(DEFAULT_CONCURRENCY);
+		expect(read({ concurrency: 1 })).toBe(1);
+		expect(read({ concurrency: 7 })).toBe(7);
+		expect(read({ concurrency: MAX_CONCURRENCY })).toBe(MAX_CONCURRENCY);
+		expect(read({ concurrency: '12' })).toBe(12);
+	});
+
+	it.each([0, -1, MAX_CONCURRENCY + 1, 2.5, 'many', null])('refuses %p with a message giving the range', (value) => {
+		expect(() => read({ concurrency: value as never })).toThrow(new RegExp(`Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`));
+	});
+});
+
+describe('where Concurrent Requests is offered', () => {
+	const { properties } = new BackgroundCheck().description;
+	/** Resource/operation pairs whose shown parameters include the Options collection with `concurrency`. */
+	const offeredFor = Object.entries(operations).flatMap(([resource, ops]) =>
+		Object.keys(ops)
+			.filter((operation) =>
+				properties.some((property: INodeProperties) => {
+					const show = property.displayOptions?.show;
+					const shown = show?.resource?.includes(resource) && show?.operation?.includes(operation);
+					return shown && property.name === 'options' && (property.options as INodePropertyCollection[]).some((option) => option.name === 'concurrency');
+				}),
+			)
+			.map((operation) => `${resource}.${operation}`),
+	);
+
+	it('is offered for every read (GET) operation and for no write', () => {
+		expect(offeredFor.sort()).toEqual(
+			[
+				'case.get',
+				'case.getMany',
+				'case.getData',
+				'package.getServices',
+				'cplc.getDefinitions',
+				'shipmentMask.getMany',
+				'companyUser.getMany',
+			].sort(),
+		);
+	});
+
+	it('is not added by default (the default concurrency then applies), shows that default when added, bounded 1 to the maximum, whole numbers', () => {
+		const collection = properties.find((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('get'))!;
+		expect(collection.default).toEqual({});
+		const option = (collection.options as INodeProperties[]).find((candidate) => candidate.name === 'concurrency')!;
+		expect(option.default).toBe(DEFAULT_CONCURRENCY);
+		expect(option.typeOptions).toEqual({ minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 });
+	});
+});

@@ -1,0 +1,523 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
+// Waits are taken with n8n's sleep: here it moves a fake clock (Date.now in the "pushed back" tests) instead.
+const clock = { now: 1_760_000_000_000 };
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async (ms: number) => {
+		clock.now += ms;
+	}),
+}));
+
+import type { IAdditionalCredentialOptions, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { CREDENTIAL_ERROR_PREFIX } from '../../../../credentials/BackgroundCheckApi.credentials';
+import {
+	API_TEXT_EXCERPT_LENGTH,
+	apiPath,
+	apiRequest,
+	apiTextExcerpt,
+	describeApiError,
+	encodePathSegment,
+	redact,
+} from '../../../../nodes/shared/transport';
+import { rejectionOf } from '../../../helpers/rejection';
+import { MAX_SPACING_MS, MAX_TOTAL_WAIT_MS, parseRetryAfter, PushBack } from '../../../../nodes/shared/transport/retryAfter';
+
+const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
+const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
+
+type Responder = (options: IHttpRequestOptions, attempt: number, additional?: IAdditionalCredentialOptions) => unknown;
+
+/**
+ * A node context whose httpRequestWithAuthentication answers like n8n-core's, one responder call per request;
+ * `loads` counts getCredentials calls and `additional` keeps what the node passed with each request.
+ */
+function contextAnswering(responder: Responder, credentials: Record<string, unknown> = {}) {
+	const sent: IHttpRequestOptions[] = [];
+	const additional: Array<IAdditionalCredentialOptions | undefined> = [];
+	const counters = { loads: 0 };
+	const context = {
+		getNode: () => node,
+		getCredentials: async () => {
+			counters.loads++;
+			return { environment: 'custom', customBaseUrl: 'https://api.example.com', ...SECRETS, ...credentials };
+		},
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) => {
+				sent.push(options);
+				additional.push(extra);
+				return await responder(options, sent.length, extra);
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, sent, additional, counters };
+}
+
+const answering = (statusCode: number, body: unknown) => contextAnswering(() => ({ statusCode, body, headers: {} }));
+
+/** What n8n-core's throwing path raises for an HTTP status: a NodeApiError around the axios error. */
+function n8nHttpError(status: number, data: unknown) {
+	const axiosError = Object.assign(new Error(`Request failed with status code ${status}`), {
+		response: { status, data },
+		config: { headers: { Authorization: `Bearer ${SECRETS.token}` } },
+	});
+	return new NodeApiError(node, axiosError as never);
+}
+
+/** What n8n-core throws when no HTTP status came back: a NodeApiError around the axios error. */
+function networkFailure(code: string) {
+	const axiosError = Object.assign(new Error(`connect ${code} 127.0.0.1:9`), {
+		code,
+		config: { headers: { Authorization: `Bearer ${SECRETS.token}` } },
+	});
+	return new NodeApiError(node, axiosError as never);
+}
+
+const caught = (promise: Promise<unknown>) => rejectionOf<NodeApiError>(promise);
+
+describe('path encoding', () => {
+	it('encodes every interpolated value as exactly one segment', () => {
+		expect(apiPath`/case/id/${'a/b'}/data/${'x?y#z'}`).toBe('/case/id/a%2Fb/data/x%3Fy%23z');
+		expect(apiPath`/case/id/${'../../auth/api'}`).toBe('/case/id/..%2F..%2Fauth%2Fapi');
+		expect(apiPath`/case/id/${'%2e%2e'}`).toBe('/case/id/%252e%252e');
+	});
+
+	it.each(['', '  ', '.', '..', undefined, null, {}])('refuses %p as a segment', (value) => {
+		expect(() => encodePathSegment(value)).toThrow();
+	});
+
+	it('sends the encoded path to the base URL of the credential', async () => {
+		const { context, sent } = answering(200, { ok: true });
+		await apiRequest.call(context, 'GET', apiPath`/case/id/${'a/b'}`);
+		expect(sent[0]).toMatchObject({ method: 'GET', url: 'https://api.example.com/case/id/a%2Fb', json: true });
+		expect(new URL(sent[0].url).pathname).toBe('/case/id/a%2Fb');
+	});
+
+	it('does not call the API when the credential points at plain HTTP on a remote host', async () => {
+		const { context, sent } = contextAnswering(() => ({ statusCode: 200 }), { customBaseUrl: 'http://api.example.com' });
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: 3 })).rejects.toBeInstanceOf(
+			NodeOperationError,
+		);
+		expect(sent).toHaveLength(0);
+	});
+});
+
+describe('the credential of a run', () => {
+	it('is loaded once per node context and handed to n8n with every request', async () => {
+		const { context, additional, counters } = answering(200, { ok: true });
+		for (let i = 0; i < 3; i++) await apiRequest.call(context, 'GET', apiPath`/case/id/${`c${i}`}`, { itemIndex: i });
+		await Promise.all([1, 2, 3].map((i) => apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: i })));
+		expect(counters.loads).toBe(1);
+		expect(additional).toHaveLength(6);
+		const [first] = additional;
+		expect(first?.credentialsDecrypted).toMatchObject({ type: 'backgroundCheckApi', data: { apiKey: SECRETS.apiKey, token: SECRETS.token } });
+		for (const extra of additional) expect(extra?.credentialsDecrypted?.data).toBe(first?.credentialsDecrypted?.data);
+
+		const other = answering(200, { ok: true });
+		await apiRequest.call(other.context, 'GET', apiPath`/case/list`);
+		expect(other.counters.loads).toBe(1);
+		expect(other.additional[0]?.credentialsDecrypted?.data).not.toBe(first?.credentialsDecrypted?.data);
+	});
+
+	it('is loaded again by the next request when loading failed', async () => {
+		const { context, sent, counters } = answering(200, { ok: true });
+		const load = context.getCredentials.bind(context);
+		let failures = 1;
+		(context as { getCredentials: unknown }).getCredentials = async (type: string) => {
+			if (failures-- > 0) {
+				counters.loads++;
+				throw new NodeOperationError(node, 'Credentials not found');
+			}
+			return await load(type);
+		};
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).rejects.toThrow('Credentials not found');
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({ ok: true });
+		expect(counters.loads).toBe(2);
+		expect(sent).toHaveLength(1);
+	});
+
+	it('refuses an unusable base URL for every item, each error with its own item index', async () => {
+		const { context, sent, counters } = contextAnswering(() => ({ statusCode: 200 }), { customBaseUrl: 'http://api.example.com' });
+		const errors = await Promise.all([0, 1, 2].map((itemIndex) => caught(apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex }))));
+		expect(errors.map((error) => error.context.itemIndex)).toEqual([0, 1, 2]);
+		expect(new Set(errors).size).toBe(3);
+		for (const error of errors) expect(error).toBeInstanceOf(NodeOperationError);
+		expect(counters.loads).toBe(1);
+		expect(sent).toHaveLength(0);
+	});
+
+	it('redacts a token n8n exchanged during the run', async () => {
+		const newToken = 'fresh-token-789-not-a-jwt';
+		const { context } = contextAnswering((_options, attempt, extra) => {
+			if (attempt === 1) {
+				// n8n-core's preAuthentication writes the new token into the credential object it was given.
+				Object.assign(extra!.credentialsDecrypted!.data!, { token: newToken });
+				return { statusCode: 200, body: {} };
+			}
+			return { statusCode: 400, body: { message: `token ${newToken} rejected` } };
+		});
+		await apiRequest.call(context, 'GET', apiPath`/case/list`);
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).not.toContain(newToken);
+		expect(error.message).toContain('[redacted]');
+	});
+
+	it('lets requests refused together wait for one exchange, then retry with the new token', async () => {
+		let token = SECRETS.token;
+		let exchanges = 0;
+		let release!: () => void;
+		const exchanged = new Promise<void>((resolve) => (release = resolve));
+		const { context, sent } = contextAnswering(async (options, _attempt, extra) => {
+			const data = extra!.credentialsDecrypted!.data!;
+			if (options.ignoreHttpStatusErrors) return data.token === token ? { statusCode: 200, body: { token: data.token } } : { statusCode: 401, body: {} };
+			// n8n's throwing path: refused again with the old token, so it exchanges (slowly) and retries.
+			if (data.token !== token) {
+				exchanges++;
+				await exchanged;
+				data.token = token;
+			}
+			return { token: data.token };
+		});
+		await apiRequest.call(context, 'GET', apiPath`/case/list`);
+		token = 'token-after-revocation';
+		const requests = [0, 1, 2, 3].map((itemIndex) => apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex }));
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		release();
+		await expect(Promise.all(requests)).resolves.toEqual(Array(4).fill({ token: 'token-after-revocation' }));
+		expect(exchanges).toBe(1);
+		// One first attempt each, then one retry each.
+		expect(sent).toHaveLength(1 + 4 + 4);
+	});
+});
+
+describe('API error shapes', () => {
+	it('shows the API message of a { message, error, statusCode } body', async () => {
+		const { context } = answering(400, { message: 'lastName contains invalid characters', error: 'Bad Request', statusCode: 400 });
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {}, itemIndex: 2 }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('lastName contains invalid characters');
+		expect(error.httpCode).toBe('400');
+		expect(error.context.itemIndex).toBe(2);
+	});
+
+	it('joins a message array', () => {
+		const described = describeApiError('POST', '/case/create', 400, { message: ['a is bad', 'b is bad'], error: 'Bad Request', statusCode: 400 });
+		expect(described.message).toBe('a is bad; b is bad');
+	});
+
+	it('shows a bare text body such as the 404 "Invalid case"', async () => {
+		const { context } = answering(404, 'Invalid case');
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/id/${'nope'}`));
+		expect(error.message).toBe('Invalid case');
+		expect(error.httpCode).toBe('404');
+	});
+
+	it('explains a 409 with the existing cases', () => {
+		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases: [{ id: 'case-1' }, 'case-2'] });
+		expect(described.message).toBe('The candidate already has a case in this group');
+		expect(described.description).toContain('case-1, case-2');
+	});
+
+	it('reads a 403 on a case as another group\'s case', () => {
+		const described = describeApiError('GET', '/case/id/x', 403, { message: 'Forbidden resource', error: 'Forbidden', statusCode: 403 });
+		expect(described.message).toContain('refused');
+		expect(described.description).toContain('another company group');
+		expect(described.description).toContain('Forbidden resource');
+	});
+
+	it('says a failed write may or may not have happened, and a failed read can be retried', () => {
+		expect(describeApiError('POST', '/case/create', 502, 'Bad gateway').description).toContain('may or may not');
+		expect(describeApiError('POST', '/case/create', undefined, undefined).description).toContain('may or may not');
+		expect(describeApiError('GET', '/case/list', 503, undefined).description).not.toContain('may or may not');
+	});
+
+	it('names a final 401 as a refused (possibly revoked) token', () => {
+		expect(describeApiError('GET', '/case/list', 401, { message: 'Unauthorized' }).message).toContain('401');
+	});
+});
+
+describe('secrets never leave in an error', () => {
+	it('redacts credential values, bearer headers and JWTs', () => {
+		const text = `key ${SECRETS.apiKey} token ${SECRETS.clientAccessToken} Authorization: Bearer abc.def ${SECRETS.token}`;
+		const clean = redact(text, Object.values(SECRETS));
+		for (const secret of [...Object.values(SECRETS), 'abc.def']) expect(clean).not.toContain(secret);
+	});
+
+	it('redacts JWTs to the end of their dotted run, and leaves JWT-like text that is not one', () => {
+		expect(redact('a eyJx.y.z b')).toBe('a [redacted] b');
+		expect(redact('eyJx.y.z.w')).toBe('[redacted]');
+		// text glued before a token cannot leave its signature behind
+		expect(redact('eyJab.eyJhdr.payload.signature')).toBe('[redacted]');
+		expect(redact('eyJx.y. and eyJa.b.c')).toBe('[redacted] and [redacted]');
+		expect(redact('xeyJa.b.c')).toBe('x[redacted]');
+		for (const text of ['eyJ.y.z', 'eyJx..z', 'eyJx.y', 'eyJeyJeyJ', 'eyJa.eyJb']) expect(redact(text)).toBe(text);
+		expect(redact('Authorization: Bearer abc.def-1 rest')).toBe('Authorization: [redacted] rest');
+	});
+
+	it('shows at most 500 characters of the API\'s text, redacted before the cut so no part of a secret is left', () => {
+		const body = { message: `${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 4)}${SECRETS.apiKey} and more` };
+		const described = describeApiError('POST', '/case/create', 400, body, Object.values(SECRETS));
+		expect(described.message).toContain('[red');
+		expect(described.message).not.toContain(SECRETS.apiKey.slice(0, 4));
+		expect(described.message).toMatch(/… \(cut at \d+ of \d+ characters\)$/);
+		expect(apiTextExcerpt('short', [])).toBe('short');
+		// a surrogate pair at the cut is not split
+		const emoji = apiTextExcerpt(`${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 1)}😀😀`);
+		expect(emoji.startsWith(`${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 1)}…`)).toBe(true);
+	});
+
+	it('bounds the list of existing cases of a 409', () => {
+		const cases = Array.from({ length: 10_000 }, (_, index) => ({ id: `case-${index}` }));
+		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases });
+		expect(described.description).toContain('case-0, case-1');
+		expect(described.description!.length).toBeLessThan(1000);
+	});
+
+	it('shows a bounded, redacted excerpt of a long error body through the whole request path', async () => {
+		const { context } = answering(400, { message: `${SECRETS.token} ${'y'.repeat(200_000)}` });
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		expect(error.message.length).toBeLessThan(1000);
+		expect(error.message.startsWith('[redacted] yyy')).toBe(true);
+	});
+
+	it('builds a fresh error that does not carry the request (and its Authorization header)', async () => {
+		const { context } = answering(400, { message: `bad token ${SECRETS.token} for key ${SECRETS.apiKey}`, statusCode: 400 });
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		const serialised = JSON.stringify({ ...error, message: error.message, description: error.description, cause: error.cause });
+		for (const secret of Object.values(SECRETS)) expect(serialised).not.toContain(secret);
+		expect(error.message).toContain('[redacted]');
+	});
+
+	it('passes on the message of a failed token exchange', async () => {
+		const exchangeFailure = new NodeApiError(
+			node,
+			new Error(`${CREDENTIAL_ERROR_PREFIX}the API key or client access token was not accepted`) as never,
+		);
+		const { context } = contextAnswering(() => {
+			throw exchangeFailure;
+		});
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).toContain('was not accepted');
+		expect(error.description).toBeFalsy();
+	});
+});
+
+describe('reading the answer', () => {
+	it('returns the body of a 2xx and asks n8n for the full response without throwing on status', async () => {
+		const { context, sent } = answering(201, { id: 'case-1' });
+		await expect(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: { a: 1 } })).resolves.toEqual({ id: 'case-1' });
+		expect(sent[0]).toMatchObject({ body: { a: 1 }, returnFullResponse: true, ignoreHttpStatusErrors: true });
+		expect(sent[0].timeout).toBeGreaterThan(0);
+	});
+
+	it('hands a 401 to n8n once so it exchanges the key pair again and retries', async () => {
+		const { context, sent } = contextAnswering((options, attempt) =>
+			attempt === 1 ? { statusCode: 401, body: { message: 'Unauthorized' } } : { refreshed: !options.ignoreHttpStatusErrors },
+		);
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({ refreshed: true });
+		expect(sent).toHaveLength(2);
+	});
+
+	it('reports a refused token when the retry after the exchange still fails', async () => {
+		const { context } = contextAnswering((_options, attempt) => {
+			if (attempt === 1) return { statusCode: 401, body: {} };
+			throw n8nHttpError(401, { message: 'Unauthorized' });
+		});
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).toContain('refused the access token');
+		expect(error.httpCode).toBe('401');
+	});
+
+	it('says a write that got no answer may or may not have happened, without the token', async () => {
+		const { context, sent } = contextAnswering(() => {
+			throw networkFailure('ECONNRESET');
+		});
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		expect(error.message).toContain('POST /case/create got no answer');
+		expect(error.description).toContain('may or may not');
+		expect(sent).toHaveLength(1);
+		expect(JSON.stringify(error)).not.toContain(SECRETS.token);
+	});
+});
+
+describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
+	const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
+	const slept = () => sleepMock.mock.calls.map(([ms]) => ms);
+	const pushedBack = (statusCode: number, retryAfter?: string) => ({
+		statusCode,
+		body: { message: 'Too many requests' },
+		headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+	});
+	const ok = { statusCode: 200, body: { id: 'case-1' }, headers: {} };
+
+	beforeEach(() => {
+		sleepMock.mockClear();
+		jest.spyOn(Date, 'now').mockImplementation(() => clock.now);
+	});
+	afterEach(() => {
+		jest.restoreAllMocks();
+	});
+
+	it.each([
+		['a 429 with Retry-After in seconds', pushedBack(429, '2'), 2000],
+		['a 503 with Retry-After in seconds', pushedBack(503, '3'), 3000],
+		['a 429 with Retry-After as an HTTP date', pushedBack(429, new Date(clock.now + 4000).toUTCString()), 4000],
+		['a 429 without Retry-After (1 s)', pushedBack(429), 1000],
+	])('waits out %s with n8n\'s sleep, then sends the read again', async (_label, first, waitMs) => {
+		if (first.headers['retry-after']?.includes('GMT')) first.headers['retry-after'] = new Date(clock.now + 4000).toUTCString();
+		const { context, sent } = contextAnswering((_options, attempt) => (attempt === 1 ? first : ok));
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/id/${'case-1'}`)).resolves.toEqual({ id: 'case-1' });
+		expect(sent).toHaveLength(2);
+		expect(slept().reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(waitMs - 1000);
+		expect(slept().reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(waitMs);
+	});
+
+	it('does not send a read again after a 503 without Retry-After', async () => {
+		const { context, sent } = contextAnswering(() => pushedBack(503));
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(error.message).toContain('HTTP 503');
+		expect(sent).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+	});
+
+	it.each([429, 503])('never sends a write again after a %i with Retry-After, and says what the API asked', async (status) => {
+		const { context, sent } = contextAnswering(() => pushedBack(status, '2'));
+		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		expect(sent).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.message).toContain('asked to wait 2 s');
+		expect(error.message).toContain('never sent again');
+	});
+
+	it('gives up at once when the API asks for a wait over the per-wait cap, saying the wait', async () => {
+		const { context, sent } = contextAnswering(() => pushedBack(429, '120'));
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		expect(sent).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.message).toContain('the API asked to wait 120 s');
+		expect(error.httpCode).toBe('429');
+	});
+
+	it('waits at most the total cap per request, then gives up saying how long it waited', async () => {
+		const { context, sent } = contextAnswering(() => pushedBack(429, '10'));
+		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
+		const total = slept().reduce((sum, ms) => sum + ms, 0);
+		expect(total).toBeLessThanOrEqual(MAX_TOTAL_WAIT_MS);
+		expect(sent).toHaveLength(MAX_TOTAL_WAIT_MS / 10_000 + 1);
+		expect(error.message).toMatch(/asked to wait 10 s again after \d+ tries and 60 s of waiting/);
+	});
+
+	it('pauses every read of the run together: a request started during the pause waits for its end', async () => {
+		const sentAt: number[] = [];
+		let firstAnswered!: () => void;
+		const answered = new Promise<void>((resolve) => (firstAnswered = resolve));
+		const { context } = contextAnswering((_options, attempt) => {
+			sentAt.push(clock.now);
+			if (attempt === 1) {
+				firstAnswered();
+				return pushedBack(429, '5');
+			}
+			return ok;
+		});
+		const start = clock.now;
+		const first = apiRequest.call(context, 'GET', apiPath`/case/id/${'a'}`);
+		await answered;
+		await new Promise((resolve) => setImmediate(resolve));
+		const second = apiRequest.call(context, 'GET', apiPath`/case/id/${'b'}`);
+		await Promise.all([first, second]);
+		expect(sentAt).toHaveLength(3);
+		// Both later sends (the retry and the request that started during the pause) went after the pause.
+		expect(Math.min(...sentAt.slice(1))).toBeGreaterThanOrEqual(start + 5000);
+	});
+
+	it('slows the run down to the rate the API accepted: later reads are spaced, and not refused again', async () => {
+		const sentAt: number[] = [];
+		const start = clock.now;
+		// 4 reads accepted at once, the 5th refused with Retry-After 1: about 4 per second are accepted.
+		const { context, sent } = contextAnswering((_options, attempt) => {
+			sentAt.push(clock.now);
+			return attempt === 5 ? pushedBack(429, '1') : ok;
+		});
+		for (let i = 0; i < 8; i++) await apiRequest.call(context, 'GET', apiPath`/case/id/${`case-${i}`}`);
+		expect(sent).toHaveLength(9);
+		expect(sentAt.slice(0, 5)).toEqual(Array(5).fill(start));
+		// The retry at the end of the pause, then one read every 250 ms (1 s / 4 accepted).
+		expect(sentAt.slice(5).map((at) => at - start)).toEqual([1000, 1250, 1500, 1750]);
+	});
+
+	it('makes the writes after a pushed-back write wait as asked, sending each write once', async () => {
+		const sentAt: number[] = [];
+		const start = clock.now;
+		const { context, sent } = contextAnswering((_options, attempt) => {
+			sentAt.push(clock.now);
+			return attempt === 1 ? pushedBack(429, '2') : { statusCode: 201, body: { id: 'case-2' }, headers: {} };
+		});
+		await expect(caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }))).resolves.toMatchObject({ httpCode: '429' });
+		await expect(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} })).resolves.toEqual({ id: 'case-2' });
+		expect(sent).toHaveLength(2);
+		expect(sentAt[1] - start).toBeGreaterThanOrEqual(2000);
+	});
+
+	describe('the pace of a run (PushBack)', () => {
+		it('is not set until the API pushes back, and then spaces sends by the time per accepted request', () => {
+			const pace = new PushBack();
+			const start = clock.now;
+			for (let i = 0; i < 20; i++) pace.accepted(start);
+			clock.now += 50;
+			expect(pace.spacing).toBe(0);
+			pace.push(1000, clock.now - 10);
+			// 20 accepted over 50 ms plus the 1 s asked: one every 52.5 ms.
+			expect(pace.spacing).toBeCloseTo(1050 / 20, 5);
+		});
+
+		it('counts the accepted answers that arrive after the push-back in the period they were sent in', () => {
+			// A limit answers its refusals at once, while the accepted requests sent before are still in flight.
+			const pace = new PushBack();
+			const sentAt = clock.now;
+			clock.now += 5;
+			pace.push(1000, sentAt);
+			expect(pace.spacing).toBe(0);
+			clock.now += 20;
+			for (let i = 0; i < 20; i++) pace.accepted(sentAt);
+			expect(pace.spacing).toBeCloseTo(1005 / 20, 5);
+			// Requests sent after the pause count for the next period, not this one.
+			clock.now += 2000;
+			pace.accepted(clock.now);
+			expect(pace.spacing).toBeCloseTo(1005 / 20, 5);
+		});
+
+		it('ignores push-backs on requests sent before it slowed down (they were in flight), and slows down again for later ones', () => {
+			const pace = new PushBack();
+			const inFlightSince = clock.now;
+			for (let i = 0; i < 10; i++) pace.accepted(inFlightSince);
+			clock.now += 100;
+			pace.push(900, inFlightSince);
+			const first = pace.spacing;
+			expect(first).toBeCloseTo(100, 5);
+			clock.now += 1;
+			pace.push(899, inFlightSince);
+			expect(pace.spacing).toBe(first);
+			// A request sent after the slow-down and refused: at least 1.2x slower, even with nothing accepted since.
+			clock.now += 2000;
+			pace.push(1000, clock.now - 5);
+			expect(pace.spacing).toBeCloseTo(first * 1.2, 5);
+		});
+
+		it('never spaces sends by more than the longest single wait', () => {
+			const pace = new PushBack();
+			pace.accepted(clock.now);
+			clock.now += 20_000;
+			pace.push(25_000, clock.now);
+			expect(pace.spacing).toBe(MAX_SPACING_MS);
+		});
+	});
+
+	it('reads Retry-After as seconds or an HTTP date, and nothing else', () => {
+		expect(parseRetryAfter('7', 0)).toBe(7000);
+		expect(parseRetryAfter(['1'], 0)).toBe(1000);
+		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+		expect(parseRetryAfter(new Date(1000).toUTCString(), 4000)).toBe(0);
+		for (const value of [undefined, '', 'soon', '-1', 5]) expect(parseRetryAfter(value, 0)).toBeUndefined();
+	});
+});
