@@ -16,7 +16,15 @@ import * as os from 'node:os';
 import { BackgroundCheck } from '../nodes/BackgroundCheck/BackgroundCheck.node';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../nodes/BackgroundCheck/helpers/execute';
 import { startSandbox, type Sandbox } from '../sandbox';
-import { createCases, deployCaseWorkflow, HTTP_REQUEST_VERSION, runCaseWorkflow, type CaseRun, type CaseWorkflow, type Variant } from './lib/caseWorkflow';
+import {
+	createCases,
+	deployCaseWorkflow,
+	HTTP_REQUEST_VERSION,
+	runCaseWorkflow,
+	type CaseRun,
+	type CaseWorkflow,
+	type Variant,
+} from './lib/caseWorkflow';
 import { startBenchN8n } from './lib/n8n';
 import { fmt, header, log, median, printTable, runMain, saveResult } from './lib/report';
 
@@ -29,7 +37,9 @@ const CONCURRENCY_LEVELS = [...new Set([5, 10, 20, MAX_CONCURRENCY])];
 /** Whether this checkout's node has the Concurrent Requests option (Options > Concurrent Requests). */
 function nodeHasConcurrencyOption(): boolean {
 	return new BackgroundCheck().description.properties.some(
-		(property) => property.name === 'options' && (property.options ?? []).some((option) => 'name' in option && option.name === 'concurrency'),
+		(property) =>
+			property.name === 'options' &&
+			(property.options ?? []).some((option) => 'name' in option && option.name === 'concurrency'),
 	);
 }
 
@@ -41,12 +51,19 @@ async function main(): Promise<void> {
 	);
 	const variants: Variant[] = [
 		{ kind: 'httpRequest', label: `HTTP Request v${HTTP_REQUEST_VERSION}` },
-		{ kind: 'backgroundCheck', label: `Background Check (default settings: ${DEFAULT_CONCURRENCY} at a time)` },
+		{
+			kind: 'backgroundCheck',
+			label: `Background Check (default settings: ${DEFAULT_CONCURRENCY} at a time)`,
+		},
 	];
 	if (nodeHasConcurrencyOption()) {
 		for (const concurrency of CONCURRENCY_LEVELS) {
 			const top = concurrency === MAX_CONCURRENCY ? ' (top setting)' : '';
-			variants.push({ kind: 'backgroundCheck', label: `Background Check, Concurrent Requests ${concurrency}${top}`, concurrency });
+			variants.push({
+				kind: 'backgroundCheck',
+				label: `Background Check, Concurrent Requests ${concurrency}${top}`,
+				concurrency,
+			});
 		}
 	} else {
 		log('this checkout has no Concurrent Requests option: measuring the default only');
@@ -57,9 +74,15 @@ async function main(): Promise<void> {
 	try {
 		log(`creating ${ITEMS} cases`);
 		const caseIds = await createCases(sandbox, ITEMS);
-		sandbox.admin.injectFault({ kind: 'latency', latencyMs: LATENCY_MS, method: 'GET', pathPrefix: '/case/id/' });
+		sandbox.admin.injectFault({
+			kind: 'latency',
+			latencyMs: LATENCY_MS,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+		});
 		const workflows: CaseWorkflow[] = [];
-		for (const variant of variants) workflows.push(await deployCaseWorkflow(n8n.api, sandbox, variant));
+		for (const variant of variants)
+			workflows.push(await deployCaseWorkflow(n8n.api, sandbox, variant));
 
 		log('warm-up: one run per variant (token exchange, JIT)');
 		for (const workflow of workflows) await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds);
@@ -69,7 +92,9 @@ async function main(): Promise<void> {
 			for (const workflow of workflows) {
 				const run = await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds);
 				runs.get(workflow)!.push(run);
-				log(`round ${round}/${RUNS} ${workflow.variant.label}: execution ${run.executionMs} ms, node ${run.nodeMs} ms, ${run.caseGets} GETs, ${run.exchanges} exchanges`);
+				log(
+					`round ${round}/${RUNS} ${workflow.variant.label}: execution ${run.executionMs} ms, node ${run.nodeMs} ms, ${run.caseGets} GETs, ${run.exchanges} exchanges`,
+				);
 			}
 		}
 
@@ -77,7 +102,10 @@ async function main(): Promise<void> {
 			const list = runs.get(workflow)!;
 			return {
 				variant: workflow.variant.label,
-				concurrency: workflow.variant.kind === 'backgroundCheck' ? (workflow.variant.concurrency ?? 1) : 'all items at once',
+				concurrency:
+					workflow.variant.kind === 'backgroundCheck'
+						? (workflow.variant.concurrency ?? 1)
+						: 'all items at once',
 				executionMs: list.map((run) => run.executionMs),
 				nodeMs: list.map((run) => run.nodeMs),
 				medianExecutionMs: median(list.map((run) => run.executionMs)),
@@ -88,7 +116,15 @@ async function main(): Promise<void> {
 		});
 		const http = summary[0].medianExecutionMs;
 		printTable(
-			['node', 'median execution (s)', 'min-max (s)', 'median node time (s)', 'ratio to HTTP Request', 'GET calls', '/auth/api calls'],
+			[
+				'node',
+				'median execution (s)',
+				'min-max (s)',
+				'median node time (s)',
+				'ratio to HTTP Request',
+				'GET calls',
+				'/auth/api calls',
+			],
 			summary.map((row) => [
 				row.variant,
 				fmt(row.medianExecutionMs / 1000, 2),
@@ -99,12 +135,26 @@ async function main(): Promise<void> {
 				row.exchangesPerRun,
 			]),
 		);
-		console.log('ratio = median execution time / median execution time of the HTTP Request node (below 1 = faster).');
+		console.log(
+			'ratio = median execution time / median execution time of the HTTP Request node (below 1 = faster).',
+		);
 
 		const rateLimited = await measureRateLimited(n8n.api, sandbox, caseIds);
-		const loadAtEnd = os.loadavg().map((load) => load.toFixed(2)).join(' ');
+		const loadAtEnd = os
+			.loadavg()
+			.map((load) => load.toFixed(2))
+			.join(' ');
 		console.log(`load average at the end: ${loadAtEnd}`);
-		saveResult('action-throughput', { machine, loadAtEnd, items: ITEMS, runs: RUNS, latencyMs: LATENCY_MS, summary, rateLimit: RATE_LIMIT, rateLimited });
+		saveResult('action-throughput', {
+			machine,
+			loadAtEnd,
+			items: ITEMS,
+			runs: RUNS,
+			latencyMs: LATENCY_MS,
+			summary,
+			rateLimit: RATE_LIMIT,
+			rateLimited,
+		});
 	} finally {
 		await n8n.stop();
 		await sandbox.stop();
@@ -112,9 +162,20 @@ async function main(): Promise<void> {
 }
 
 /** One run each of this node (default settings) and the HTTP Request node while the sandbox limits GETs to RATE_LIMIT per second per token. */
-async function measureRateLimited(api: Parameters<typeof deployCaseWorkflow>[0], sandbox: Sandbox, caseIds: string[]) {
-	log(`rate limit: ${RATE_LIMIT} GET /case/id/... per second per token, the others answered 429 with Retry-After`);
-	const fault = sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: RATE_LIMIT, method: 'GET', pathPrefix: '/case/id/' });
+async function measureRateLimited(
+	api: Parameters<typeof deployCaseWorkflow>[0],
+	sandbox: Sandbox,
+	caseIds: string[],
+) {
+	log(
+		`rate limit: ${RATE_LIMIT} GET /case/id/... per second per token, the others answered 429 with Retry-After`,
+	);
+	const fault = sandbox.admin.injectFault({
+		kind: 'rateLimit',
+		perSecond: RATE_LIMIT,
+		method: 'GET',
+		pathPrefix: '/case/id/',
+	});
 	const rows = [];
 	try {
 		for (const variant of [
@@ -123,14 +184,24 @@ async function measureRateLimited(api: Parameters<typeof deployCaseWorkflow>[0],
 		] as Variant[]) {
 			const workflow = await deployCaseWorkflow(api, sandbox, variant);
 			const run = await runCaseWorkflow(api, sandbox, workflow, caseIds, { allowFailure: true });
-			log(`rate-limited ${variant.label}: execution ${run.executionMs} ms, ${run.correctItems}/${caseIds.length} right, ${run.refused} answered 429`);
+			log(
+				`rate-limited ${variant.label}: execution ${run.executionMs} ms, ${run.correctItems}/${caseIds.length} right, ${run.refused} answered 429`,
+			);
 			rows.push({ variant: variant.label, ...run, requests: undefined });
 		}
 	} finally {
 		sandbox.admin.removeFault(fault.id);
 	}
 	printTable(
-		['node (limit ' + RATE_LIMIT + '/s per token)', 'execution (s)', 'items right', 'GET calls', 'answered 429', '/auth/api calls', 'outcome'],
+		[
+			'node (limit ' + RATE_LIMIT + '/s per token)',
+			'execution (s)',
+			'items right',
+			'GET calls',
+			'answered 429',
+			'/auth/api calls',
+			'outcome',
+		],
 		rows.map((row) => [
 			row.variant,
 			fmt(row.executionMs / 1000, 2),

@@ -44,13 +44,20 @@ function folderSize(dir: string): { bytes: number; files: number; diskKiB: numbe
 function tarballContents(tarball: string): { files: number; unpackedBytes: number } {
 	const listing = execFileSync('tar', ['-tvzf', tarball], { encoding: 'utf8' }).trim().split('\n');
 	const files = listing.filter((line) => line.startsWith('-'));
-	return { files: files.length, unpackedBytes: files.reduce((sum, line) => sum + Number(line.split(/\s+/)[2]), 0) };
+	return {
+		files: files.length,
+		unpackedBytes: files.reduce((sum, line) => sum + Number(line.split(/\s+/)[2]), 0),
+	};
 }
 
 /** Resident memory (MiB) of the n8n process: the child of the runtime's small watchdog process. */
 function n8nRssMiB(watchdogPid: number): number {
 	try {
-		const children = fs.readFileSync(`/proc/${watchdogPid}/task/${watchdogPid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+		const children = fs
+			.readFileSync(`/proc/${watchdogPid}/task/${watchdogPid}/children`, 'utf8')
+			.trim()
+			.split(/\s+/)
+			.map(Number);
 		const status = fs.readFileSync(`/proc/${children[0]}/status`, 'utf8');
 		return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
 	} catch {
@@ -67,13 +74,15 @@ async function timedStart(userFolder: string): Promise<{ startupMs: number; rssM
 	try {
 		const rssMiB = n8nRssMiB(n8n.pid);
 		const lines = fs.readFileSync(logFile).subarray(offset).toString('utf8').split('\n');
-		const ready = lines.map((line) => {
-			try {
-				return JSON.parse(line) as { message?: string; metadata?: { timestamp?: string } };
-			} catch {
-				return undefined;
-			}
-		}).find((entry) => entry?.message?.includes(READY_LINE));
+		const ready = lines
+			.map((line) => {
+				try {
+					return JSON.parse(line) as { message?: string; metadata?: { timestamp?: string } };
+				} catch {
+					return undefined;
+				}
+			})
+			.find((entry) => entry?.message?.includes(READY_LINE));
 		if (!ready?.metadata?.timestamp) throw new Error(`no "${READY_LINE}" line in ${logFile}`);
 		return { startupMs: Date.parse(ready.metadata.timestamp) - launched, rssMiB };
 	} finally {
@@ -89,7 +98,9 @@ async function main(): Promise<void> {
 	const tarball = await benchTarball();
 	const packed = fs.statSync(tarball).size;
 	const contents = tarballContents(tarball);
-	const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as {
+	const manifest = JSON.parse(
+		execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+	) as {
 		dependencies?: Record<string, string>;
 	};
 	const runtimeDependencies = Object.keys(manifest.dependencies ?? {});
@@ -99,8 +110,12 @@ async function main(): Promise<void> {
 	try {
 		const packageDir = await installPackageIntoUserFolder(withPackage, { tarball, log });
 		const installed = folderSize(packageDir);
-		const nestedModules = fs.existsSync(path.join(packageDir, 'node_modules')) ? fs.readdirSync(path.join(packageDir, 'node_modules')) : [];
-		const siblings = fs.readdirSync(path.join(withPackage, '.n8n', 'nodes', 'node_modules')).filter((name) => !name.startsWith('.'));
+		const nestedModules = fs.existsSync(path.join(packageDir, 'node_modules'))
+			? fs.readdirSync(path.join(packageDir, 'node_modules'))
+			: [];
+		const siblings = fs
+			.readdirSync(path.join(withPackage, '.n8n', 'nodes', 'node_modules'))
+			.filter((name) => !name.startsWith('.'));
 
 		log('first start of each user folder (database migrations, owner): not counted');
 		await timedStart(withPackage);
@@ -108,25 +123,42 @@ async function main(): Promise<void> {
 		const times = { with: [] as number[], without: [] as number[] };
 		const memory = { with: [] as number[], without: [] as number[] };
 		for (let round = 0; round < STARTS; round++) {
-			const order: Array<'with' | 'without'> = round % 2 === 0 ? ['with', 'without'] : ['without', 'with'];
+			const order: Array<'with' | 'without'> =
+				round % 2 === 0 ? ['with', 'without'] : ['without', 'with'];
 			for (const which of order) {
 				const result = await timedStart(which === 'with' ? withPackage : without);
 				times[which].push(result.startupMs);
 				memory[which].push(result.rssMiB);
-				log(`start ${round + 1}/${STARTS} ${which} the package: ${result.startupMs} ms, ${fmt(result.rssMiB)} MiB`);
+				log(
+					`start ${round + 1}/${STARTS} ${which} the package: ${result.startupMs} ms, ${fmt(result.rssMiB)} MiB`,
+				);
 			}
 		}
 
 		printTable(
 			['figure', 'value'],
 			[
-				['packed tarball (npm pack)', `${fmt(packed / 1024, 1)} KiB (${contents.files} files, ${fmt(contents.unpackedBytes / 1024, 1)} KiB unpacked)`],
-				['installed by n8n (nodes/node_modules/<package>)', `${fmt(installed.bytes / 1024, 1)} KiB in ${installed.files} files (${installed.diskKiB} KiB on disk)`],
-				['runtime dependencies', `${runtimeDependencies.length}${runtimeDependencies.length ? ` (${runtimeDependencies.join(', ')})` : ''}; packages installed with it: ${nestedModules.length + siblings.length - 1}`],
+				[
+					'packed tarball (npm pack)',
+					`${fmt(packed / 1024, 1)} KiB (${contents.files} files, ${fmt(contents.unpackedBytes / 1024, 1)} KiB unpacked)`,
+				],
+				[
+					'installed by n8n (nodes/node_modules/<package>)',
+					`${fmt(installed.bytes / 1024, 1)} KiB in ${installed.files} files (${installed.diskKiB} KiB on disk)`,
+				],
+				[
+					'runtime dependencies',
+					`${runtimeDependencies.length}${runtimeDependencies.length ? ` (${runtimeDependencies.join(', ')})` : ''}; packages installed with it: ${nestedModules.length + siblings.length - 1}`,
+				],
 			],
 		);
 		printTable(
-			['n8n start-up (spawn to "Editor is now accessible")', 'median (s)', 'min-max (s)', 'n8n RSS after start, median (MiB)'],
+			[
+				'n8n start-up (spawn to "Editor is now accessible")',
+				'median (s)',
+				'min-max (s)',
+				'n8n RSS after start, median (MiB)',
+			],
 			(['without', 'with'] as const).map((which) => [
 				`${which} the package`,
 				fmt(median(times[which]) / 1000, 2),
@@ -135,7 +167,9 @@ async function main(): Promise<void> {
 			]),
 		);
 		const difference = median(times.with) - median(times.without);
-		console.log(`start-up difference (median with - median without): ${difference >= 0 ? '+' : ''}${fmt(difference)} ms`);
+		console.log(
+			`start-up difference (median with - median without): ${difference >= 0 ? '+' : ''}${fmt(difference)} ms`,
+		);
 		saveResult('footprint', {
 			machine,
 			packedBytes: packed,

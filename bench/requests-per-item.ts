@@ -8,7 +8,13 @@
  *   npm run bench -- requests-per-item        (BENCH_ITEMS=500)
  */
 import { startSandbox } from '../sandbox';
-import { createCases, deployCaseWorkflow, HTTP_REQUEST_VERSION, runCaseWorkflow, type Variant } from './lib/caseWorkflow';
+import {
+	createCases,
+	deployCaseWorkflow,
+	HTTP_REQUEST_VERSION,
+	runCaseWorkflow,
+	type Variant,
+} from './lib/caseWorkflow';
 import { startBenchN8n } from './lib/n8n';
 import { fmt, header, log, printTable, runMain, saveResult } from './lib/report';
 
@@ -45,11 +51,21 @@ async function main(): Promise<void> {
 					otherCalls: other,
 					callsPerItem: result.requests.length / caseIds.length,
 				});
-				log(`${variant.label}, ${run}: ${result.requests.length} requests (${result.caseGets} GET /case/id, ${result.exchanges} /auth/api, ${other} other)`);
+				log(
+					`${variant.label}, ${run}: ${result.requests.length} requests (${result.caseGets} GET /case/id, ${result.exchanges} /auth/api, ${other} other)`,
+				);
 			}
 		}
 		printTable(
-			['node', 'run', 'items', 'GET /case/id calls', 'POST /auth/api calls', 'other calls', 'calls per item'],
+			[
+				'node',
+				'run',
+				'items',
+				'GET /case/id calls',
+				'POST /auth/api calls',
+				'other calls',
+				'calls per item',
+			],
 			rows.map((row) => [
 				String(row.node),
 				String(row.run),
@@ -60,9 +76,15 @@ async function main(): Promise<void> {
 				fmt(Number(row.callsPerItem), 3),
 			]),
 		);
-		const stored = rows.filter((row) => row.run === 'token stored' && String(row.node).startsWith('Background Check'));
-		const met = stored.every((row) => row.apiCalls === ITEMS && row.exchanges === 0 && row.otherCalls === 0);
-		console.log(`limit (${ITEMS} API calls and no /auth/api call once the token is stored): ${met ? 'met' : 'NOT met'} by the Background Check node`);
+		const stored = rows.filter(
+			(row) => row.run === 'token stored' && String(row.node).startsWith('Background Check'),
+		);
+		const met = stored.every(
+			(row) => row.apiCalls === ITEMS && row.exchanges === 0 && row.otherCalls === 0,
+		);
+		console.log(
+			`limit (${ITEMS} API calls and no /auth/api call once the token is stored): ${met ? 'met' : 'NOT met'} by the Background Check node`,
+		);
 		saveResult('requests-per-item', { machine, items: ITEMS, rows, limitMet: met });
 		if (!met) process.exitCode = 1;
 	} finally {

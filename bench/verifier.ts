@@ -18,7 +18,11 @@ import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webh
 import { fmt, header, median, printTable, runMain, saveResult } from './lib/report';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const STANDARDWEBHOOKS_VERSION = (JSON.parse(readFileSync(require.resolve('standardwebhooks/package.json'), 'utf8')) as { version: string }).version;
+const STANDARDWEBHOOKS_VERSION = (
+	JSON.parse(readFileSync(require.resolve('standardwebhooks/package.json'), 'utf8')) as {
+		version: string;
+	}
+).version;
 
 /** A JSON delivery body of exactly `size` bytes (a case.statuschange padded with a note). */
 function bodyOfSize(size: number): Buffer {
@@ -27,7 +31,12 @@ function bodyOfSize(size: number): Buffer {
 		event: 'case.statuschange',
 		apiTrackingCode: 'HR-42',
 		apiTrackingUser: 'ats-user-1',
-		eventObject: { id: '2f1c9a4e-7b3d-4e8f-9a10-5c6d7e8f9a0b', caseStatus: 'Complete', caseStatusId: 'case-status-complete', modStamp: '2025-01-01T00:00:00.000Z' },
+		eventObject: {
+			id: '2f1c9a4e-7b3d-4e8f-9a10-5c6d7e8f9a0b',
+			caseStatus: 'Complete',
+			caseStatusId: 'case-status-complete',
+			modStamp: '2025-01-01T00:00:00.000Z',
+		},
 		note: '',
 	};
 	const bare = Buffer.byteLength(JSON.stringify(event));
@@ -51,7 +60,13 @@ async function main(): Promise<void> {
 	);
 	const secret = generateWebhookSecret();
 	const webhook = new Webhook(secret);
-	const config: VerificationConfig = { scheme: 'standard', signingSecrets: [secret], legacySecret: '', legacyHeaderName: '', toleranceSeconds: 300 };
+	const config: VerificationConfig = {
+		scheme: 'standard',
+		signingSecrets: [secret],
+		legacySecret: '',
+		legacyHeaderName: '',
+		toleranceSeconds: 300,
+	};
 	const cases: Case[] = [
 		{ label: '1 KiB', body: bodyOfSize(1024), iterations: { ours: 20_000, theirs: 10_000 } },
 		{ label: '1 MiB', body: bodyOfSize(1024 * 1024), iterations: { ours: 200, theirs: 20 } },
@@ -74,8 +89,18 @@ async function main(): Promise<void> {
 		const tampered = Buffer.from(body);
 		tampered[tampered.length - 3] ^= 1;
 		if (!ours() || !theirs()) throw new Error(`${label}: a verifier refused the valid delivery`);
-		if (verifyDelivery(headers, tampered, config, Date.now()).valid) throw new Error(`${label}: ours accepted a tampered body`);
-		if (!(() => { try { webhook.verify(tampered, headers, { jsonParse: false }); return false; } catch { return true; } })()) {
+		if (verifyDelivery(headers, tampered, config, Date.now()).valid)
+			throw new Error(`${label}: ours accepted a tampered body`);
+		if (
+			!(() => {
+				try {
+					webhook.verify(tampered, headers, { jsonParse: false });
+					return false;
+				} catch {
+					return true;
+				}
+			})()
+		) {
 			throw new Error(`${label}: standardwebhooks accepted a tampered body`);
 		}
 
@@ -102,8 +127,18 @@ async function main(): Promise<void> {
 		});
 	}
 	printTable(
-		['body', "this package's verifier (per s)", 'standardwebhooks (per s)', 'ratio (ours / theirs)'],
-		rows.map((row) => [String(row.body), fmt(Number(row.oursPerSecond)), fmt(Number(row.theirsPerSecond)), `${fmt(Number(row.ratio), 1)}x`]),
+		[
+			'body',
+			"this package's verifier (per s)",
+			'standardwebhooks (per s)',
+			'ratio (ours / theirs)',
+		],
+		rows.map((row) => [
+			String(row.body),
+			fmt(Number(row.oursPerSecond)),
+			fmt(Number(row.theirsPerSecond)),
+			`${fmt(Number(row.ratio), 1)}x`,
+		]),
 	);
 	saveResult('verifier', { machine, rounds: ROUNDS, rows });
 }

@@ -36,10 +36,24 @@ import type { IDataObject } from 'n8n-workflow';
 import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webhookSignature';
 import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
 import { WORKER_CONCURRENCY, startQueueStack } from '../scripts/n8n/queue';
-import { TRIGGER_NODE, TRIGGER_NODE_VERSION, WEBHOOK_CREDENTIAL, credentialRef } from '../test/e2e/harness/backgroundCheck';
+import {
+	TRIGGER_NODE,
+	TRIGGER_NODE_VERSION,
+	WEBHOOK_CREDENTIAL,
+	credentialRef,
+} from '../test/e2e/harness/backgroundCheck';
 import { benchTarball, startBenchN8n } from './lib/n8n';
 import { reconciliationCosts } from './lib/reconciliation';
-import { fmt, header, log, median, percentile, printTable, runMain, saveResult } from './lib/report';
+import {
+	fmt,
+	header,
+	log,
+	median,
+	percentile,
+	printTable,
+	runMain,
+	saveResult,
+} from './lib/report';
 
 const LEVELS = [1, 10, 50];
 const REQUESTS: Record<number, number> = {
@@ -108,14 +122,26 @@ function post(url: string, { body, headers }: Delivery): Promise<{ status: numbe
 		const started = process.hrtime.bigint();
 		const request = http.request(
 			url,
-			{ method: 'POST', agent: false, headers: { ...headers, 'content-length': String(body.length) }, timeout: REQUEST_TIMEOUT_MS },
+			{
+				method: 'POST',
+				agent: false,
+				headers: { ...headers, 'content-length': String(body.length) },
+				timeout: REQUEST_TIMEOUT_MS,
+			},
 			(response) => {
 				response.resume();
-				response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+				response.on('end', () =>
+					resolve({
+						status: response.statusCode ?? 0,
+						ms: Number(process.hrtime.bigint() - started) / 1e6,
+					}),
+				);
 				response.on('error', reject);
 			},
 		);
-		request.on('timeout', () => request.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+		request.on('timeout', () =>
+			request.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)),
+		);
 		request.on('error', reject);
 		request.end(body);
 	});
@@ -143,7 +169,13 @@ async function sendBatch(url: string, deliveries: Delivery[], concurrency: numbe
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, sender));
-	return { requests: deliveries.length, concurrency, wallMs: Number(process.hrtime.bigint() - started) / 1e6, latenciesMs, statuses };
+	return {
+		requests: deliveries.length,
+		concurrency,
+		wallMs: Number(process.hrtime.bigint() - started) / 1e6,
+		latenciesMs,
+		statuses,
+	};
 }
 
 /** Waits until n8n reports no running execution twice in a row (bounded). */
@@ -158,7 +190,13 @@ async function waitUntilIdle(api: N8nApi): Promise<void> {
 	}
 }
 
-async function deployTrigger(api: N8nApi, baseUrl: string, credential: Credential, label: string, options: IDataObject): Promise<Target> {
+async function deployTrigger(
+	api: N8nApi,
+	baseUrl: string,
+	credential: Credential,
+	label: string,
+	options: IDataObject,
+): Promise<Target> {
 	const webhookId = randomUUID();
 	const workflow = await api.createWorkflow({
 		name: `bench: ${label}`,
@@ -176,9 +214,17 @@ async function deployTrigger(api: N8nApi, baseUrl: string, credential: Credentia
 		connections: {},
 	});
 	await api.activateWorkflow(workflow.id);
-	const probe = await waitForWebhook(baseUrl, `${webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
-	if (probe?.status !== 401) throw new Error(`the trigger answered an unsigned POST with ${probe?.status}, not 401`);
-	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${webhookId}/webhook`, sent: 0 };
+	const probe = await waitForWebhook(baseUrl, `${webhookId}/webhook`, {
+		probe: { method: 'POST', body: {} },
+	});
+	if (probe?.status !== 401)
+		throw new Error(`the trigger answered an unsigned POST with ${probe?.status}, not 401`);
+	return {
+		label,
+		workflowId: workflow.id,
+		url: `${baseUrl}/webhook/${webhookId}/webhook`,
+		sent: 0,
+	};
 }
 
 async function deployPlainWebhook(api: N8nApi, baseUrl: string): Promise<Target> {
@@ -193,7 +239,12 @@ async function deployPlainWebhook(api: N8nApi, baseUrl: string): Promise<Target>
 				typeVersion: WEBHOOK_NODE_VERSION,
 				position: [0, 0],
 				webhookId: path,
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: { noResponseBody: true } },
+				parameters: {
+					httpMethod: 'POST',
+					path,
+					responseMode: 'onReceived',
+					options: { noResponseBody: true },
+				},
 			},
 		],
 		connections: {},
@@ -211,29 +262,53 @@ async function main(): Promise<void> {
 			`median of ${ROUNDS} rounds, the targets taking turns. Each trigger's duplicate memory is full (warm-up of ${WARM_UP} deliveries).`,
 	);
 	const reconciliation = await reconciliationCosts();
-	console.log('watchdog (Reconcile Missed Events): API calls of one look, 500 cases of the group, 2 services each');
+	console.log(
+		'watchdog (Reconcile Missed Events): API calls of one look, 500 cases of the group, 2 services each',
+	);
 	printTable(
 		['look', 'GET /case/list', 'GET /case/id', 'GET /case/id/…/data', 'calls', 'events found'],
-		reconciliation.rows.map((row) => [row.look, row.list, row.caseReads, row.caseDataReads, row.list + row.caseReads + row.caseDataReads, row.events]),
+		reconciliation.rows.map((row) => [
+			row.look,
+			row.list,
+			row.caseReads,
+			row.caseDataReads,
+			row.list + row.caseReads + row.caseDataReads,
+			row.events,
+		]),
 	);
-	console.log(`watchdog's saved record of the 500 cases and 1,000 services: ${fmt(reconciliation.savedBytes)} bytes`);
+	console.log(
+		`watchdog's saved record of the 500 cases and 1,000 services: ${fmt(reconciliation.savedBytes)} bytes`,
+	);
 
 	const secret = generateWebhookSecret();
 	const n8n = await startBenchN8n('webhook', { env: { N8N_CUSTOM_EXTENSIONS: BARE_TRIGGER_DIR } });
 	let single: Measured;
 	try {
-		single = await measure(n8n.api, n8n.baseUrl, secret, { levels: LEVELS, requests: REQUESTS, rounds: ROUNDS, warmUp: WARM_UP, ignoreOlder: true, bare: true });
+		single = await measure(n8n.api, n8n.baseUrl, secret, {
+			levels: LEVELS,
+			requests: REQUESTS,
+			rounds: ROUNDS,
+			warmUp: WARM_UP,
+			ignoreOlder: true,
+			bare: true,
+		});
 	} finally {
 		await n8n.stop();
 	}
 	report(single);
-	const lowest = Math.min(...single.ratios.filter((row) => row.node === single.triggerLabel).map((row) => row.rps));
+	const lowest = Math.min(
+		...single.ratios.filter((row) => row.node === single.triggerLabel).map((row) => row.rps),
+	);
 	const worstP99 = Math.max(...single.rows.map((row) => row.p99));
 	console.log(
 		`target (trigger as added: req/s at least 0.95x the plain Webhook node's at every level; p99 far under the provider's 15 s): ` +
 			`${lowest >= 0.95 ? 'met' : 'NOT met'} (lowest ratio ${fmt(lowest, 2)}; highest p99 ${fmt(worstP99 / 1000, 2)} s)`,
 	);
-	const bare = Math.min(...single.ratios.filter((row) => row.node.startsWith('bare community trigger')).map((row) => row.rps));
+	const bare = Math.min(
+		...single.ratios
+			.filter((row) => row.node.startsWith('bare community trigger'))
+			.map((row) => row.rps),
+	);
 	console.log(
 		`yardstick: the bare community trigger, which checks and saves nothing, is at ${fmt(bare, 2)}x or more of the plain Webhook node: ` +
 			'what this n8n costs any trigger that is not its own Webhook node',
@@ -254,13 +329,16 @@ async function main(): Promise<void> {
 		} finally {
 			await stack.stop();
 		}
-		console.log(`\nqueue mode (1 main, 2 webhook processes behind HAProxy docs/queue-mode/haproxy.cfg, 2 workers with concurrency ${WORKER_CONCURRENCY}; PostgreSQL, Redis):`);
+		console.log(
+			`\nqueue mode (1 main, 2 webhook processes behind HAProxy docs/queue-mode/haproxy.cfg, 2 workers with concurrency ${WORKER_CONCURRENCY}; PostgreSQL, Redis):`,
+		);
 		report(queue);
 		console.log('side by side, req/s ratio trigger / plain Webhook node:');
 		printTable(
 			['senders', 'one n8n process', 'queue mode through HAProxy'],
 			LEVELS.map((level) => {
-				const ratioAt = (measured: Measured | undefined) => measured?.ratios.find((row) => row.level === level && row.node === measured.triggerLabel);
+				const ratioAt = (measured: Measured | undefined) =>
+					measured?.ratios.find((row) => row.level === level && row.node === measured.triggerLabel);
 				const inQueue = ratioAt(queue);
 				return [level, fmt(ratioAt(single)!.rps, 2), inQueue ? fmt(inQueue.rps, 2) : '-'];
 			}),
@@ -275,14 +353,38 @@ async function main(): Promise<void> {
 		warmUp: WARM_UP,
 		...withoutBatches(single),
 		batches: batchSummary(single.batches),
-		queueMode: queue ? { levels: QUEUE_LEVELS, rounds: QUEUE_ROUNDS, warmUp: QUEUE_WARM_UP, ...withoutBatches(queue), batches: batchSummary(queue.batches) } : undefined,
+		queueMode: queue
+			? {
+					levels: QUEUE_LEVELS,
+					rounds: QUEUE_ROUNDS,
+					warmUp: QUEUE_WARM_UP,
+					...withoutBatches(queue),
+					batches: batchSummary(queue.batches),
+				}
+			: undefined,
 	});
 }
 
 interface Measured {
 	triggerLabel: string;
-	rows: Array<{ level: number; requests: number; node: string; rps: number; p50: number; p99: number; max: number }>;
-	ratios: Array<{ level: number; node: string; rps: number; rpsMin: number; rpsMax: number; p50: number; p99: number }>;
+	rows: Array<{
+		level: number;
+		requests: number;
+		node: string;
+		rps: number;
+		p50: number;
+		p99: number;
+		max: number;
+	}>;
+	ratios: Array<{
+		level: number;
+		node: string;
+		rps: number;
+		rpsMin: number;
+		rpsMax: number;
+		p50: number;
+		p99: number;
+	}>;
 	executions: Record<string, Record<string, number>>;
 	batches: Map<string, Batch[]>;
 }
@@ -297,7 +399,11 @@ function batchSummary(batches: Map<string, Batch[]>) {
 	return Object.fromEntries(
 		[...batches].map(([key, list]) => [
 			key,
-			list.map(({ latenciesMs, ...rest }) => ({ ...rest, p50: percentile(latenciesMs, 50), p99: percentile(latenciesMs, 99) })),
+			list.map(({ latenciesMs, ...rest }) => ({
+				...rest,
+				p50: percentile(latenciesMs, 50),
+				p99: percentile(latenciesMs, 99),
+			})),
 		]),
 	);
 }
@@ -308,10 +414,16 @@ function batchSummary(batches: Map<string, Batch[]>) {
  * `rounds` rounds of every level, the targets taking turns; checks one successful execution per delivery.
  */
 /** A workflow with the bench's bare community trigger (bench/fixtures/bare-trigger), reading `credential` if given. */
-async function deployBareTrigger(api: N8nApi, baseUrl: string, credential?: Credential): Promise<Target> {
+async function deployBareTrigger(
+	api: N8nApi,
+	baseUrl: string,
+	credential?: Credential,
+): Promise<Target> {
 	const webhookId = randomUUID();
 	const type = credential ? 'bareCredTrigger' : 'bareWebhookTrigger';
-	const label = credential ? 'bare trigger + credential read' : 'bare community trigger (checks nothing)';
+	const label = credential
+		? 'bare trigger + credential read'
+		: 'bare community trigger (checks nothing)';
 	const workflow = await api.createWorkflow({
 		name: `bench: ${label}`,
 		nodes: [
@@ -329,22 +441,50 @@ async function deployBareTrigger(api: N8nApi, baseUrl: string, credential?: Cred
 	});
 	await api.activateWorkflow(workflow.id);
 	await waitForWebhook(baseUrl, `${webhookId}/webhook`, { method: 'POST' });
-	return { label, workflowId: workflow.id, url: `${baseUrl}/webhook/${webhookId}/webhook`, sent: 0 };
+	return {
+		label,
+		workflowId: workflow.id,
+		url: `${baseUrl}/webhook/${webhookId}/webhook`,
+		sent: 0,
+	};
 }
 
 async function measure(
 	api: N8nApi,
 	webhookBase: string,
 	secret: string,
-	opts: { levels: number[]; requests: Record<number, number>; rounds: number; warmUp: number; ignoreOlder: boolean; bare?: boolean },
+	opts: {
+		levels: number[];
+		requests: Record<number, number>;
+		rounds: number;
+		warmUp: number;
+		ignoreOlder: boolean;
+		bare?: boolean;
+	},
 ): Promise<Measured> {
-	const credential = await api.createCredential({ name: 'bench webhook secret', type: WEBHOOK_CREDENTIAL, data: { signingSecret: secret } });
+	const credential = await api.createCredential({
+		name: 'bench webhook secret',
+		type: WEBHOOK_CREDENTIAL,
+		data: { signingSecret: secret },
+	});
 	const plain = await deployPlainWebhook(api, webhookBase);
-	const triggers = [await deployTrigger(api, webhookBase, credential, 'Background Check Trigger', {})];
-	if (opts.ignoreOlder) triggers.push(await deployTrigger(api, webhookBase, credential, 'Background Check Trigger, Ignore Older Events', { dropOutOfOrder: true }));
+	const triggers = [
+		await deployTrigger(api, webhookBase, credential, 'Background Check Trigger', {}),
+	];
+	if (opts.ignoreOlder)
+		triggers.push(
+			await deployTrigger(
+				api,
+				webhookBase,
+				credential,
+				'Background Check Trigger, Ignore Older Events',
+				{ dropOutOfOrder: true },
+			),
+		);
 	if (opts.bare) {
 		triggers.push(await deployBareTrigger(api, webhookBase));
-		if (process.env.BENCH_BARE_VARIANTS === '1') triggers.push(await deployBareTrigger(api, webhookBase, credential));
+		if (process.env.BENCH_BARE_VARIANTS === '1')
+			triggers.push(await deployBareTrigger(api, webhookBase, credential));
 	}
 	const targets = [triggers[0], plain, ...triggers.slice(1)];
 	const send = async (target: Target, count: number, concurrency: number) => {
@@ -352,11 +492,16 @@ async function measure(
 		const batch = await sendBatch(target.url, deliveries, concurrency);
 		target.sent += batch.statuses[200] ?? 0;
 		await waitUntilIdle(api);
-		if ((batch.statuses[200] ?? 0) !== count) throw new Error(`${target.label}: answers ${JSON.stringify(batch.statuses)} for ${count} deliveries`);
+		if ((batch.statuses[200] ?? 0) !== count)
+			throw new Error(
+				`${target.label}: answers ${JSON.stringify(batch.statuses)} for ${count} deliveries`,
+			);
 		return batch;
 	};
 
-	log(`warm-up: ${opts.warmUp} deliveries at 10 senders into each target (fills the duplicate memory; not counted)`);
+	log(
+		`warm-up: ${opts.warmUp} deliveries at 10 senders into each target (fills the duplicate memory; not counted)`,
+	);
 	for (const target of targets) if (opts.warmUp > 0) await send(target, opts.warmUp, 10);
 
 	const batches = new Map<string, Batch[]>();
@@ -380,11 +525,19 @@ async function measure(
 	await waitUntilIdle(api);
 	const executions: Record<string, Record<string, number>> = {};
 	for (const target of targets) {
-		const list = await api.listExecutions({ workflowId: target.workflowId, includeData: false, limit: target.sent + 100 });
+		const list = await api.listExecutions({
+			workflowId: target.workflowId,
+			includeData: false,
+			limit: target.sent + 100,
+		});
 		executions[target.label] = {};
-		for (const execution of list) executions[target.label][execution.status] = (executions[target.label][execution.status] ?? 0) + 1;
+		for (const execution of list)
+			executions[target.label][execution.status] =
+				(executions[target.label][execution.status] ?? 0) + 1;
 		if (list.length !== target.sent || executions[target.label].success !== target.sent) {
-			throw new Error(`${target.label}: ${target.sent} deliveries accepted, executions ${JSON.stringify(executions[target.label])}`);
+			throw new Error(
+				`${target.label}: ${target.sent} deliveries accepted, executions ${JSON.stringify(executions[target.label])}`,
+			);
 		}
 	}
 
@@ -398,7 +551,12 @@ async function measure(
 		};
 	};
 	const rows = opts.levels.flatMap((level) =>
-		targets.map((target) => ({ level, requests: opts.requests[level], node: target.label, ...figures(target, level) })),
+		targets.map((target) => ({
+			level,
+			requests: opts.requests[level],
+			node: target.label,
+			...figures(target, level),
+		})),
 	);
 	// Ratios are taken per round, between batches sent one right after the other, and their median is
 	// reported: the shared machine's speed drifts between rounds, which a ratio of medians would mix in.
@@ -432,15 +590,41 @@ async function measure(
 function report(measured: Measured): void {
 	printTable(
 		['senders', 'requests', 'node', 'req/s', 'p50 (ms)', 'p99 (ms)', 'max (ms)'],
-		measured.rows.map((row) => [row.level, row.requests, row.node, fmt(row.rps, 1), fmt(row.p50, 1), fmt(row.p99, 1), fmt(row.max, 0)]),
+		measured.rows.map((row) => [
+			row.level,
+			row.requests,
+			row.node,
+			fmt(row.rps, 1),
+			fmt(row.p50, 1),
+			fmt(row.p99, 1),
+			fmt(row.max, 0),
+		]),
 	);
 	printTable(
-		['senders', 'node', 'req/s ratio to plain Webhook', 'min-max over rounds', 'p50 ratio', 'p99 ratio'],
-		measured.ratios.map((row) => [row.level, row.node, fmt(row.rps, 2), `${fmt(row.rpsMin, 2)}-${fmt(row.rpsMax, 2)}`, fmt(row.p50, 2), fmt(row.p99, 2)]),
+		[
+			'senders',
+			'node',
+			'req/s ratio to plain Webhook',
+			'min-max over rounds',
+			'p50 ratio',
+			'p99 ratio',
+		],
+		measured.ratios.map((row) => [
+			row.level,
+			row.node,
+			fmt(row.rps, 2),
+			`${fmt(row.rpsMin, 2)}-${fmt(row.rpsMax, 2)}`,
+			fmt(row.p50, 2),
+			fmt(row.p99, 2),
+		]),
 	);
-	console.log('ratios: median over the rounds of (trigger / plain Webhook node) in the same round, at the same level');
 	console.log(
-		`executions: ${Object.entries(measured.executions).map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`).join('; ')} (one per delivery)`,
+		'ratios: median over the rounds of (trigger / plain Webhook node) in the same round, at the same level',
+	);
+	console.log(
+		`executions: ${Object.entries(measured.executions)
+			.map(([label, byStatus]) => `${label} ${JSON.stringify(byStatus)}`)
+			.join('; ')} (one per delivery)`,
 	);
 }
 

@@ -9,7 +9,12 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { API_ENVIRONMENTS, foreignOriginReason, resolveBaseUrl, type RequestTarget } from './shared/apiEnvironment';
+import {
+	API_ENVIRONMENTS,
+	foreignOriginReason,
+	resolveBaseUrl,
+	type RequestTarget,
+} from './shared/apiEnvironment';
 
 export const BACKGROUND_CHECK_API_CREDENTIAL = 'backgroundCheckApi';
 
@@ -26,7 +31,10 @@ interface HttpErrorLike {
  * Options that stop n8n's request helpers from following a redirect: `disableFollowRedirect` for n8n's own
  * request options, `followRedirect` / `followAllRedirects` for the request library's (HTTP Request node).
  */
-const NO_REDIRECTS: Pick<IHttpRequestOptions, 'disableFollowRedirect'> & { followRedirect: false; followAllRedirects: false } = {
+const NO_REDIRECTS: Pick<IHttpRequestOptions, 'disableFollowRedirect'> & {
+	followRedirect: false;
+	followAllRedirects: false;
+} = {
 	disableFollowRedirect: true,
 	followRedirect: false,
 	followAllRedirects: false,
@@ -34,7 +42,11 @@ const NO_REDIRECTS: Pick<IHttpRequestOptions, 'disableFollowRedirect'> & { follo
 
 function statusOf(error: unknown): number | undefined {
 	const candidate = error as HttpErrorLike;
-	return candidate?.response?.status ?? candidate?.cause?.response?.status ?? (Number(candidate?.httpCode) || undefined);
+	return (
+		candidate?.response?.status ??
+		candidate?.cause?.response?.status ??
+		(Number(candidate?.httpCode) || undefined)
+	);
 }
 
 export class BackgroundCheckApi implements ICredentialType {
@@ -92,7 +104,7 @@ export class BackgroundCheckApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The client access token of one company group. The bearer token it unlocks sees only that group\'s cases.',
+				"The client access token of one company group. The bearer token it unlocks sees only that group's cases.",
 		},
 		{
 			displayName: 'Token',
@@ -147,7 +159,10 @@ export class BackgroundCheckApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const reason = foreignOriginReason(resolveBaseUrl(credentials), requestOptions as RequestTarget);
+		const reason = foreignOriginReason(
+			resolveBaseUrl(credentials),
+			requestOptions as RequestTarget,
+		);
 		if (reason) throw new Error(reason);
 		return {
 			...requestOptions,
@@ -158,7 +173,8 @@ export class BackgroundCheckApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.environment === "custom" ? $credentials.customBaseUrl : $credentials.environment === "production" ? $credentials.productionBaseUrl : $credentials.stageBaseUrl}}',
+			baseURL:
+				'={{$credentials.environment === "custom" ? $credentials.customBaseUrl : $credentials.environment === "production" ? $credentials.productionBaseUrl : $credentials.stageBaseUrl}}',
 			url: '/auth/api',
 			method: 'POST',
 			body: {

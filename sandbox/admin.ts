@@ -7,7 +7,15 @@ import type { RevocationSelector } from './auth';
 import type { ClockView } from './clock';
 import type { FaultRule, FaultRuleInput } from './faults';
 import { DEMO_COMPANY, DEMO_CREDENTIALS, type DemoCredential } from './fixtures';
-import { badRequest, isPlainObject, notFound, ok, requireObjectBody, type ApiRequest, type Route } from './http';
+import {
+	badRequest,
+	isPlainObject,
+	notFound,
+	ok,
+	requireObjectBody,
+	type ApiRequest,
+	type Route,
+} from './http';
 import type { CaseScript } from './lifecycle';
 import { ADMIN_PREFIX } from './server';
 import type { CaseDataView, CaseView } from './state';
@@ -27,7 +35,13 @@ export interface SandboxSummary {
 	demoCredentials: readonly DemoCredential[];
 	clock: ClockView;
 	webhookSettings: WebhookSettings;
-	counts: { cases: number; apiClients: number; subscriptions: number; deliveryAttempts: number; requests: number };
+	counts: {
+		cases: number;
+		apiClients: number;
+		subscriptions: number;
+		deliveryAttempts: number;
+		requests: number;
+	};
 }
 
 /** A case as the admin sees it: any group, with its case data and script. */
@@ -82,13 +96,15 @@ export class SandboxAdmin {
 
 	/** Moves sandbox time forward, running every transition and delivery attempt that falls due. */
 	async advanceClock(seconds: number): Promise<ClockView> {
-		if (typeof seconds !== 'number' || !(seconds >= 0)) throw badRequest('seconds must be a number >= 0');
+		if (typeof seconds !== 'number' || !(seconds >= 0))
+			throw badRequest('seconds must be a number >= 0');
 		await this.runtime.clock.advance(seconds * 1000);
 		return this.clock();
 	}
 
 	setTimeScale(timeScale: number): ClockView {
-		if (typeof timeScale !== 'number' || !(timeScale >= 0)) throw badRequest('timeScale must be a number >= 0');
+		if (typeof timeScale !== 'number' || !(timeScale >= 0))
+			throw badRequest('timeScale must be a number >= 0');
 		this.runtime.clock.setTimeScale(timeScale);
 		return this.clock();
 	}
@@ -164,7 +180,11 @@ export class SandboxAdmin {
 	deliveryLog(filter: DeliveryLogFilter = {}): DeliveryAttempt[] {
 		return this.world.webhooks.log
 			.entries()
-			.filter((entry) => DELIVERY_LOG_FILTER_KEYS.every((key) => filter[key] === undefined || entry[key] === filter[key]));
+			.filter((entry) =>
+				DELIVERY_LOG_FILTER_KEYS.every(
+					(key) => filter[key] === undefined || entry[key] === filter[key],
+				),
+			);
 	}
 
 	requestLog(): RequestLogEntry[] {
@@ -210,12 +230,17 @@ export class SandboxAdmin {
 	}
 
 	inbox(inbox?: string): InboxEntry[] {
-		return this.world.inbox.entries().filter((entry) => inbox === undefined || entry.inbox === inbox);
+		return this.world.inbox
+			.entries()
+			.filter((entry) => inbox === undefined || entry.inbox === inbox);
 	}
 
 	/** Revoked tokens get 401; authenticating again with the same pair issues a new token. */
 	revokeToken(selector: RevocationSelector): { revoked: number } {
-		if (!isPlainObject(selector) || !(selector.token || selector.clientId || selector.groupProfileId)) {
+		if (
+			!isPlainObject(selector) ||
+			!(selector.token || selector.clientId || selector.groupProfileId)
+		) {
 			throw badRequest('Give token, clientId or groupProfileId');
 		}
 		return { revoked: this.world.clients.revoke(selector) };
@@ -249,36 +274,64 @@ export function adminRoutes(admin: SandboxAdmin): AdminRoute[] {
 		adminRoute('POST', '/reset', () => admin.reset()),
 		adminRoute('GET', '/clock', () => admin.clock()),
 		adminRoute('PUT', '/clock', (request) => admin.setTimeScale(body(request).timeScale as number)),
-		adminRoute('POST', '/clock/advance', (request) => admin.advanceClock(body(request).seconds as number)),
+		adminRoute('POST', '/clock/advance', (request) =>
+			admin.advanceClock(body(request).seconds as number),
+		),
 		adminRoute('POST', '/idle', () => admin.idle().then(() => admin.clock())),
 		adminRoute('GET', '/cases/{caseId}', (request) => admin.getCase(request.params.caseId)),
-		adminRoute('POST', '/cases/{caseId}/script', (request) => admin.scriptCase(request.params.caseId, body(request))),
-		adminRoute('POST', '/cases/{caseId}/advance', (request) => admin.advanceCase(request.params.caseId)),
+		adminRoute('POST', '/cases/{caseId}/script', (request) =>
+			admin.scriptCase(request.params.caseId, body(request)),
+		),
+		adminRoute('POST', '/cases/{caseId}/advance', (request) =>
+			admin.advanceCase(request.params.caseId),
+		),
 		adminRoute('POST', '/candidates/script', (request) => {
 			const { email, script } = body(request);
 			return admin.scriptCandidate(email as string, script as CaseScript);
 		}),
 		adminRoute('GET', '/webhooks/subscriptions', () => admin.listSubscriptions()),
-		adminRoute('POST', '/webhooks/subscriptions', (request) => admin.createSubscription(body(request) as unknown as SubscriptionInput)),
-		adminRoute('PATCH', '/webhooks/subscriptions/{id}', (request) => admin.updateSubscription(request.params.id, body(request))),
-		adminRoute('DELETE', '/webhooks/subscriptions/{id}', (request) => admin.deleteSubscription(request.params.id)),
-		adminRoute('POST', '/webhooks/subscriptions/{id}/rotate', (request) => admin.rotateSubscriptionSecret(request.params.id)),
-		adminRoute('POST', '/webhooks/subscriptions/{id}/end-rotation', (request) => admin.endSecretRotation(request.params.id)),
+		adminRoute('POST', '/webhooks/subscriptions', (request) =>
+			admin.createSubscription(body(request) as unknown as SubscriptionInput),
+		),
+		adminRoute('PATCH', '/webhooks/subscriptions/{id}', (request) =>
+			admin.updateSubscription(request.params.id, body(request)),
+		),
+		adminRoute('DELETE', '/webhooks/subscriptions/{id}', (request) =>
+			admin.deleteSubscription(request.params.id),
+		),
+		adminRoute('POST', '/webhooks/subscriptions/{id}/rotate', (request) =>
+			admin.rotateSubscriptionSecret(request.params.id),
+		),
+		adminRoute('POST', '/webhooks/subscriptions/{id}/end-rotation', (request) =>
+			admin.endSecretRotation(request.params.id),
+		),
 		adminRoute('GET', '/webhooks/settings', () => admin.webhookSettings()),
-		adminRoute('PUT', '/webhooks/settings', (request) => admin.updateWebhookSettings(body(request))),
+		adminRoute('PUT', '/webhooks/settings', (request) =>
+			admin.updateWebhookSettings(body(request)),
+		),
 		adminRoute('POST', '/webhooks/migrate-legacy', () => admin.migrateLegacySubscriptions()),
-		adminRoute('GET', '/webhooks/deliveries', (request) => admin.deliveryLog(Object.fromEntries(request.query))),
+		adminRoute('GET', '/webhooks/deliveries', (request) =>
+			admin.deliveryLog(Object.fromEntries(request.query)),
+		),
 		adminRoute('GET', '/webhooks/faults', () => admin.listDeliveryFaults()),
-		adminRoute('POST', '/webhooks/faults', (request) => admin.injectDeliveryFault(body(request) as DeliveryFaultInput)),
+		adminRoute('POST', '/webhooks/faults', (request) =>
+			admin.injectDeliveryFault(body(request) as DeliveryFaultInput),
+		),
 		adminRoute('DELETE', '/webhooks/faults', () => admin.clearDeliveryFaults()),
-		adminRoute('DELETE', '/webhooks/faults/{id}', (request) => admin.removeDeliveryFault(request.params.id)),
+		adminRoute('DELETE', '/webhooks/faults/{id}', (request) =>
+			admin.removeDeliveryFault(request.params.id),
+		),
 		adminRoute('GET', '/requests', () => admin.requestLog()),
 		adminRoute('GET', '/faults', () => admin.listFaults()),
-		adminRoute('POST', '/faults', (request) => admin.injectFault(body(request) as unknown as FaultRuleInput)),
+		adminRoute('POST', '/faults', (request) =>
+			admin.injectFault(body(request) as unknown as FaultRuleInput),
+		),
 		adminRoute('DELETE', '/faults', () => admin.clearFaults()),
 		adminRoute('DELETE', '/faults/{id}', (request) => admin.removeFault(request.params.id)),
 		adminRoute('POST', '/tokens/revoke', (request) => admin.revokeToken(body(request))),
-		adminRoute('POST', '/inbox/{inbox}', (request) => admin.receiveInInbox(request.params.inbox, request.body)),
+		adminRoute('POST', '/inbox/{inbox}', (request) =>
+			admin.receiveInInbox(request.params.inbox, request.body),
+		),
 		adminRoute('GET', '/inbox/{inbox}', (request) => admin.inbox(request.params.inbox)),
 		adminRoute('GET', '/inbox', () => admin.inbox()),
 	];

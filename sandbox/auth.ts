@@ -27,7 +27,9 @@ export function signJwt(claims: TokenClaims, signingKey: string): string {
 export function verifyJwt(token: string, signingKey: string): TokenClaims | undefined {
 	const [header, payload, signature, ...rest] = token.split('.');
 	if (!header || !payload || !signature || rest.length > 0) return undefined;
-	const expected = Buffer.from(createHmac('sha256', signingKey).update(`${header}.${payload}`).digest('base64url'));
+	const expected = Buffer.from(
+		createHmac('sha256', signingKey).update(`${header}.${payload}`).digest('base64url'),
+	);
 	const offered = Buffer.from(signature);
 	if (expected.length !== offered.length || !timingSafeEqual(expected, offered)) return undefined;
 	try {
@@ -45,7 +47,12 @@ export interface RevocationSelector {
 
 /** The API client resource exactly as `POST /auth/api` returns it (spec 2.1). */
 export function apiClientResource(client: ApiClient) {
-	return { id: client.id, username: client.username, token: client.token, groupProfileId: client.groupProfileId };
+	return {
+		id: client.id,
+		username: client.username,
+		token: client.token,
+		groupProfileId: client.groupProfileId,
+	};
 }
 
 export class ApiClients {
@@ -60,7 +67,9 @@ export class ApiClients {
 	 * accept. After a revocation the same pair gets a new client and token.
 	 */
 	authenticate(apiKey: unknown, clientAccessToken: unknown): ApiClient | undefined {
-		const group = DEMO_GROUPS.find((candidate) => candidate.clientAccessToken === clientAccessToken);
+		const group = DEMO_GROUPS.find(
+			(candidate) => candidate.clientAccessToken === clientAccessToken,
+		);
 		if (apiKey !== DEMO_API_KEY || !group) return undefined;
 		const pair = `${apiKey}\u0000${clientAccessToken}`;
 		const existing = this.store.clientsByPair.get(pair);
@@ -101,13 +110,16 @@ export class ApiClients {
 
 	/** Revokes every client matching the selector; returns how many were revoked. */
 	revoke(selector: RevocationSelector): number {
-		const tokenClientId = selector.token ? verifyJwt(selector.token, this.signingKey)?.jti : undefined;
+		const tokenClientId = selector.token
+			? verifyJwt(selector.token, this.signingKey)?.jti
+			: undefined;
 		let revoked = 0;
 		for (const client of this.store.clientsById.values()) {
 			const matches =
 				(tokenClientId !== undefined && client.id === tokenClientId) ||
 				(selector.clientId !== undefined && client.id === selector.clientId) ||
-				(selector.groupProfileId !== undefined && client.groupProfileId === selector.groupProfileId);
+				(selector.groupProfileId !== undefined &&
+					client.groupProfileId === selector.groupProfileId);
 			if (matches && !client.revoked) {
 				client.revoked = true;
 				revoked++;

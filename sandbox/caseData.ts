@@ -14,7 +14,11 @@ import { caseDataStatusFields, pendingStatusFields } from './statuses';
 const DRUG_SCREENING_SUBCATEGORY = 'service-subcat-drug';
 const OHS_CATEGORY = 'service-cat-ohs';
 const VERIFICATION_CATEGORY = 'service-cat-verification';
-const TB_SKIN_TESTS = ['service-ohs-tb-skintest', 'service-ohs-tb-ppd-test-1', 'service-ohs-tb-ppd-test-2'];
+const TB_SKIN_TESTS = [
+	'service-ohs-tb-skintest',
+	'service-ohs-tb-ppd-test-1',
+	'service-ohs-tb-ppd-test-2',
+];
 
 function serviceIdNamed(name: string): string {
 	const service = SERVICES.find((candidate) => candidate.name === name);
@@ -29,9 +33,17 @@ export const DEFAULT_JURISDICTION = { county: 'Travis', state: 'TX' } as const;
 function classification(serviceId: string) {
 	const service = findService(serviceId);
 	if (!service && isDrugPanelServiceId(serviceId)) {
-		return { categoryId: OHS_CATEGORY, subcategoryId: DRUG_SCREENING_SUBCATEGORY, typeId: undefined };
+		return {
+			categoryId: OHS_CATEGORY,
+			subcategoryId: DRUG_SCREENING_SUBCATEGORY,
+			typeId: undefined,
+		};
 	}
-	return { categoryId: service?.categoryId, subcategoryId: service?.subcategoryId, typeId: service?.typeId };
+	return {
+		categoryId: service?.categoryId,
+		subcategoryId: service?.subcategoryId,
+		typeId: service?.typeId,
+	};
 }
 
 export function isDrugScreening(serviceId: string): boolean {
@@ -41,7 +53,12 @@ export function isDrugScreening(serviceId: string): boolean {
 /** The pending statuses a service walks through before its result when no script says otherwise. */
 export function defaultPendingPath(serviceId: string): string[] {
 	if (isDrugScreening(serviceId)) {
-		return ['drugtest-appointment-scheduled', 'drugtest-sent', 'drugtest-received', 'drugtest-review'];
+		return [
+			'drugtest-appointment-scheduled',
+			'drugtest-sent',
+			'drugtest-received',
+			'drugtest-review',
+		];
 	}
 	if (classification(serviceId).categoryId !== OHS_CATEGORY) return [];
 	if (TB_SKIN_TESTS.includes(serviceId)) {
@@ -50,7 +67,10 @@ export function defaultPendingPath(serviceId: string): string[] {
 	return ['pending-status-scheduled', 'pending-status-pending'];
 }
 
-function ownOrderData(serviceId: string, orderData: Record<string, unknown>[]): Record<string, unknown>[] {
+function ownOrderData(
+	serviceId: string,
+	orderData: Record<string, unknown>[],
+): Record<string, unknown>[] {
 	return orderData.filter((entry) => entry.serviceId === serviceId);
 }
 
@@ -67,7 +87,9 @@ function initialDetails(serviceId: string, orderData: Record<string, unknown>[])
 		return { records: records.map(searchRecord) };
 	}
 	if (serviceId === COUNTY_CRIMINAL_SEARCH) {
-		const requested = entries.flatMap((entry) => (Array.isArray(entry.jurisdictions) ? entry.jurisdictions : []));
+		const requested = entries.flatMap((entry) =>
+			Array.isArray(entry.jurisdictions) ? entry.jurisdictions : [],
+		);
 		const jurisdictions = requested.length > 0 ? requested : [DEFAULT_JURISDICTION];
 		return {
 			jurisdictions: jurisdictions.map((jurisdiction) =>

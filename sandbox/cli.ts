@@ -10,7 +10,8 @@ import { DEFAULT_PORT, DEFAULT_TIME_SCALE, describeSandbox, startSandbox } from 
 function numberOption(value: string | undefined, name: string, fallback: number): number {
 	if (value === undefined) return fallback;
 	const number = Number(value);
-	if (!Number.isFinite(number) || number < 0) throw new Error(`--${name} must be a number >= 0, got ${value}`);
+	if (!Number.isFinite(number) || number < 0)
+		throw new Error(`--${name} must be a number >= 0, got ${value}`);
 	return number;
 }
 
@@ -24,13 +25,18 @@ async function main(): Promise<void> {
 		},
 	});
 	if (values.help) {
-		process.stdout.write('Usage: npx tsx sandbox/cli.ts [--port 7450] [--time-scale 60] [--step-seconds 300]\n');
+		process.stdout.write(
+			'Usage: npx tsx sandbox/cli.ts [--port 7450] [--time-scale 60] [--step-seconds 300]\n',
+		);
 		return;
 	}
 	const sandbox = await startSandbox({
 		port: numberOption(values.port ?? process.env.SANDBOX_PORT, 'port', DEFAULT_PORT),
 		timeScale: numberOption(values['time-scale'], 'time-scale', DEFAULT_TIME_SCALE),
-		stepSeconds: values['step-seconds'] === undefined ? undefined : numberOption(values['step-seconds'], 'step-seconds', 0),
+		stepSeconds:
+			values['step-seconds'] === undefined
+				? undefined
+				: numberOption(values['step-seconds'], 'step-seconds', 0),
 	});
 	process.stdout.write(`${describeSandbox(sandbox)}\n`);
 	const shutdown = () => void sandbox.stop().then(() => process.exit(0));

@@ -62,7 +62,12 @@ export class SandboxClock {
 	}
 
 	view(): ClockView {
-		return { now: this.nowIso(), nowMs: Math.floor(this.now()), timeScale: this.scale, pendingTasks: this.queue.length };
+		return {
+			now: this.nowIso(),
+			nowMs: Math.floor(this.now()),
+			timeScale: this.scale,
+			pendingTasks: this.queue.length,
+		};
 	}
 
 	/** Runs `run` once sandbox time reaches `dueAt`; returns a function that cancels it. */
@@ -116,7 +121,8 @@ export class SandboxClock {
 	async settle(): Promise<void> {
 		await this.advancing;
 		for (;;) {
-			for (let task = this.takeDue(this.now()); task; task = this.takeDue(this.now())) this.start(task);
+			for (let task = this.takeDue(this.now()); task; task = this.takeDue(this.now()))
+				this.start(task);
 			if (this.inFlight.size === 0) return;
 			await Promise.allSettled([...this.inFlight]);
 		}
@@ -146,7 +152,9 @@ export class SandboxClock {
 		const running = Promise.resolve()
 			.then(task.run)
 			.catch((error: unknown) => {
-				process.emitWarning(`Sandbox clock task failed: ${error instanceof Error ? error.stack : String(error)}`);
+				process.emitWarning(
+					`Sandbox clock task failed: ${error instanceof Error ? error.stack : String(error)}`,
+				);
 			})
 			.finally(() => this.inFlight.delete(running));
 		this.inFlight.add(running);
@@ -168,11 +176,13 @@ export class SandboxClock {
 
 	private runDueNow(): void {
 		this.timer = undefined;
-		for (let task = this.takeDue(this.now()); task; task = this.takeDue(this.now())) this.start(task);
+		for (let task = this.takeDue(this.now()); task; task = this.takeDue(this.now()))
+			this.start(task);
 		this.armTimer();
 	}
 }
 
 function assertTimeScale(timeScale: number): void {
-	if (!Number.isFinite(timeScale) || timeScale < 0) throw new RangeError('timeScale must be a number >= 0');
+	if (!Number.isFinite(timeScale) || timeScale < 0)
+		throw new RangeError('timeScale must be a number >= 0');
 }

@@ -51,15 +51,26 @@ export class FaultInjector {
 	add(input: FaultRuleInput): FaultRule {
 		if (!isPlainObject(input)) throw badRequest('A fault needs a JSON object body');
 		const problems: string[] = [];
-		if (!['status', 'latency', 'drop', 'rateLimit'].includes(input.kind)) problems.push('kind must be "status", "latency", "drop" or "rateLimit"');
-		if (input.kind === 'rateLimit' && !(Number.isInteger(input.perSecond) && (input.perSecond as number) > 0)) {
+		if (!['status', 'latency', 'drop', 'rateLimit'].includes(input.kind))
+			problems.push('kind must be "status", "latency", "drop" or "rateLimit"');
+		if (
+			input.kind === 'rateLimit' &&
+			!(Number.isInteger(input.perSecond) && (input.perSecond as number) > 0)
+		) {
 			problems.push('perSecond must be a positive integer');
 		}
-		if (input.kind === 'rateLimit' && input.times !== undefined) problems.push('times does not apply to a rate limit');
-		if (input.status !== undefined && !(Number.isInteger(input.status) && input.status >= 400 && input.status <= 599)) {
+		if (input.kind === 'rateLimit' && input.times !== undefined)
+			problems.push('times does not apply to a rate limit');
+		if (
+			input.status !== undefined &&
+			!(Number.isInteger(input.status) && input.status >= 400 && input.status <= 599)
+		) {
 			problems.push('status must be an HTTP error status (400-599)');
 		}
-		if (input.kind === 'latency' && !(typeof input.latencyMs === 'number' && input.latencyMs >= 0)) {
+		if (
+			input.kind === 'latency' &&
+			!(typeof input.latencyMs === 'number' && input.latencyMs >= 0)
+		) {
 			problems.push('latencyMs must be a number of milliseconds');
 		}
 		if (input.times !== undefined && !(Number.isInteger(input.times) && input.times > 0)) {
@@ -100,33 +111,47 @@ export class FaultInjector {
 	 * one-second window, or undefined (the request then counts against every matching limit's window).
 	 */
 	rateLimited(method: string, path: string, token: string, nowMs: number): RateLimited | undefined {
-		const limits = this.rules.filter((rule) => rule.kind === 'rateLimit' && matches(rule, method, path));
+		const limits = this.rules.filter(
+			(rule) => rule.kind === 'rateLimit' && matches(rule, method, path),
+		);
 		for (const rule of limits) {
 			const window = this.windowOf(rule, token, nowMs);
 			if (window.count >= rule.perSecond!) {
-				return { rule: { ...rule }, retryAfterSeconds: Math.max(1, Math.ceil((window.startMs + 1000 - nowMs) / 1000)) };
+				return {
+					rule: { ...rule },
+					retryAfterSeconds: Math.max(1, Math.ceil((window.startMs + 1000 - nowMs) / 1000)),
+				};
 			}
 		}
 		for (const rule of limits) this.windowOf(rule, token, nowMs).count++;
 		return undefined;
 	}
 
-	private windowOf(rule: FaultRule, token: string, nowMs: number): { startMs: number; count: number } {
+	private windowOf(
+		rule: FaultRule,
+		token: string,
+		nowMs: number,
+	): { startMs: number; count: number } {
 		let byToken = this.windows.get(rule.id);
 		if (byToken === undefined) this.windows.set(rule.id, (byToken = new Map()));
 		let window = byToken.get(token);
-		if (window === undefined || nowMs - window.startMs >= 1000) byToken.set(token, (window = { startMs: nowMs, count: 0 }));
+		if (window === undefined || nowMs - window.startMs >= 1000)
+			byToken.set(token, (window = { startMs: nowMs, count: 0 }));
 		return window;
 	}
 
 	/** The first rule matching the request, counting the hit; used-up rules drop out. */
 	take(method: string, path: string): FaultRule | undefined {
-		const rule = this.rules.find((candidate) => candidate.kind !== 'rateLimit' && matches(candidate, method, path));
+		const rule = this.rules.find(
+			(candidate) => candidate.kind !== 'rateLimit' && matches(candidate, method, path),
+		);
 		if (!rule) return undefined;
-		if (rule.remaining !== null && --rule.remaining === 0) this.rules = this.rules.filter((other) => other !== rule);
+		if (rule.remaining !== null && --rule.remaining === 0)
+			this.rules = this.rules.filter((other) => other !== rule);
 		return { ...rule };
 	}
 }
 
 const matches = (rule: FaultRule, method: string, path: string) =>
-	(rule.method === null || rule.method === method) && (rule.pathPrefix === null || path.startsWith(rule.pathPrefix));
+	(rule.method === null || rule.method === method) &&
+	(rule.pathPrefix === null || path.startsWith(rule.pathPrefix));

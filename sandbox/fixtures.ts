@@ -5,7 +5,10 @@
  */
 import { findService, isKnownServiceId } from '../nodes/shared/catalog';
 
-export const DEMO_COMPANY = { companyId: 'company-sandbox-demo', name: 'Sandbox Demo Company' } as const;
+export const DEMO_COMPANY = {
+	companyId: 'company-sandbox-demo',
+	name: 'Sandbox Demo Company',
+} as const;
 
 /** One partner apiKey; one clientAccessToken per company group (spec section 5). */
 export const DEMO_API_KEY = 'sandbox-api-key-demo-partner';
@@ -93,13 +96,21 @@ export const PACKAGES: readonly SandboxPackage[] = [
 	{
 		packageId: 'pkg-driver',
 		packageName: 'Driver',
-		serviceIds: ['service-idv-id', MOTOR_VEHICLE_REPORT, 'service-ohs-dotphysical', 'service-drug-10-panel'],
+		serviceIds: [
+			'service-idv-id',
+			MOTOR_VEHICLE_REPORT,
+			'service-ohs-dotphysical',
+			'service-drug-10-panel',
+		],
 	},
 ];
 
 for (const pkg of PACKAGES) {
 	const unknown = pkg.serviceIds.filter((id) => !isKnownServiceId(id));
-	if (unknown.length > 0) throw new Error(`Sandbox package ${pkg.packageId} lists unknown services ${unknown.join(', ')}`);
+	if (unknown.length > 0)
+		throw new Error(
+			`Sandbox package ${pkg.packageId} lists unknown services ${unknown.join(', ')}`,
+		);
 }
 
 export function serviceName(serviceId: string): string {
@@ -108,15 +119,45 @@ export function serviceName(serviceId: string): string {
 
 /** CPLC field keys of spec 2.3 in display order, with the required flags observed there. */
 const CPLC_FIELD_LAYOUT = [
-	{ fieldId: 'firstName', label: 'First Name', required: true, placeholder: 'First name as on the license' },
+	{
+		fieldId: 'firstName',
+		label: 'First Name',
+		required: true,
+		placeholder: 'First name as on the license',
+	},
 	{ fieldId: 'middleInitial', label: 'Middle Initial', required: false, placeholder: 'M' },
-	{ fieldId: 'lastName', label: 'Last Name', required: true, placeholder: 'Last name as on the license' },
-	{ fieldId: 'licenseNumber', label: 'License Number', required: true, placeholder: 'e.g. RN123456' },
+	{
+		fieldId: 'lastName',
+		label: 'Last Name',
+		required: true,
+		placeholder: 'Last name as on the license',
+	},
+	{
+		fieldId: 'licenseNumber',
+		label: 'License Number',
+		required: true,
+		placeholder: 'e.g. RN123456',
+	},
 	{ fieldId: 'state', label: 'State', required: false, placeholder: 'Two-letter state code' },
-	{ fieldId: 'certifyingBody', label: 'Certifying Body', required: true, placeholder: 'Issuing board or body' },
+	{
+		fieldId: 'certifyingBody',
+		label: 'Certifying Body',
+		required: true,
+		placeholder: 'Issuing board or body',
+	},
 	{ fieldId: 'issueDate', label: 'Issue Date', required: false, placeholder: 'YYYY-MM-DD' },
-	{ fieldId: 'expirationDate', label: 'Expiration Date', required: false, placeholder: 'YYYY-MM-DD' },
-	{ fieldId: 'additionalInfo', label: 'Additional Information', required: false, placeholder: 'Anything else' },
+	{
+		fieldId: 'expirationDate',
+		label: 'Expiration Date',
+		required: false,
+		placeholder: 'YYYY-MM-DD',
+	},
+	{
+		fieldId: 'additionalInfo',
+		label: 'Additional Information',
+		required: false,
+		placeholder: 'Anything else',
+	},
 ] as const;
 
 export interface CplcField {
@@ -142,7 +183,12 @@ export interface CplcDefinition {
 	fields: CplcField[];
 }
 
-function cplcDefinition(id: string, name: string, category: string, enabled: boolean): CplcDefinition {
+function cplcDefinition(
+	id: string,
+	name: string,
+	category: string,
+	enabled: boolean,
+): CplcDefinition {
 	return {
 		id,
 		name,
@@ -253,14 +299,20 @@ const VBOOK_ROWS: readonly [string, VerificationBookEntry['type'], string, strin
 	['Valley State University', 'school', 'Fresno', 'CA'],
 ];
 
-const VERIFICATION_METHODS: readonly VerificationBookEntry['verificationMethod'][] = ['phone', 'email', 'online'];
+const VERIFICATION_METHODS: readonly VerificationBookEntry['verificationMethod'][] = [
+	'phone',
+	'email',
+	'online',
+];
 
-export const VERIFICATION_BOOK: readonly VerificationBookEntry[] = VBOOK_ROWS.map(([name, type, city, state], index) => ({
-	id: `vbook-${String(index + 1).padStart(4, '0')}`,
-	name,
-	type,
-	city,
-	state,
-	phone: `555-01${String(index).padStart(2, '0')}`,
-	verificationMethod: VERIFICATION_METHODS[index % VERIFICATION_METHODS.length],
-}));
+export const VERIFICATION_BOOK: readonly VerificationBookEntry[] = VBOOK_ROWS.map(
+	([name, type, city, state], index) => ({
+		id: `vbook-${String(index + 1).padStart(4, '0')}`,
+		name,
+		type,
+		city,
+		state,
+		phone: `555-01${String(index).padStart(2, '0')}`,
+		verificationMethod: VERIFICATION_METHODS[index % VERIFICATION_METHODS.length],
+	}),
+);

@@ -4,7 +4,14 @@ export type { Sandbox, SandboxOptions } from './sandbox';
 export { SandboxAdmin } from './admin';
 export type { AdminCaseView, DeliveryLogFilter, SandboxSummary } from './admin';
 export { ADMIN_PREFIX } from './server';
-export { DEMO_API_KEY, DEMO_COMPANY, DEMO_CREDENTIALS, DEMO_GROUPS, PACKAGES, CPLC_DEFINITIONS } from './fixtures';
+export {
+	DEMO_API_KEY,
+	DEMO_COMPANY,
+	DEMO_CREDENTIALS,
+	DEMO_GROUPS,
+	PACKAGES,
+	CPLC_DEFINITIONS,
+} from './fixtures';
 export type { DemoCredential } from './fixtures';
 export { CASE_STATUS_IDS, SECONDARY_CASE_STATUS_IDS } from './statuses';
 export type { CaseScript, ServiceScript } from './lifecycle';
@@ -14,5 +21,11 @@ export type { DeliveryAttempt } from './webhooks/delivery';
 export type { DeliveryFault, DeliveryFaultInput } from './webhooks/deliveryFaults';
 export type { RequestLogEntry } from './world';
 export type { CaseView, CaseDataView } from './state';
-export type { Subscription, SubscriptionInput, SubscriptionPatch, WebhookSettings, MigrationResult } from './webhooks/subscriptions';
+export type {
+	Subscription,
+	SubscriptionInput,
+	SubscriptionPatch,
+	WebhookSettings,
+	MigrationResult,
+} from './webhooks/subscriptions';
 export type { RevocationSelector } from './auth';

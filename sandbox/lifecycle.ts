@@ -26,7 +26,11 @@ import {
 	type CaseStep,
 	type FinalCaseDataStatus,
 } from './statuses';
-import { caseDataStatusChangeMessage, caseStatusChangeMessage, type EventSink } from './webhooks/events';
+import {
+	caseDataStatusChangeMessage,
+	caseStatusChangeMessage,
+	type EventSink,
+} from './webhooks/events';
 
 export const DEFAULT_STEP_SECONDS = 300;
 const DEFAULT_FINAL_STATUS: FinalCaseDataStatus = 'clear';
@@ -65,7 +69,8 @@ export class CaseLifecycle {
 
 	/** A script for the next cases created for this candidate email. */
 	scriptCandidate(email: unknown, script: unknown): CaseScript {
-		if (typeof email !== 'string' || !email.includes('@')) throw badRequest('email must be an email address');
+		if (typeof email !== 'string' || !email.includes('@'))
+			throw badRequest('email must be an email address');
 		const checked = checkedScript(script);
 		this.candidateScripts.set(email.toLowerCase(), checked);
 		return checked;
@@ -87,7 +92,10 @@ export class CaseLifecycle {
 	/** A case was just created at step 1: announce it and set the clock running for it. */
 	start(record: CaseRecord): void {
 		const email = record.candidate.email.toLowerCase();
-		this.caseScripts.set(record.id, mergeScripts(emailTagScript(email), this.candidateScripts.get(email) ?? {}));
+		this.caseScripts.set(
+			record.id,
+			mergeScripts(emailTagScript(email), this.candidateScripts.get(email) ?? {}),
+		);
 		this.events.publish(record.groupProfileId, caseStatusChangeMessage(record));
 		this.scheduleNextTransition(record);
 	}
@@ -113,10 +121,14 @@ export class CaseLifecycle {
 	cancelSearch(record: CaseRecord, caseData: CaseDataRecord, searchId: string): void {
 		const search = searchRecordsOf(caseData).find((candidate) => candidate.searchId === searchId);
 		if (!search) throw notFound(`Case data ${caseData.id} has no search ${searchId}`);
-		if (search.status !== 'pending') throw badRequest(`Search ${searchId} is ${search.status} already and cannot be canceled`);
+		if (search.status !== 'pending')
+			throw badRequest(`Search ${searchId} is ${search.status} already and cannot be canceled`);
 		Object.assign(search, caseDataStatusFields('canceled'));
 		caseData.modStamp = this.clock.nowIso();
-		if (caseData.status === 'pending' && searchRecordsOf(caseData).every((entry) => entry.status === 'canceled')) {
+		if (
+			caseData.status === 'pending' &&
+			searchRecordsOf(caseData).every((entry) => entry.status === 'canceled')
+		) {
 			this.finish(record, caseData, 'canceled');
 			this.completeIfDone(record);
 		}
@@ -124,7 +136,9 @@ export class CaseLifecycle {
 
 	private progressScreenings(record: CaseRecord): void {
 		const script = this.scriptOf(record.id);
-		for (const caseData of this.store.caseDataOf(record).filter((data) => data.status === 'pending')) {
+		for (const caseData of this.store
+			.caseDataOf(record)
+			.filter((data) => data.status === 'pending')) {
 			const serviceScript = script.services?.[caseData.serviceId] ?? {};
 			const path = serviceScript.pendingStatusIds ?? defaultPendingPath(caseData.serviceId);
 			const position = this.pendingPositions.get(caseData.id) ?? 0;
@@ -132,7 +146,11 @@ export class CaseLifecycle {
 				this.pendingPositions.set(caseData.id, position + 1);
 				this.update(record, caseData, pendingStatusFields(path[position]));
 			} else {
-				this.finish(record, caseData, serviceScript.finalStatus ?? script.finalStatus ?? DEFAULT_FINAL_STATUS);
+				this.finish(
+					record,
+					caseData,
+					serviceScript.finalStatus ?? script.finalStatus ?? DEFAULT_FINAL_STATUS,
+				);
 			}
 		}
 		this.completeIfDone(record);
@@ -142,16 +160,25 @@ export class CaseLifecycle {
 		for (const search of searchRecordsOf(caseData)) {
 			if (search.status !== 'canceled') Object.assign(search, caseDataStatusFields(status));
 		}
-		this.update(record, caseData, { ...caseDataStatusFields(status), ...pendingStatusFields(null) });
+		this.update(record, caseData, {
+			...caseDataStatusFields(status),
+			...pendingStatusFields(null),
+		});
 	}
 
-	private update(record: CaseRecord, caseData: CaseDataRecord, fields: Partial<CaseDataRecord>): void {
+	private update(
+		record: CaseRecord,
+		caseData: CaseDataRecord,
+		fields: Partial<CaseDataRecord>,
+	): void {
 		Object.assign(caseData, fields, { modStamp: this.clock.nowIso() });
 		this.events.publish(record.groupProfileId, caseDataStatusChangeMessage(record, caseData));
 	}
 
 	private completeIfDone(record: CaseRecord): void {
-		const allDone = this.store.caseDataOf(record).every((caseData) => caseData.status !== 'pending');
+		const allDone = this.store
+			.caseDataOf(record)
+			.every((caseData) => caseData.status !== 'pending');
 		if (caseStepOf(record) === 3 && allDone) this.moveToStep(record, 4);
 	}
 
@@ -200,20 +227,30 @@ function checkedScript(script: unknown): CaseScript {
 	if (script.holdAtStep !== undefined && ![1, 2, 3, 4].includes(script.holdAtStep as number)) {
 		problems.push('holdAtStep must be 1, 2, 3 or 4');
 	}
-	if (script.stepSeconds !== undefined && !(typeof script.stepSeconds === 'number' && script.stepSeconds > 0)) {
+	if (
+		script.stepSeconds !== undefined &&
+		!(typeof script.stepSeconds === 'number' && script.stepSeconds > 0)
+	) {
 		problems.push('stepSeconds must be a positive number');
 	}
-	if (script.services !== undefined && !isPlainObject(script.services)) problems.push('services must be an object');
-	for (const [serviceId, serviceScript] of Object.entries(isPlainObject(script.services) ? script.services : {})) {
+	if (script.services !== undefined && !isPlainObject(script.services))
+		problems.push('services must be an object');
+	for (const [serviceId, serviceScript] of Object.entries(
+		isPlainObject(script.services) ? script.services : {},
+	)) {
 		const path = `services.${serviceId}`;
-		if (!isKnownServiceId(serviceId)) problems.push(`${path}: ${serviceId} is not a known service ID`);
+		if (!isKnownServiceId(serviceId))
+			problems.push(`${path}: ${serviceId} is not a known service ID`);
 		if (!isPlainObject(serviceScript)) {
 			problems.push(`${path} must be an object`);
 			continue;
 		}
 		checkedFinalStatus(serviceScript.finalStatus, `${path}.finalStatus`, problems);
 		const pendingIds = serviceScript.pendingStatusIds;
-		if (pendingIds !== undefined && !(Array.isArray(pendingIds) && pendingIds.every(isPendingStatusId))) {
+		if (
+			pendingIds !== undefined &&
+			!(Array.isArray(pendingIds) && pendingIds.every(isPendingStatusId))
+		) {
 			problems.push(`${path}.pendingStatusIds must be an array of pending status IDs of spec 3.2`);
 		}
 	}

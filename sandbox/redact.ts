@@ -13,7 +13,9 @@ export function redactSecrets(value: unknown): unknown {
 	return Object.fromEntries(
 		Object.entries(value as Record<string, unknown>).map(([key, entry]) => [
 			key,
-			SECRET_KEYS.has(key.toLowerCase()) && entry !== null && entry !== undefined ? REDACTED : redactSecrets(entry),
+			SECRET_KEYS.has(key.toLowerCase()) && entry !== null && entry !== undefined
+				? REDACTED
+				: redactSecrets(entry),
 		]),
 	);
 }

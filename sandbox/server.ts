@@ -68,15 +68,21 @@ function send(response: http.ServerResponse, { status, body, headers = {} }: Api
 	if (body === undefined || status === 204) {
 		response.writeHead(status, headers).end();
 	} else if (typeof body === 'string') {
-		response.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end(body);
+		response
+			.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8' })
+			.end(body);
 	} else {
-		response.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+		response
+			.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' })
+			.end(JSON.stringify(body));
 	}
 }
 
 function toResponse(error: unknown): ApiResponse {
 	if (error instanceof HttpError) return { status: error.status, body: error.body };
-	process.emitWarning(`Sandbox route failed: ${error instanceof Error ? error.stack : String(error)}`);
+	process.emitWarning(
+		`Sandbox route failed: ${error instanceof Error ? error.stack : String(error)}`,
+	);
 	return { status: 500, body: errorBody(500, 'Internal server error') };
 }
 
@@ -90,7 +96,10 @@ interface IncomingCall {
 	rawBody: string;
 }
 
-export function createSandboxServer(context: SandboxContext, adminRoutes: readonly AnyRoute[]): http.Server {
+export function createSandboxServer(
+	context: SandboxContext,
+	adminRoutes: readonly AnyRoute[],
+): http.Server {
 	const api = compileRoutes(API_ROUTES as readonly AnyRoute[]);
 	const admin = compileRoutes(adminRoutes);
 
@@ -103,7 +112,8 @@ export function createSandboxServer(context: SandboxContext, adminRoutes: readon
 		try {
 			const found = findRoute(routes, call.method, call.path);
 			if (!found) throw notFound(`Cannot ${call.method} ${call.path}`);
-			const principal = found.route.requiresBearer === false ? undefined : authorize(call.headers.authorization);
+			const principal =
+				found.route.requiresBearer === false ? undefined : authorize(call.headers.authorization);
 			const request: ApiRequest<ApiClient | undefined> = {
 				method: call.method,
 				path: call.path,
@@ -119,7 +129,11 @@ export function createSandboxServer(context: SandboxContext, adminRoutes: readon
 		}
 	}
 
-	async function serveApi(call: IncomingCall, request: http.IncomingMessage, response: http.ServerResponse) {
+	async function serveApi(
+		call: IncomingCall,
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+	) {
 		const started = Date.now();
 		const world = context.world;
 		const entry: Omit<RequestLogEntry, 'id'> = {
@@ -136,15 +150,27 @@ export function createSandboxServer(context: SandboxContext, adminRoutes: readon
 		};
 		const finish = (result: ApiResponse | undefined) => {
 			if (result) send(response, result);
-			world.requestLog.append({ ...entry, status: result?.status ?? null, durationMs: Date.now() - started });
+			world.requestLog.append({
+				...entry,
+				status: result?.status ?? null,
+				durationMs: Date.now() - started,
+			});
 		};
 
-		const limited = world.faults.rateLimited(call.method, call.path, call.headers.authorization ?? '', Date.now());
+		const limited = world.faults.rateLimited(
+			call.method,
+			call.path,
+			call.headers.authorization ?? '',
+			Date.now(),
+		);
 		if (limited) {
 			entry.faultId = limited.rule.id;
 			return finish({
 				status: 429,
-				body: errorBody(429, `Rate limit of ${limited.rule.perSecond} requests per second exceeded (fault ${limited.rule.id})`),
+				body: errorBody(
+					429,
+					`Rate limit of ${limited.rule.perSecond} requests per second exceeded (fault ${limited.rule.id})`,
+				),
 				headers: { 'retry-after': String(limited.retryAfterSeconds) },
 			});
 		}
@@ -155,7 +181,10 @@ export function createSandboxServer(context: SandboxContext, adminRoutes: readon
 			return finish(undefined);
 		}
 		if (fault?.kind === 'status') {
-			return finish({ status: fault.status!, body: errorBody(fault.status!, `Injected fault ${fault.id}`) });
+			return finish({
+				status: fault.status!,
+				body: errorBody(fault.status!, `Injected fault ${fault.id}`),
+			});
 		}
 		if (fault?.kind === 'latency') await sleep(fault.latencyMs!);
 

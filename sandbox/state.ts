@@ -103,7 +103,13 @@ export type CaseDataView = CaseDataRecord;
 
 export type CaseServiceSummary = Pick<
 	CaseDataRecord,
-	'serviceId' | 'serviceName' | 'serviceTypeId' | 'status' | 'statusId' | 'pendingStatus' | 'pendingStatusId'
+	| 'serviceId'
+	| 'serviceName'
+	| 'serviceTypeId'
+	| 'status'
+	| 'statusId'
+	| 'pendingStatus'
+	| 'pendingStatusId'
 > & { caseDataId: string };
 
 export type CaseView = Omit<CaseRecord, 'caseDataIds'> & { services: CaseServiceSummary[] };
@@ -122,7 +128,9 @@ export class SandboxStore {
 	}
 
 	caseDataOf(record: CaseRecord): CaseDataRecord[] {
-		return record.caseDataIds.map((id) => this.caseData.get(id)).filter((data): data is CaseDataRecord => !!data);
+		return record.caseDataIds
+			.map((id) => this.caseData.get(id))
+			.filter((data): data is CaseDataRecord => !!data);
 	}
 
 	testimoniesOf(caseId: string): TestimonyRecord[] {
@@ -130,7 +138,8 @@ export class SandboxStore {
 	}
 
 	caseView(record: CaseRecord): CaseView {
-		const caseFields: Omit<CaseRecord, 'caseDataIds'> & Partial<CaseRecord> = structuredClone(record);
+		const caseFields: Omit<CaseRecord, 'caseDataIds'> & Partial<CaseRecord> =
+			structuredClone(record);
 		delete caseFields.caseDataIds;
 		return {
 			...caseFields,

@@ -2,7 +2,11 @@
  * Status names and IDs: case data statuses (3.1) and pending statuses (3.2) straight from the catalog;
  * the case status IDs of 3.3, which the spec names but does not list, are chosen here.
  */
-import { CASE_DATA_STATUSES, CASE_STATUS_SEQUENCE, PENDING_STATUSES } from '../nodes/shared/catalog';
+import {
+	CASE_DATA_STATUSES,
+	CASE_STATUS_SEQUENCE,
+	PENDING_STATUSES,
+} from '../nodes/shared/catalog';
 
 export type CaseDataStatusName = (typeof CASE_DATA_STATUSES)[number]['status'];
 export type FinalCaseDataStatus = Exclude<CaseDataStatusName, 'pending'>;
@@ -21,7 +25,10 @@ export function isPendingStatusId(value: unknown): boolean {
 }
 
 /** `{ status, statusId }` for a status name of spec 3.1. */
-export function caseDataStatusFields(status: CaseDataStatusName): { status: string; statusId: string } {
+export function caseDataStatusFields(status: CaseDataStatusName): {
+	status: string;
+	statusId: string;
+} {
 	const entry = CASE_DATA_STATUSES.find((candidate) => candidate.status === status);
 	if (!entry) throw new Error(`Unknown case data status ${status}`);
 	return { status: entry.status, statusId: entry.statusId };
@@ -57,14 +64,23 @@ export function caseStepFields(step: CaseStep) {
 		caseStatus: entry.caseStatus,
 		caseStatusId: CASE_STATUS_IDS[entry.caseStatus],
 		secondaryStatus: entry.secondaryStatus,
-		secondaryCaseStatusId: entry.secondaryStatus === null ? null : SECONDARY_CASE_STATUS_IDS[entry.secondaryStatus],
+		secondaryCaseStatusId:
+			entry.secondaryStatus === null ? null : SECONDARY_CASE_STATUS_IDS[entry.secondaryStatus],
 	};
 }
 
-export function caseStepOf(fields: { caseStatus: string; secondaryStatus: string | null }): CaseStep {
+export function caseStepOf(fields: {
+	caseStatus: string;
+	secondaryStatus: string | null;
+}): CaseStep {
 	const entry = CASE_STATUS_SEQUENCE.find(
-		(candidate) => candidate.caseStatus === fields.caseStatus && candidate.secondaryStatus === fields.secondaryStatus,
+		(candidate) =>
+			candidate.caseStatus === fields.caseStatus &&
+			candidate.secondaryStatus === fields.secondaryStatus,
 	);
-	if (!entry) throw new Error(`Case status ${fields.caseStatus} / ${fields.secondaryStatus} is not in the sequence`);
+	if (!entry)
+		throw new Error(
+			`Case status ${fields.caseStatus} / ${fields.secondaryStatus} is not in the sequence`,
+		);
 	return entry.step;
 }

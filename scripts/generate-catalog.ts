@@ -50,7 +50,8 @@ function categoryFromName(name: string): string | undefined {
 	if (/Identity/.test(name)) return 'service-cat-idv';
 	if (/Motor Vehicle/.test(name)) return 'service-cat-mvr';
 	if (/Criminal/.test(name)) return 'service-cat-criminal';
-	if (/^(Education|Employment|Employment Income) Verification$/.test(name)) return 'service-cat-verification';
+	if (/^(Education|Employment|Employment Income) Verification$/.test(name))
+		return 'service-cat-verification';
 	if (/Professional License/.test(name)) return 'service-cat-pro-lic';
 	return undefined;
 }
@@ -73,7 +74,9 @@ export function factsFromSpec(markdown: string) {
 	const categories = typeAndCategoryRows
 		.filter(([kind]) => kind.startsWith('Category: '))
 		.map(([kind, id]) => ({ name: kind.replace('Category: ', ''), id }));
-	const subcategoryRow = typeAndCategoryRows.find(([kind]) => kind.startsWith('Subcategories of OHS'));
+	const subcategoryRow = typeAndCategoryRows.find(([kind]) =>
+		kind.startsWith('Subcategories of OHS'),
+	);
 	if (!subcategoryRow) throw new Error('OHS subcategories row not found');
 	const subcategoryNames = subcategoryRow[0].replace(/^Subcategories of OHS: /, '').split(/, /);
 	const subcategoryIds = subcategoryRow[1].split(/, /);
@@ -83,7 +86,12 @@ export function factsFromSpec(markdown: string) {
 	for (const [name, id] of tableRows(section(markdown, '**Service IDs (non-drug)**'))) {
 		const categoryId = categoryFromName(name);
 		const typeId = categoryId ? TYPE_FOR_CATEGORY[categoryId] : undefined;
-		services.push({ id, name, ...(typeId ? { typeId } : {}), ...(categoryId ? { categoryId } : {}) });
+		services.push({
+			id,
+			name,
+			...(typeId ? { typeId } : {}),
+			...(categoryId ? { categoryId } : {}),
+		});
 	}
 
 	const ohsRows = tableRows(section(markdown, '**OHS service IDs**'));
@@ -134,19 +142,30 @@ export function factsFromSpec(markdown: string) {
 		}),
 	);
 
-	const limits = new Map(tableRows(section(markdown, '## 8. Limits')).map(([k, v]) => [stripTicks(k), v]));
+	const limits = new Map(
+		tableRows(section(markdown, '## 8. Limits')).map(([k, v]) => [stripTicks(k), v]),
+	);
 	const retryDelaysSeconds = [2, 3, 4, 5, 6, 7, 8].map((attempt) =>
 		durationSeconds(limits.get(`Delay before attempt ${attempt}`)),
 	);
 	const attempts = Number(limits.get('Webhook delivery attempts')?.match(/^(\d+)/)?.[1]);
 	const deadline = durationSeconds(limits.get('Webhook response deadline'));
-	const tolerance = durationSeconds(limits.get('Signature timestamp tolerance')?.replace(/ \(.*\)$/, ''));
+	const tolerance = durationSeconds(
+		limits.get('Signature timestamp tolerance')?.replace(/ \(.*\)$/, ''),
+	);
 	const staffingAgencyMax = Number(limits.get('staffingAgency length')?.match(/(\d+)/)?.[1]);
-	if (retryDelaysSeconds.length !== attempts - 1) throw new Error('Retry delays do not match attempts');
+	if (retryDelaysSeconds.length !== attempts - 1)
+		throw new Error('Retry delays do not match attempts');
 
 	const endpoints = [
-		...[...markdown.matchAll(/^### 4\.\d+ (GET|POST|PUT) (\S+)$/gm)].map(([, method, path]) => ({ method, path })),
-		...tableRows(section(markdown, '### 4.3 Other endpoints referenced')).map(([method, path]) => ({ method, path })),
+		...[...markdown.matchAll(/^### 4\.\d+ (GET|POST|PUT) (\S+)$/gm)].map(([, method, path]) => ({
+			method,
+			path,
+		})),
+		...tableRows(section(markdown, '### 4.3 Other endpoints referenced')).map(([method, path]) => ({
+			method,
+			path,
+		})),
 	];
 
 	return {
@@ -156,7 +175,10 @@ export function factsFromSpec(markdown: string) {
 		ohsSubcategories: subcategories,
 		services,
 		/** Drug-panel service IDs follow these patterns; the full list of panel codes is not in the spec. */
-		drugPanelIdPatterns: ['^drug-service-(?:\\d+N?|H17P)-panel$', '^service-drug-(?:\\d+N?|H17P)-panel$'],
+		drugPanelIdPatterns: [
+			'^drug-service-(?:\\d+N?|H17P)-panel$',
+			'^service-drug-(?:\\d+N?|H17P)-panel$',
+		],
 		caseDataStatuses,
 		pendingStatuses,
 		caseStatusSequence,
@@ -221,12 +243,29 @@ export function readFacts(): ApiFacts {
 }
 
 /** The spec gives OHS services by ID only; their display names are the ID's words. */
-const ACRONYMS = new Set(['cbc', 'cxr', 'pft', 'resp', 'osha', 'tb', 'ppd', 'hep', 'mmr', 'igg', 'ab', 'tdap', 'var', 'hbsab']);
+const ACRONYMS = new Set([
+	'cbc',
+	'cxr',
+	'pft',
+	'resp',
+	'osha',
+	'tb',
+	'ppd',
+	'hep',
+	'mmr',
+	'igg',
+	'ab',
+	'tdap',
+	'var',
+	'hbsab',
+]);
 function ohsServiceName(id: string, subcategoryName: string): string {
 	const words = id
 		.replace(/^service-(ohs-(tb-)?|titer-|vacc-)/, '')
 		.split('-')
-		.map((word) => (ACRONYMS.has(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1)));
+		.map((word) =>
+			ACRONYMS.has(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1),
+		);
 	return `${subcategoryName}: ${words.join(' ')}`;
 }
 
@@ -249,14 +288,21 @@ if (require.main === module) {
 	if (check) {
 		let outOfDate = false;
 		if (existsSync(specPath)) {
-			if (readFileSync(FACTS_PATH, 'utf8') !== factsSource(factsFromSpec(readFileSync(specPath, 'utf8')))) {
-				console.error(`api/facts.json does not say what ${specPath} says: run npm run generate:catalog -- --from-spec`);
+			if (
+				readFileSync(FACTS_PATH, 'utf8') !==
+				factsSource(factsFromSpec(readFileSync(specPath, 'utf8')))
+			) {
+				console.error(
+					`api/facts.json does not say what ${specPath} says: run npm run generate:catalog -- --from-spec`,
+				);
 				outOfDate = true;
 			} else console.log('api/facts.json matches the spec');
 		} else console.log(`api/facts.json not checked against the spec: no spec at ${specPath}`);
 		const current = existsSync(GENERATED_PATH) ? readFileSync(GENERATED_PATH, 'utf8') : '';
 		if (current !== catalogSource(readFacts())) {
-			console.error('nodes/shared/catalog.generated.ts is out of date: run npm run generate:catalog');
+			console.error(
+				'nodes/shared/catalog.generated.ts is out of date: run npm run generate:catalog',
+			);
 			outOfDate = true;
 		} else console.log('catalog is up to date');
 		process.exit(outOfDate ? 1 : 0);

@@ -9,12 +9,18 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 let failed = false;
 
-const n8nLint = spawnSync(join(root, 'node_modules', '.bin', 'n8n-node'), ['lint'], { cwd: root, stdio: 'inherit' });
+const n8nLint = spawnSync(join(root, 'node_modules', '.bin', 'n8n-node'), ['lint'], {
+	cwd: root,
+	stdio: 'inherit',
+});
 if (n8nLint.status === 0) console.log('lint: n8n-node lint: no errors');
 else {
 	failed = true;
@@ -24,12 +30,17 @@ else {
 const disabled = ['nodes', 'credentials'].flatMap((folder) =>
 	readdirSync(join(root, folder), { recursive: true })
 		.map((file) => join(folder, String(file)))
-		.filter((file) => file.endsWith('.ts') && readFileSync(join(root, file), 'utf8').includes('eslint-disable')),
+		.filter(
+			(file) =>
+				file.endsWith('.ts') && readFileSync(join(root, file), 'utf8').includes('eslint-disable'),
+		),
 );
 if (disabled.length === 0) console.log('lint: no eslint-disable in nodes/ or credentials/');
 else {
 	failed = true;
-	console.error(`lint: eslint-disable in ${disabled.join(', ')}: n8n's verification ignores it; fix the code instead`);
+	console.error(
+		`lint: eslint-disable in ${disabled.join(', ')}: n8n's verification ignores it; fix the code instead`,
+	);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'bgc-lint-'));
@@ -37,7 +48,10 @@ try {
 	const source = await analyzePackage(root, SOURCE_FILE_PATTERNS);
 	report('sources (package.json, nodes/, credentials/)', source);
 
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+		cwd: root,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'));
 	execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);
 	const dist = await analyzePackage(join(work, 'package'), ['**/*.js', 'package.json']);

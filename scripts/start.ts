@@ -15,7 +15,13 @@ import * as path from 'node:path';
 
 import { DEMO_CREDENTIALS, describeSandbox, startSandbox, type Sandbox } from '../sandbox';
 import { N8nApi, type N8nNode, type WorkflowInput } from './n8n/publicApi';
-import { ensureN8nRuntime, installPackageIntoUserFolder, packRepo, startN8n, type N8nInstance } from './n8n/runtime';
+import {
+	ensureN8nRuntime,
+	installPackageIntoUserFolder,
+	packRepo,
+	startN8n,
+	type N8nInstance,
+} from './n8n/runtime';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
@@ -45,7 +51,8 @@ function numberFromEnv(name: string, fallback: number): number {
 	const value = process.env[name];
 	if (value === undefined || value === '') return fallback;
 	const number = Number(value);
-	if (!Number.isFinite(number) || number < 0) throw new Error(`${name} must be a number >= 0, got ${value}`);
+	if (!Number.isFinite(number) || number < 0)
+		throw new Error(`${name} must be a number >= 0, got ${value}`);
 	return number;
 }
 
@@ -54,12 +61,22 @@ function numberFromEnv(name: string, fallback: number): number {
  * n8n 2.x adds an "Allowed HTTP Request Domains" setting to credentials that authenticate requests, and
  * its public API then wants it set: use the editor's default, "all".
  */
-async function upsertCredential(api: N8nApi, name: string, type: string, fields: Record<string, unknown>) {
+async function upsertCredential(
+	api: N8nApi,
+	name: string,
+	type: string,
+	fields: Record<string, unknown>,
+) {
 	const schema = (await api.credentialSchema(type)) as { properties?: Record<string, unknown> };
-	const data = schema.properties?.allowedHttpRequestDomains ? { allowedHttpRequestDomains: 'all', ...fields } : fields;
-	const existing = (await api.request<Listed<{ id: string; name: string; type: string }>>('GET', '/credentials?limit=250')).data.find(
-		(credential) => credential.name === name && credential.type === type,
-	);
+	const data = schema.properties?.allowedHttpRequestDomains
+		? { allowedHttpRequestDomains: 'all', ...fields }
+		: fields;
+	const existing = (
+		await api.request<Listed<{ id: string; name: string; type: string }>>(
+			'GET',
+			'/credentials?limit=250',
+		)
+	).data.find((credential) => credential.name === name && credential.type === type);
 	if (existing) {
 		await api.request('PATCH', `/credentials/${existing.id}`, { name, type, data });
 		return { id: existing.id, name, type };
@@ -75,13 +92,17 @@ function loadExamples(sandboxUrl: string): WorkflowInput[] {
 		.sort()
 		.map((file) => {
 			// The examples post to the sandbox's demo inbox on its default port; follow the port in use.
-			const text = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8').split(EXAMPLE_SANDBOX_URL).join(sandboxUrl);
+			const text = fs
+				.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')
+				.split(EXAMPLE_SANDBOX_URL)
+				.join(sandboxUrl);
 			const { name, nodes, connections, settings } = JSON.parse(text) as WorkflowInput;
 			return { name, nodes, connections, settings };
 		});
 }
 
-const productionWebhookUrl = (baseUrl: string, node: N8nNode) => `${baseUrl}/webhook/${node.webhookId}/webhook`;
+const productionWebhookUrl = (baseUrl: string, node: N8nNode) =>
+	`${baseUrl}/webhook/${node.webhookId}/webhook`;
 
 /** Imports the examples that are not there yet (a re-run keeps the user's edits), credentials wired in. */
 async function setUpExamples(api: N8nApi, n8n: N8nInstance, sandbox: Sandbox) {
@@ -93,8 +114,12 @@ async function setUpExamples(api: N8nApi, n8n: N8nInstance, sandbox: Sandbox) {
 			clientAccessToken: DEMO_CREDENTIALS[0].clientAccessToken,
 		}),
 	];
-	const existing = (await api.request<Listed<{ id: string; name: string; active: boolean; nodes: N8nNode[] }>>('GET', '/workflows?limit=250'))
-		.data;
+	const existing = (
+		await api.request<Listed<{ id: string; name: string; active: boolean; nodes: N8nNode[] }>>(
+			'GET',
+			'/workflows?limit=250',
+		)
+	).data;
 	const workflows: StartedSession['workflows'] = [];
 
 	for (const example of loadExamples(sandbox.url)) {
@@ -104,29 +129,49 @@ async function setUpExamples(api: N8nApi, n8n: N8nInstance, sandbox: Sandbox) {
 			// One endpoint, one subscription, one signing secret (spec 6.1): a credential per trigger workflow.
 			const url = productionWebhookUrl(n8n.baseUrl, trigger);
 			const event = trigger.parameters?.event as string;
-			const subscription = sandbox.admin.createSubscription({ url, eventTypes: event === 'any' ? undefined : [event] });
-			webhookCredential = await upsertCredential(api, `Background Check Webhook API (${example.name})`, WEBHOOK_CREDENTIAL_TYPE, {
-				signingSecret: subscription.secret,
+			const subscription = sandbox.admin.createSubscription({
+				url,
+				eventTypes: event === 'any' ? undefined : [event],
 			});
+			webhookCredential = await upsertCredential(
+				api,
+				`Background Check Webhook API (${example.name})`,
+				WEBHOOK_CREDENTIAL_TYPE,
+				{
+					signingSecret: subscription.secret,
+				},
+			);
 			credentials.push(webhookCredential);
 		}
 		for (const node of example.nodes) {
 			if (!node.credentials) continue;
-			if (node.credentials.backgroundCheckApi) node.credentials.backgroundCheckApi = { id: credentials[0].id, name: credentials[0].name };
+			if (node.credentials.backgroundCheckApi)
+				node.credentials.backgroundCheckApi = { id: credentials[0].id, name: credentials[0].name };
 			if (node.credentials.backgroundCheckWebhookApi && webhookCredential) {
-				node.credentials.backgroundCheckWebhookApi = { id: webhookCredential.id, name: webhookCredential.name };
+				node.credentials.backgroundCheckWebhookApi = {
+					id: webhookCredential.id,
+					name: webhookCredential.name,
+				};
 			}
 		}
 
-		const workflow = existing.find((candidate) => candidate.name === example.name) ?? (await api.createWorkflow(example));
-		const activatable = example.nodes.some((node) => node.type === TRIGGER_TYPE || node.type === FORM_TRIGGER_TYPE);
+		const workflow =
+			existing.find((candidate) => candidate.name === example.name) ??
+			(await api.createWorkflow(example));
+		const activatable = example.nodes.some(
+			(node) => node.type === TRIGGER_TYPE || node.type === FORM_TRIGGER_TYPE,
+		);
 		if (activatable && !workflow.active) await api.activateWorkflow(workflow.id);
 		const form = example.nodes.find((node) => node.type === FORM_TRIGGER_TYPE);
 		workflows.push({
 			id: workflow.id,
 			name: example.name,
 			active: activatable,
-			url: trigger ? productionWebhookUrl(n8n.baseUrl, trigger) : form ? `${n8n.baseUrl}/form/${form.webhookId}` : undefined,
+			url: trigger
+				? productionWebhookUrl(n8n.baseUrl, trigger)
+				: form
+					? `${n8n.baseUrl}/form/${form.webhookId}`
+					: undefined,
 		});
 	}
 	return { credentials, workflows };
@@ -172,14 +217,19 @@ async function main(): Promise<void> {
 			workflows,
 			credentials,
 		};
-		fs.writeFileSync(path.join(devDir, 'session.json'), `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
+		fs.writeFileSync(path.join(devDir, 'session.json'), `${JSON.stringify(session, null, 2)}\n`, {
+			mode: 0o600,
+		});
 
 		process.stdout.write(
 			[
 				'',
 				`n8n editor:   ${n8n.baseUrl}`,
 				`login:        ${n8n.owner.email} / ${n8n.owner.password}`,
-				...workflows.map((workflow) => `workflow:     ${workflow.name}${workflow.active ? ' (active)' : ''}${workflow.url ? ` ${workflow.url}` : ''}`),
+				...workflows.map(
+					(workflow) =>
+						`workflow:     ${workflow.name}${workflow.active ? ' (active)' : ''}${workflow.url ? ` ${workflow.url}` : ''}`,
+				),
 				'',
 				describeSandbox(sandbox),
 				'',

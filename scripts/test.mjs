@@ -18,11 +18,15 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 const steps = [];
 const QUEUE_MODE_RUNTIMES = ['newest'];
-const runtimeNames = (process.env.BGC_N8N_RUNTIMES || 'oldest,newest').split(',').map((name) => name.trim());
+const runtimeNames = (process.env.BGC_N8N_RUNTIMES || 'oldest,newest')
+	.split(',')
+	.map((name) => name.trim());
 const pins = JSON.parse(readFileSync(join(root, 'scripts', 'n8n', 'runtimes.json'), 'utf8'));
 for (const name of runtimeNames) {
 	if (!pins[name] || name.startsWith('$')) {
-		console.error(`BGC_N8N_RUNTIMES names ${JSON.stringify(name)}; the runtimes are: oldest, newest`);
+		console.error(
+			`BGC_N8N_RUNTIMES names ${JSON.stringify(name)}; the runtimes are: oldest, newest`,
+		);
 		process.exit(2);
 	}
 }
@@ -30,11 +34,17 @@ for (const name of runtimeNames) {
 function run(label, command, args, env = {}) {
 	console.log(`\n=== ${label}: ${[command, ...args].join(' ')}`);
 	const started = Date.now();
-	const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+	const result = spawnSync(command, args, {
+		cwd: root,
+		stdio: 'inherit',
+		env: { ...process.env, ...env },
+	});
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
 	const ok = result.status === 0;
 	steps.push({ label, seconds });
-	console.log(`=== ${label}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`);
+	console.log(
+		`=== ${label}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`,
+	);
 	if (!ok) failures.push(label);
 	return ok;
 }
@@ -56,11 +66,20 @@ function jestSuite(label, config, env = {}) {
 const built = run('build', 'npm', ['run', '--silent', 'build']);
 if (built) run('lint (n8n community package scanner rules)', 'npm', ['run', '--silent', 'lint']);
 // ts-jest only transpiles; this type-checks the tests, the sandbox and the scripts as well as the package.
-run(`type-check (n8n-workflow ${pins.oldest.n8nWorkflow})`, 'npx', ['tsc', '-p', 'tsconfig.dev.json']);
-run(`type-check of the package (n8n-workflow ${pins.newest.n8nWorkflow})`, 'npx', ['tsc', '-p', 'tsconfig.newest.json']);
+run(`type-check (n8n-workflow ${pins.oldest.n8nWorkflow})`, 'npx', [
+	'tsc',
+	'-p',
+	'tsconfig.dev.json',
+]);
+run(`type-check of the package (n8n-workflow ${pins.newest.n8nWorkflow})`, 'npx', [
+	'tsc',
+	'-p',
+	'tsconfig.newest.json',
+]);
 
 const spec = resolve(root, '..', 'shared', 'spec', 'background-check-api.md');
-if (existsSync(spec)) run('catalog matches the spec', 'npx', ['tsx', 'scripts/generate-catalog.ts', spec, '--check']);
+if (existsSync(spec))
+	run('catalog matches the spec', 'npx', ['tsx', 'scripts/generate-catalog.ts', spec, '--check']);
 else console.log(`\n=== catalog check skipped: no spec at ${spec}`);
 
 jestSuite('unit-sandbox-integration');
@@ -70,13 +89,16 @@ if (!quick && built) {
 		const node = pin.node === 'system' ? process.version : `v${pin.node}`;
 		const on = `n8n ${pin.n8n}, Node.js ${node}`;
 		// The first run on a machine installs the runtime here (see docs/n8n-runtimes.md).
-		run(`install ${on} (once per machine)`, 'npx', ['tsx', 'scripts/n8n/runtime.ts', 'install'], { BGC_N8N_RUNTIME: name });
+		run(`install ${on} (once per machine)`, 'npx', ['tsx', 'scripts/n8n/runtime.ts', 'install'], {
+			BGC_N8N_RUNTIME: name,
+		});
 		jestSuite(`real-n8n on ${on}`, 'jest.e2e.config.js', { BGC_N8N_RUNTIME: name });
 		jestSuite(`reliability on ${on}`, 'jest.reliability.config.js', { BGC_N8N_RUNTIME: name });
 		// Queue mode (PostgreSQL, Redis, HAProxy, 5 n8n processes; installs what is missing): docs/queue-mode.md.
 		// On the newest runtime only: on both it took about 13 minutes on a loaded 2-core machine (2.8.4: 3 min,
 		// 2.41.1: 10 min); `BGC_N8N_RUNTIME=oldest npm run test:queue` runs it on 2.8.4.
-		if (QUEUE_MODE_RUNTIMES.includes(name)) jestSuite(`queue mode on ${on}`, 'jest.queue.config.js', { BGC_N8N_RUNTIME: name });
+		if (QUEUE_MODE_RUNTIMES.includes(name))
+			jestSuite(`queue mode on ${on}`, 'jest.queue.config.js', { BGC_N8N_RUNTIME: name });
 	}
 }
 

@@ -11,8 +11,22 @@
  */
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import { httpRequest } from '../../scripts/n8n/http';
-import { deployWebhookWorkflow, type Credential, type DeployedWebhookWorkflow, type Execution, type N8nApi, type N8nNode } from '../../scripts/n8n/publicApi';
-import { actionNode, API_CREDENTIAL, byId, credentialRef, createApiCredential, requestsFrom } from '../../test/e2e/harness/backgroundCheck';
+import {
+	deployWebhookWorkflow,
+	type Credential,
+	type DeployedWebhookWorkflow,
+	type Execution,
+	type N8nApi,
+	type N8nNode,
+} from '../../scripts/n8n/publicApi';
+import {
+	actionNode,
+	API_CREDENTIAL,
+	byId,
+	credentialRef,
+	createApiCredential,
+	requestsFrom,
+} from '../../test/e2e/harness/backgroundCheck';
 
 export const NODE_UNDER_TEST = 'Node under test';
 /** HTTP Request node version n8n 2.8.4 adds to a new workflow (its defaultVersion). */
@@ -35,11 +49,16 @@ export async function createCases(sandbox: Sandbox, count: number): Promise<stri
 				method: 'POST',
 				headers: { authorization: `Bearer ${token}` },
 				body: {
-					candidate: { firstName: 'Bench', lastName: `Candidate${index}`, email: `bench-${index}-${Date.now()}@example.com` },
+					candidate: {
+						firstName: 'Bench',
+						lastName: `Candidate${index}`,
+						email: `bench-${index}-${Date.now()}@example.com`,
+					},
 					services: [{ id: 'service-idv-id' }],
 				},
 			});
-			if (created.status !== 201) throw new Error(`case ${index}: POST /case/create -> ${created.status} ${created.text}`);
+			if (created.status !== 201)
+				throw new Error(`case ${index}: POST /case/create -> ${created.status} ${created.text}`);
 			ids[index] = (created.json as { id: string }).id;
 		}
 	};
@@ -69,7 +88,11 @@ export function nodeUnderTest(variant: Variant, sandbox: Sandbox, credential: Cr
 			credentials: { [API_CREDENTIAL]: credentialRef(credential) },
 		};
 	}
-	const parameters: Record<string, unknown> = { resource: 'case', operation: 'get', caseId: byId('={{ $json.caseId }}') };
+	const parameters: Record<string, unknown> = {
+		resource: 'case',
+		operation: 'get',
+		caseId: byId('={{ $json.caseId }}'),
+	};
 	if (variant.concurrency !== undefined) parameters.options = { concurrency: variant.concurrency };
 	return actionNode(parameters, credential, { name: NODE_UNDER_TEST });
 }
@@ -87,9 +110,18 @@ export interface CaseWorkflow {
  * Deploys the workflow for a variant, with a credential of its own (no token yet unless `credential` is
  * given). The webhook answers when the workflow is done (first item only, to keep the answer small).
  */
-export async function deployCaseWorkflow(api: N8nApi, sandbox: Sandbox, variant: Variant, credential?: Credential): Promise<CaseWorkflow> {
+export async function deployCaseWorkflow(
+	api: N8nApi,
+	sandbox: Sandbox,
+	variant: Variant,
+	credential?: Credential,
+): Promise<CaseWorkflow> {
 	workflowNumber++;
-	const cred = credential ?? (await createApiCredential(api, sandbox, { name: `bench ${workflowNumber}: ${variant.label}` }));
+	const cred =
+		credential ??
+		(await createApiCredential(api, sandbox, {
+			name: `bench ${workflowNumber}: ${variant.label}`,
+		}));
 	const path = `bench-cases-${workflowNumber}-${Date.now()}`;
 	const deployed = await deployWebhookWorkflow(api, {
 		name: `bench: ${variant.label}`,
@@ -100,14 +132,22 @@ export async function deployCaseWorkflow(api: N8nApi, sandbox: Sandbox, variant:
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: path,
-				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
 			},
 			{
 				name: 'Case IDs',
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
 				position: [220, 0],
-				parameters: { jsCode: 'return $json.body.caseIds.map((caseId) => ({ json: { caseId } }));' },
+				parameters: {
+					jsCode: 'return $json.body.caseIds.map((caseId) => ({ json: { caseId } }));',
+				},
 			},
 			nodeUnderTest(variant, sandbox, cred),
 		],
@@ -157,18 +197,29 @@ export async function runCaseWorkflow(
 ): Promise<CaseRun> {
 	const requests = requestsFrom(sandbox);
 	const answer = await workflow.deployed.run({ caseIds });
-	if (answer.status !== 200 && !allowFailure) throw new Error(`${workflow.variant.label}: webhook answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+	if (answer.status !== 200 && !allowFailure)
+		throw new Error(
+			`${workflow.variant.label}: webhook answered ${answer.status}: ${answer.text.slice(0, 300)}`,
+		);
 	workflow.runs++;
-	const executions = await api.waitForExecutions(workflow.deployed.workflow.id, workflow.runs, { timeoutMs: 180_000 });
+	const executions = await api.waitForExecutions(workflow.deployed.workflow.id, workflow.runs, {
+		timeoutMs: 180_000,
+	});
 	const execution = executions[executions.length - 1] as Execution;
 	const run = execution.data?.resultData.runData[NODE_UNDER_TEST]?.[0] as
-		| { executionTime?: number; data?: { main: Array<RunItem[] | null> }; error?: { message?: string } }
+		| {
+				executionTime?: number;
+				data?: { main: Array<RunItem[] | null> };
+				error?: { message?: string };
+		  }
 		| undefined;
 	const items = run?.data?.main[0] ?? [];
 	let failure: string | undefined;
 	try {
 		if (execution.status !== 'success') {
-			throw new Error(`${workflow.variant.label}: execution ${execution.id} ended ${execution.status}${run?.error?.message ? `: ${run.error.message}` : ''}`);
+			throw new Error(
+				`${workflow.variant.label}: execution ${execution.id} ended ${execution.status}${run?.error?.message ? `: ${run.error.message}` : ''}`,
+			);
 		}
 		checkOutput(workflow.variant.label, items, caseIds);
 	} catch (error) {
@@ -180,17 +231,22 @@ export async function runCaseWorkflow(
 		executionMs: Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt),
 		nodeMs: run?.executionTime ?? NaN,
 		requests: all,
-		caseGets: all.filter((entry) => entry.method === 'GET' && entry.path.startsWith('/case/id/')).length,
+		caseGets: all.filter((entry) => entry.method === 'GET' && entry.path.startsWith('/case/id/'))
+			.length,
 		exchanges: all.filter((entry) => entry.method === 'POST' && entry.path === '/auth/api').length,
-		refused: all.filter((entry) => entry.path.startsWith('/case/id/') && entry.status === 429).length,
+		refused: all.filter((entry) => entry.path.startsWith('/case/id/') && entry.status === 429)
+			.length,
 		failure,
-		correctItems: items.filter((item, index) => item.json.id === caseIds[index] && pairedIndex(item) === index).length,
+		correctItems: items.filter(
+			(item, index) => item.json.id === caseIds[index] && pairedIndex(item) === index,
+		).length,
 	};
 }
 
 /** One case per input item, in input order, each paired with its own input item. */
 function checkOutput(label: string, items: RunItem[], caseIds: string[]): void {
-	if (items.length !== caseIds.length) throw new Error(`${label}: ${items.length} output items for ${caseIds.length} case IDs`);
+	if (items.length !== caseIds.length)
+		throw new Error(`${label}: ${items.length} output items for ${caseIds.length} case IDs`);
 	items.forEach((item, index) => {
 		if (item.json.id !== caseIds[index] || pairedIndex(item) !== index) {
 			throw new Error(

@@ -9,7 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { N8nApi } from '../../scripts/n8n/publicApi';
-import { installPackageIntoUserFolder, packRepo, startN8n, type N8nInstance } from '../../scripts/n8n/runtime';
+import {
+	installPackageIntoUserFolder,
+	packRepo,
+	startN8n,
+	type N8nInstance,
+} from '../../scripts/n8n/runtime';
 import { log } from './report';
 
 let packed: Promise<string> | undefined;
@@ -32,10 +37,14 @@ export interface BenchN8n extends N8nInstance {
 	stop(): Promise<void>;
 }
 
-export async function startBenchN8n(label: string, opts: { install?: boolean; env?: Record<string, string> } = {}): Promise<BenchN8n> {
+export async function startBenchN8n(
+	label: string,
+	opts: { install?: boolean; env?: Record<string, string> } = {},
+): Promise<BenchN8n> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `bgc-bench-${label}-`));
 	try {
-		if (opts.install !== false) await installPackageIntoUserFolder(userFolder, { tarball: await benchTarball(), log });
+		if (opts.install !== false)
+			await installPackageIntoUserFolder(userFolder, { tarball: await benchTarball(), log });
 		const instance = await startN8n({ userFolder, log, env: opts.env });
 		return {
 			...instance,

@@ -16,11 +16,18 @@ export interface LookCost {
 	events: number;
 }
 
-export async function reconciliationCosts(cases = 500, changed = 10): Promise<{ rows: LookCost[]; savedBytes: number }> {
+export async function reconciliationCosts(
+	cases = 500,
+	changed = 10,
+): Promise<{ rows: LookCost[]; savedBytes: number }> {
 	const sandbox = await startSandbox({ port: 0, timeScale: 0 });
 	try {
 		const { apiKey, clientAccessToken } = sandbox.demoCredentials[0];
-		const auth = await fetch(`${sandbox.url}/auth/api`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey, clientAccessToken }) });
+		const auth = await fetch(`${sandbox.url}/auth/api`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ apiKey, clientAccessToken }),
+		});
 		const { token } = (await auth.json()) as { token: string };
 		const ids: string[] = [];
 		for (let index = 0; index < cases; index++) {
@@ -29,7 +36,10 @@ export async function reconciliationCosts(cases = 500, changed = 10): Promise<{ 
 			const response = await fetch(`${sandbox.url}/case/create`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-				body: JSON.stringify({ candidate: { firstName: 'Ann', lastName: 'Lee', email }, services: [{ id: 'service-idv-id' }, { id: 'service-bankruptcy' }] }),
+				body: JSON.stringify({
+					candidate: { firstName: 'Ann', lastName: 'Lee', email },
+					services: [{ id: 'service-idv-id' }, { id: 'service-bankruptcy' }],
+				}),
 			});
 			ids.push(((await response.json()) as { id: string }).id);
 		}

@@ -30,11 +30,18 @@ export interface Machine {
 
 function gitCommit(): string {
 	try {
-		const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_DIR, encoding: 'utf8' }).trim();
-		const dirty = execFileSync('git', ['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'], {
+		const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
 			cwd: REPO_DIR,
 			encoding: 'utf8',
 		}).trim();
+		const dirty = execFileSync(
+			'git',
+			['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'],
+			{
+				cwd: REPO_DIR,
+				encoding: 'utf8',
+			},
+		).trim();
 		return dirty ? `${hash} (+ uncommitted changes in nodes/credentials)` : hash;
 	} catch {
 		return 'unknown';
@@ -42,7 +49,10 @@ function gitCommit(): string {
 }
 
 export function machine(): Machine {
-	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')) as { name: string; version: string };
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')) as {
+		name: string;
+		version: string;
+	};
 	let nproc = os.availableParallelism();
 	try {
 		nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim()) || nproc;
@@ -63,7 +73,10 @@ export function machine(): Machine {
 				.join(' ') || "n8n's defaults",
 		package: `${pkg.name}@${pkg.version}`,
 		commit: gitCommit(),
-		loadAverage: os.loadavg().map((load) => load.toFixed(2)).join(' '),
+		loadAverage: os
+			.loadavg()
+			.map((load) => load.toFixed(2))
+			.join(' '),
 		date: new Date().toISOString(),
 	};
 }
@@ -97,7 +110,10 @@ export function percentile(values: number[], p: number): number {
 
 export function fmt(value: number, digits = 0): string {
 	if (!Number.isFinite(value)) return String(value);
-	return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+	return value.toLocaleString('en-US', {
+		minimumFractionDigits: digits,
+		maximumFractionDigits: digits,
+	});
 }
 
 /** A GitHub-flavoured markdown table, so the output can be pasted into docs/benchmarks.md as it is. */
@@ -105,7 +121,11 @@ export function table(columns: string[], rows: Array<Array<string | number>>): s
 	const cells = [columns, ...rows.map((row) => row.map(String))];
 	const widths = columns.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
 	const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
-	return [line(cells[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
+	return [
+		line(cells[0]),
+		`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+		...cells.slice(1).map(line),
+	].join('\n');
 }
 
 export function printTable(columns: string[], rows: Array<Array<string | number>>): void {

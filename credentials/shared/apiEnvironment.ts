@@ -27,7 +27,8 @@ export const API_ENVIRONMENTS = [
 		field: 'customBaseUrl',
 		defaultBaseUrl: '',
 		placeholder: 'http://127.0.0.1:7450',
-		description: 'HTTPS address of the API. Plain HTTP is accepted only for a loopback host such as the local sandbox.',
+		description:
+			'HTTPS address of the API. Plain HTTP is accepted only for a loopback host such as the local sandbox.',
 	},
 ] as const;
 
@@ -66,17 +67,25 @@ function withoutTrailingSlashes(url: string): string {
  */
 export function resolveBaseUrl(credentials: Record<string, unknown>): string {
 	const environment =
-		API_ENVIRONMENTS.find((candidate) => candidate.name === credentials.environment) ?? API_ENVIRONMENTS[0];
+		API_ENVIRONMENTS.find((candidate) => candidate.name === credentials.environment) ??
+		API_ENVIRONMENTS[0];
 	const configured = String(credentials[environment.field] ?? environment.defaultBaseUrl).trim();
 	const field = `The ${environment.label} base URL in the Background Check API credential`;
 	if (!configured) throw new Error(`${field} is empty`);
 	const parsed = tryParseUrl(configured);
-	if (!parsed) throw new Error(`${field} is not a valid URL: enter an address such as https://api.example.com`);
+	if (!parsed)
+		throw new Error(
+			`${field} is not a valid URL: enter an address such as https://api.example.com`,
+		);
 	if (parsed.username !== '' || parsed.password !== '') {
-		throw new Error(`${field} contains a user name or password (user:password@): remove it; the API authenticates with the API key and client access token`);
+		throw new Error(
+			`${field} contains a user name or password (user:password@): remove it; the API authenticates with the API key and client access token`,
+		);
 	}
-	if (parsed.search !== '' || configured.includes('?')) throw new Error(`${field} contains a query (?...): remove it`);
-	if (parsed.hash !== '' || configured.includes('#')) throw new Error(`${field} contains a fragment (#...): remove it`);
+	if (parsed.search !== '' || configured.includes('?'))
+		throw new Error(`${field} contains a query (?...): remove it`);
+	if (parsed.hash !== '' || configured.includes('#'))
+		throw new Error(`${field} contains a fragment (#...): remove it`);
 	const reason = insecureUrlReason(parsed.href);
 	if (reason) throw new Error(reason);
 	return withoutTrailingSlashes(parsed.href);
@@ -115,7 +124,9 @@ export function effectiveRequestUrl(address: unknown, baseURL: unknown): URL | u
  */
 export function foreignOriginReason(baseUrl: string, request: RequestTarget): string | undefined {
 	const allowed = new URL(baseUrl).origin;
-	const given = [request.url, request.uri].filter((address) => address !== undefined && address !== null);
+	const given = [request.url, request.uri].filter(
+		(address) => address !== undefined && address !== null,
+	);
 	for (const address of given.length > 0 ? given : [undefined]) {
 		const target = effectiveRequestUrl(address, request.baseURL);
 		const refusal = 'Refusing to send the Background Check API token';

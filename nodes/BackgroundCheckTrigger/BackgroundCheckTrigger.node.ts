@@ -13,7 +13,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
 import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
 import { checkWebhookSecrets } from './configuration';
-import { ANY_EVENT, CASE_DATA_STATUS_CHANGE, CASE_STATUS_CHANGE, NO_SECONDARY_STATUS } from './delivery';
+import {
+	ANY_EVENT,
+	CASE_DATA_STATUS_CHANGE,
+	CASE_STATUS_CHANGE,
+	NO_SECONDARY_STATUS,
+} from './delivery';
 import { SAVED_LIMIT } from './deliveryDeduplicator';
 import { receiveDelivery } from './deliveryPolicy';
 import { addLatestCase } from './latestCase';
@@ -38,12 +43,17 @@ export class BackgroundCheckTrigger implements INodeType {
 		defaultVersion: 1.1,
 		subtitle:
 			'={{ {"case.statuschange": "Case Status Change", "casedata.statuschange": "Case Data Status Change"}[$parameter["event"]] ?? "Any Event" }}',
-		description: 'Starts the workflow when a background check case or one of its services changes status',
+		description:
+			'Starts the workflow when a background check case or one of its services changes status',
 		defaults: { name: 'Background Check Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: BACKGROUND_CHECK_WEBHOOK_CREDENTIAL, required: true, testedBy: 'checkWebhookSecrets' },
+			{
+				name: BACKGROUND_CHECK_WEBHOOK_CREDENTIAL,
+				required: true,
+				testedBy: 'checkWebhookSecrets',
+			},
 			// Needed by Fetch Latest Case and by the watchdog; n8n's display rules cannot say "either", so it
 			// shows always and activation says when it is missing.
 			{ name: BACKGROUND_CHECK_API_CREDENTIAL, required: false },
@@ -62,7 +72,7 @@ export class BackgroundCheckTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Subscriptions are made in the provider\'s webhook settings, not by this node: paste the Production URL above there, choose the events, and put the endpoint\'s signing secret (whsec_...) into the credential. The workflow must be active for the Production URL to answer.',
+					"Subscriptions are made in the provider's webhook settings, not by this node: paste the Production URL above there, choose the events, and put the endpoint's signing secret (whsec_...) into the credential. The workflow must be active for the Production URL to answer.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -72,9 +82,21 @@ export class BackgroundCheckTrigger implements INodeType {
 				name: 'event',
 				type: 'options',
 				options: [
-					{ name: 'Any Event', value: ANY_EVENT, description: 'Every event type, including ones added later' },
-					{ name: 'Case Data Status Change', value: CASE_DATA_STATUS_CHANGE, description: 'The status of one service in a case changed' },
-					{ name: 'Case Status Change', value: CASE_STATUS_CHANGE, description: 'The status of a case changed' },
+					{
+						name: 'Any Event',
+						value: ANY_EVENT,
+						description: 'Every event type, including ones added later',
+					},
+					{
+						name: 'Case Data Status Change',
+						value: CASE_DATA_STATUS_CHANGE,
+						description: 'The status of one service in a case changed',
+					},
+					{
+						name: 'Case Status Change',
+						value: CASE_STATUS_CHANGE,
+						description: 'The status of a case changed',
+					},
 				],
 				default: CASE_STATUS_CHANGE,
 			},
@@ -105,17 +127,20 @@ export class BackgroundCheckTrigger implements INodeType {
 					{
 						name: 'Standard',
 						value: 'standard',
-						description: 'Webhook-ID, webhook-timestamp and webhook-signature headers; whsec_ secret',
+						description:
+							'Webhook-ID, webhook-timestamp and webhook-signature headers; whsec_ secret',
 					},
 					{
 						name: 'Legacy',
 						value: 'legacy',
-						description: 'The older delivery system: one BRAND-signature header, secret without prefix',
+						description:
+							'The older delivery system: one BRAND-signature header, secret without prefix',
 					},
 					{
 						name: 'Both',
 						value: 'both',
-						description: 'Either; use while both delivery systems are on. An event that arrives through both runs once.',
+						description:
+							'Either; use while both delivery systems are on. An event that arrives through both runs once.',
 					},
 				],
 				default: 'standard',
@@ -187,7 +212,7 @@ export class BackgroundCheckTrigger implements INodeType {
 						typeOptions: { minValue: 1 },
 						default: 300,
 						description:
-							'How far the signature timestamp may be from this server\'s clock, in either direction, before a delivery is refused',
+							"How far the signature timestamp may be from this server's clock, in either direction, before a delivery is refused",
 					},
 				],
 			},

@@ -18,7 +18,9 @@ import { SAVED_LIMIT } from './deliveryDeduplicator';
 
 export type NodeContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
 
-type SecretsOnly = Partial<Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>>;
+type SecretsOnly = Partial<
+	Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>
+>;
 
 const secretValue = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
@@ -30,15 +32,23 @@ function verificationConfig(
 ): VerificationConfig {
 	return {
 		scheme,
-		signingSecrets: [secretValue(credentials.signingSecret), secretValue(credentials.previousSigningSecret)],
+		signingSecrets: [
+			secretValue(credentials.signingSecret),
+			secretValue(credentials.previousSigningSecret),
+		],
 		legacySecret: secretValue(credentials.legacySecret),
-		legacyHeaderName: typeof legacyHeaderName === 'string' ? legacyHeaderName.trim().toLowerCase() : '',
+		legacyHeaderName:
+			typeof legacyHeaderName === 'string' ? legacyHeaderName.trim().toLowerCase() : '',
 		toleranceSeconds: Number(toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS),
 	};
 }
 
-export async function readConfig(this: IHookFunctions | IWebhookFunctions): Promise<VerificationConfig> {
-	const credentials = (await this.getCredentials(BACKGROUND_CHECK_WEBHOOK_CREDENTIAL)) as SecretsOnly;
+export async function readConfig(
+	this: IHookFunctions | IWebhookFunctions,
+): Promise<VerificationConfig> {
+	const credentials = (await this.getCredentials(
+		BACKGROUND_CHECK_WEBHOOK_CREDENTIAL,
+	)) as SecretsOnly;
 	const scheme = this.getNodeParameter('signatureScheme', 'standard') as SignatureScheme;
 	return verificationConfig(
 		credentials,
@@ -52,7 +62,13 @@ export async function readConfig(this: IHookFunctions | IWebhookFunctions): Prom
 export function readSavedLimit(context: NodeContext): number | { problem: string } {
 	const value: unknown = context.getNodeParameter('options.dedupMemorySize', SAVED_LIMIT.default);
 	const size = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof size === 'number' && Number.isInteger(size) && size >= SAVED_LIMIT.min && size <= SAVED_LIMIT.max) return size;
+	if (
+		typeof size === 'number' &&
+		Number.isInteger(size) &&
+		size >= SAVED_LIMIT.min &&
+		size <= SAVED_LIMIT.max
+	)
+		return size;
 	return {
 		problem: `Duplicate Memory Size must be a whole number from ${SAVED_LIMIT.min} to ${SAVED_LIMIT.max.toLocaleString('en-US')}, not ${JSON.stringify(value) ?? String(value)}`,
 	};
@@ -68,14 +84,21 @@ export async function assertValidConfiguration(this: IHookFunctions): Promise<vo
 			description: problems.length > 1 ? problems.slice(1).join(' ') : undefined,
 		});
 	}
-	const needsApi = [this.getNodeParameter('fetchLatestCase', false), this.getNodeParameter('reconcile', false)].includes(true);
+	const needsApi = [
+		this.getNodeParameter('fetchLatestCase', false),
+		this.getNodeParameter('reconcile', false),
+	].includes(true);
 	if (needsApi) {
 		try {
 			await this.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), 'Fetch Latest Case and the watchdog need a Background Check API credential', {
-				description: (error as Error).message,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				'Fetch Latest Case and the watchdog need a Background Check API credential',
+				{
+					description: (error as Error).message,
+				},
+			);
 		}
 	}
 }
@@ -89,13 +112,20 @@ export async function checkWebhookSecrets(
 	const hasStandard = secretValue(data.signingSecret) !== '';
 	const hasLegacy = secretValue(data.legacySecret) !== '';
 	if (!hasStandard && !hasLegacy) {
-		return { status: 'Error', message: 'Enter the Signing Secret (whsec_...) or the Legacy Secret' };
+		return {
+			status: 'Error',
+			message: 'Enter the Signing Secret (whsec_...) or the Legacy Secret',
+		};
 	}
-	const scheme: SignatureScheme = hasStandard && hasLegacy ? 'both' : hasStandard ? 'standard' : 'legacy';
-	const problems = configurationProblems(verificationConfig(data, scheme, '', DEFAULT_TOLERANCE_SECONDS));
+	const scheme: SignatureScheme =
+		hasStandard && hasLegacy ? 'both' : hasStandard ? 'standard' : 'legacy';
+	const problems = configurationProblems(
+		verificationConfig(data, scheme, '', DEFAULT_TOLERANCE_SECONDS),
+	);
 	if (problems.length > 0) return { status: 'Error', message: problems.join(' ') };
 	return {
 		status: 'OK',
-		message: 'The secrets are well-formed. Send a test event from the provider to prove they match.',
+		message:
+			'The secrets are well-formed. Send a test event from the provider to prove they match.',
 	};
 }

@@ -38,16 +38,24 @@ export function configurationProblems(config: VerificationConfig): string[] {
 	const problems: string[] = [];
 	const [current, previous] = config.signingSecrets;
 	if (config.scheme !== 'legacy') {
-		if (!current) problems.push('The credential has no Signing Secret; the Standard scheme needs the whsec_ secret of the endpoint.');
+		if (!current)
+			problems.push(
+				'The credential has no Signing Secret; the Standard scheme needs the whsec_ secret of the endpoint.',
+			);
 		else if (!isStandardSecret(current)) {
-			problems.push('The Signing Secret is not a whsec_ secret: copy it exactly as the provider shows it, starting with whsec_.');
+			problems.push(
+				'The Signing Secret is not a whsec_ secret: copy it exactly as the provider shows it, starting with whsec_.',
+			);
 		}
 		if (previous && !isStandardSecret(previous)) {
-			problems.push('The Previous Signing Secret is not a whsec_ secret: copy the old secret exactly, or clear the field.');
+			problems.push(
+				'The Previous Signing Secret is not a whsec_ secret: copy the old secret exactly, or clear the field.',
+			);
 		}
 	}
 	if (config.scheme !== 'standard') {
-		if (!config.legacySecret) problems.push('The credential has no Legacy Secret; the Legacy scheme needs it.');
+		if (!config.legacySecret)
+			problems.push('The credential has no Legacy Secret; the Legacy scheme needs it.');
 		if (config.legacyHeaderName && !HEADER_NAME.test(config.legacyHeaderName)) {
 			problems.push(`"${config.legacyHeaderName}" is not a valid header name.`);
 		}
@@ -72,13 +80,18 @@ function signatureHeader(headers: RequestHeaders): string | undefined {
 function legacyHeader(headers: RequestHeaders, configuredName: string): string | undefined {
 	if (configuredName) return singleHeader(headers, configuredName);
 	const candidates = Object.keys(headers).filter(
-		(name) => name.endsWith('-signature') && name !== 'webhook-signature' && /(^|,)\s*t=/.test(singleHeader(headers, name) ?? ''),
+		(name) =>
+			name.endsWith('-signature') &&
+			name !== 'webhook-signature' &&
+			/(^|,)\s*t=/.test(singleHeader(headers, name) ?? ''),
 	);
 	return candidates.length === 1 ? singleHeader(headers, candidates[0]) : undefined;
 }
 
 const hasStandardHeaders = (headers: RequestHeaders) =>
-	['webhook-id', 'webhook-timestamp', 'webhook-signature'].some((name) => headers[name] !== undefined);
+	['webhook-id', 'webhook-timestamp', 'webhook-signature'].some(
+		(name) => headers[name] !== undefined,
+	);
 
 export type DeliveryVerification = VerificationResult & { deliveryId?: string };
 
@@ -166,7 +179,9 @@ export function parseStatusList(value: unknown): string[] {
 
 /** Undefined when the event type is selected (an event name, or {@link ANY_EVENT}), otherwise why not. */
 export function unselectedEventType(event: WebhookEvent, selected: string): string | undefined {
-	return selected === ANY_EVENT || event.event === selected ? undefined : `event ${event.event || '(none)'} not selected`;
+	return selected === ANY_EVENT || event.event === selected
+		? undefined
+		: `event ${event.event || '(none)'} not selected`;
 }
 
 export interface StatusFilter {
@@ -180,13 +195,19 @@ const statusMatches = (wanted: string[], name: unknown, id: unknown, allowNone: 
 		(entry) =>
 			(typeof name === 'string' && name.toLowerCase() === entry) ||
 			(typeof id === 'string' && id.toLowerCase() === entry) ||
-			(allowNone && entry === NO_SECONDARY_STATUS && (name === null || name === undefined) && (id === null || id === undefined)),
+			(allowNone &&
+				entry === NO_SECONDARY_STATUS &&
+				(name === null || name === undefined) &&
+				(id === null || id === undefined)),
 	);
 
 /** Undefined when the event's case status and secondary status pass the filter, otherwise why not. */
 export function unselectedStatus(event: WebhookEvent, filter: StatusFilter): string | undefined {
 	const { caseStatus, caseStatusId, secondaryStatus, secondaryCaseStatusId } = event.eventObject;
-	if (filter.caseStatuses.length > 0 && !statusMatches(filter.caseStatuses, caseStatus, caseStatusId, false)) {
+	if (
+		filter.caseStatuses.length > 0 &&
+		!statusMatches(filter.caseStatuses, caseStatus, caseStatusId, false)
+	) {
 		return 'case status not selected';
 	}
 	if (
@@ -216,18 +237,25 @@ function stableJson(value: unknown): string {
  * whichever delivery system or attempt sent it, and in the event the watchdog builds from the API.
  */
 export function contentKey(event: WebhookEvent): string {
-	const { id, caseStatusId, secondaryCaseStatusId, statusId, pendingStatusId, modStamp } = event.eventObject;
+	const { id, caseStatusId, secondaryCaseStatusId, statusId, pendingStatusId, modStamp } =
+		event.eventObject;
 	if (typeof id === 'string' && typeof modStamp === 'string') {
-		if (event.event === CASE_STATUS_CHANGE) return `case:${stableJson([id, caseStatusId ?? null, secondaryCaseStatusId ?? null, modStamp])}`;
-		if (event.event === CASE_DATA_STATUS_CHANGE) return `casedata:${stableJson([id, statusId ?? null, pendingStatusId ?? null, modStamp])}`;
+		if (event.event === CASE_STATUS_CHANGE)
+			return `case:${stableJson([id, caseStatusId ?? null, secondaryCaseStatusId ?? null, modStamp])}`;
+		if (event.event === CASE_DATA_STATUS_CHANGE)
+			return `casedata:${stableJson([id, statusId ?? null, pendingStatusId ?? null, modStamp])}`;
 	}
 	return `content:${stableJson([event.event, event.eventObject])}`;
 }
 
 /** What `modStamp` orders: one case, or one case data record. */
-export function orderingSubject(event: WebhookEvent): { subject: string; modStamp: string } | undefined {
+export function orderingSubject(
+	event: WebhookEvent,
+): { subject: string; modStamp: string } | undefined {
 	const { id, modStamp } = event.eventObject;
-	return typeof id === 'string' && typeof modStamp === 'string' ? { subject: `${event.event}|${id}`, modStamp } : undefined;
+	return typeof id === 'string' && typeof modStamp === 'string'
+		? { subject: `${event.event}|${id}`, modStamp }
+		: undefined;
 }
 
 /** The case a "Fetch latest case" request is for. */
@@ -244,7 +272,10 @@ export type EventSource = 'webhook' | 'reconciliation';
  * The trigger's output item: the event as delivered (a legacy body's username / password removed), and how
  * it came: with the delivery's ID, time and signature scheme, or, found by the watchdog, with those null.
  */
-export function outputItem(event: WebhookEvent, verification?: DeliveryVerification & { valid: true }): Record<string, unknown> {
+export function outputItem(
+	event: WebhookEvent,
+	verification?: DeliveryVerification & { valid: true },
+): Record<string, unknown> {
 	return {
 		...event.body,
 		event: event.event,
@@ -253,7 +284,9 @@ export function outputItem(event: WebhookEvent, verification?: DeliveryVerificat
 		apiTrackingUser: event.body.apiTrackingUser ?? null,
 		eventObject: event.eventObject,
 		deliveryId: verification?.deliveryId ?? null,
-		deliveryTimestamp: verification ? new Date(verification.timestampSeconds * 1000).toISOString() : null,
+		deliveryTimestamp: verification
+			? new Date(verification.timestampSeconds * 1000).toISOString()
+			: null,
 		signatureScheme: verification?.scheme ?? null,
 		source: (verification ? 'webhook' : 'reconciliation') satisfies EventSource,
 	};

@@ -82,7 +82,8 @@ export type Admission =
 
 /** 10 base64url characters of SHA-256 = 60 bits (see the file comment for what that means). */
 export const HASH_LENGTH = 10;
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, HASH_LENGTH);
+export const hashKey = (key: string) =>
+	createHash('sha256').update(key).digest('base64url').slice(0, HASH_LENGTH);
 
 const FORMAT = 'v3';
 const LATEST_SECTION = 'latest';
@@ -103,7 +104,8 @@ export class KnownTexts {
 	add(text: string): void {
 		this.texts.delete(text);
 		this.texts.add(text);
-		if (this.texts.size > KNOWN_STRINGS) this.texts.delete(this.texts.values().next().value as string);
+		if (this.texts.size > KNOWN_STRINGS)
+			this.texts.delete(this.texts.values().next().value as string);
 	}
 }
 
@@ -135,13 +137,16 @@ interface Subject {
  */
 function packModStamp(modStamp: string): string {
 	const ms = Date.parse(modStamp);
-	if (Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString() === modStamp) return `~${ms.toString(36)}`;
+	if (Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString() === modStamp)
+		return `~${ms.toString(36)}`;
 	const escaped = escapeLine(modStamp);
 	return escaped.startsWith('~') ? `\\u007e${escaped.slice(1)}` : escaped;
 }
 
 function unpackModStamp(packed: string): unknown {
-	return packed.startsWith('~') ? new Date(parseInt(packed.slice(1), 36)).toISOString() : unescapeLine(packed);
+	return packed.startsWith('~')
+		? new Date(parseInt(packed.slice(1), 36)).toISOString()
+		: unescapeLine(packed);
 }
 
 export class DeliveryDeduplicator {
@@ -226,7 +231,10 @@ export class DeliveryDeduplicator {
 	 */
 	wrote(persisted: unknown): boolean {
 		if (persisted === undefined) return this.size === 0 && this.savedSubjects.size === 0;
-		return persisted === this.persistedView || (typeof persisted === 'string' && persisted.startsWith(`${FORMAT} ${this.writer}\n`));
+		return (
+			persisted === this.persistedView ||
+			(typeof persisted === 'string' && persisted.startsWith(`${FORMAT} ${this.writer}\n`))
+		);
 	}
 
 	admit(request: AdmissionRequest, nowSeconds: number): Admission {
@@ -236,7 +244,11 @@ export class DeliveryDeduplicator {
 		if (request.subject !== undefined && request.modStamp !== undefined) {
 			const subject = hashKey(request.subject);
 			const newer = this.latest.get(subject)?.modStamp;
-			if (request.dropOlder && newer !== undefined && (compareModStamps(request.modStamp, newer) ?? 0) < 0) {
+			if (
+				request.dropOlder &&
+				newer !== undefined &&
+				(compareModStamps(request.modStamp, newer) ?? 0) < 0
+			) {
 				return { outcome: 'outOfOrder', newerModStamp: newer };
 			}
 			this.recordModStamp(subject, request.modStamp, request.dropOlder, nowSeconds);
@@ -276,14 +288,17 @@ export class DeliveryDeduplicator {
 			const newestFirst: Array<[number, string[]]> = [];
 			for (const [hour, { hashes, head }] of [...this.sortedBuckets()].reverse()) {
 				if (room <= 0) break;
-				const kept = hashes.slice(Math.max(head, hashes.length - room)).filter((hash) => this.hours.get(hash) === hour);
+				const kept = hashes
+					.slice(Math.max(head, hashes.length - room))
+					.filter((hash) => this.hours.get(hash) === hour);
 				room -= kept.length;
 				newestFirst.push([hour, kept]);
 			}
 			for (const [hour, hashes] of newestFirst.reverse()) lines.push(`${hour} ${hashes.join('')}`);
 			lines.push(LATEST_SECTION);
 			let skip = this.savedSubjects.size - this.savedLimit;
-			for (const [subject, modStamp] of this.savedSubjects) if (skip-- <= 0) lines.push(`${subject} ${packModStamp(modStamp)}`);
+			for (const [subject, modStamp] of this.savedSubjects)
+				if (skip-- <= 0) lines.push(`${subject} ${packModStamp(modStamp)}`);
 			this.serialized = { version: this.version, text: lines.join('\n') };
 			this.known.add(this.serialized.text);
 		}
@@ -311,15 +326,23 @@ export class DeliveryDeduplicator {
 			const seenAt = Number(time);
 			if (!Number.isFinite(seenAt)) continue;
 			// v2: `<seenAt> <hash>...` with 12-character hashes (their first 10 are this version's hash); v3: one run.
-			const hashes = format === FORMAT ? chunks(rest.join(''), HASH_LENGTH) : rest.map((hash) => hash.slice(0, HASH_LENGTH));
-			for (const hash of hashes) if (hash.length === HASH_LENGTH && !this.hours.has(hash)) this.remember(hash, seenAt);
+			const hashes =
+				format === FORMAT
+					? chunks(rest.join(''), HASH_LENGTH)
+					: rest.map((hash) => hash.slice(0, HASH_LENGTH));
+			for (const hash of hashes)
+				if (hash.length === HASH_LENGTH && !this.hours.has(hash)) this.remember(hash, seenAt);
 		}
 		for (index++; index < lines.length; index++) {
 			const line = lines[index];
 			const space = line.indexOf(' ');
 			if (space <= 0) continue;
 			try {
-				this.absorbModStamp(line.slice(0, space), unpackModStamp(line.slice(space + 1)), nowSeconds);
+				this.absorbModStamp(
+					line.slice(0, space),
+					unpackModStamp(line.slice(space + 1)),
+					nowSeconds,
+				);
 			} catch {
 				// not a line this version wrote: skip it
 			}
@@ -344,7 +367,11 @@ export class DeliveryDeduplicator {
 
 	/** A saved subject was checked with Ignore Older Events, so it stays in the saved copy. */
 	private absorbModStamp(subject: unknown, modStamp: unknown, nowSeconds: number): void {
-		if (typeof subject === 'string' && subject.length >= HASH_LENGTH && typeof modStamp === 'string') {
+		if (
+			typeof subject === 'string' &&
+			subject.length >= HASH_LENGTH &&
+			typeof modStamp === 'string'
+		) {
 			this.recordModStamp(subject.slice(0, HASH_LENGTH), modStamp, true, nowSeconds);
 		}
 	}
@@ -368,7 +395,12 @@ export class DeliveryDeduplicator {
 	 * subjects survive eviction. Subjects checked with Ignore Older Events (`saved`) also go into the saved
 	 * copy, the newest {@link savedLimit} of them.
 	 */
-	private recordModStamp(subject: string, modStamp: string, saved: boolean, nowSeconds: number): void {
+	private recordModStamp(
+		subject: string,
+		modStamp: string,
+		saved: boolean,
+		nowSeconds: number,
+	): void {
 		const current = this.latest.get(subject);
 		const order = current === undefined ? undefined : compareModStamps(modStamp, current.modStamp);
 		const newer = !((order !== undefined && order <= 0) || current?.modStamp === modStamp);
@@ -380,7 +412,8 @@ export class DeliveryDeduplicator {
 		if ((saved || this.savedSubjects.has(subject)) && this.savedSubjects.get(subject) !== newest) {
 			this.savedSubjects.delete(subject);
 			this.savedSubjects.set(subject, newest);
-			if (this.savedSubjects.size > SAVED_LIMIT.max) this.savedSubjects.delete(this.savedSubjects.keys().next().value as string);
+			if (this.savedSubjects.size > SAVED_LIMIT.max)
+				this.savedSubjects.delete(this.savedSubjects.keys().next().value as string);
 			this.version++;
 		}
 	}
@@ -392,7 +425,9 @@ export class DeliveryDeduplicator {
 			const expired = hour + BUCKET_SECONDS <= expiredBefore;
 			const over = this.hours.size - PROCESS_LIMIT;
 			if (!expired && over <= 0) break;
-			const end = expired ? bucket.hashes.length : Math.min(bucket.head + over, bucket.hashes.length);
+			const end = expired
+				? bucket.hashes.length
+				: Math.min(bucket.head + over, bucket.hashes.length);
 			for (let index = bucket.head; index < end; index++) {
 				const hash = bucket.hashes[index];
 				if (this.hours.get(hash) === hour) this.hours.delete(hash);
@@ -435,7 +470,8 @@ export interface PersistedDedupStateV1 {
 
 function chunks(text: string, size: number): string[] {
 	const parts: string[] = [];
-	for (let start = 0; start < text.length; start += size) parts.push(text.slice(start, start + size));
+	for (let start = 0; start < text.length; start += size)
+		parts.push(text.slice(start, start + size));
 	return parts;
 }
 

@@ -20,7 +20,11 @@ import type { SavedCopy } from './savedCopy';
  */
 
 /** Answers on the response object and starts no execution. */
-function refuse(context: IWebhookFunctions, statusCode: number, message: string): IWebhookResponseData {
+function refuse(
+	context: IWebhookFunctions,
+	statusCode: number,
+	message: string,
+): IWebhookResponseData {
 	context.getResponseObject().status(statusCode).json({ message });
 	return { noWebhookResponse: true };
 }
@@ -40,7 +44,10 @@ const ADMISSION_REFUSALS = {
  * is empty), then saves static data and answers. The request's save (if it makes one) is handed over again
  * here: see {@link SavedCopy.handOver}.
  */
-export function startExecution(item: IDataObject, copy: SavedCopy | undefined): IWebhookResponseData {
+export function startExecution(
+	item: IDataObject,
+	copy: SavedCopy | undefined,
+): IWebhookResponseData {
 	return {
 		workflowData: [[{ json: item }]],
 		get webhookResponse() {
@@ -58,7 +65,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!Buffer.isBuffer(rawBody)) return refuse(this, 400, 'The request body could not be read');
 
 	const nowMs = Date.now();
-	const verification = verifyDelivery(this.getHeaderData(), rawBody, await readConfig.call(this), nowMs);
+	const verification = verifyDelivery(
+		this.getHeaderData(),
+		rawBody,
+		await readConfig.call(this),
+		nowMs,
+	);
 	if (!verification.valid) {
 		this.logger.debug(`Background Check Trigger refused a delivery: ${verification.reason}`);
 		return refuse(this, 401, `Webhook signature rejected: ${verification.reason}`);
@@ -67,7 +79,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const event = parseEvent(rawBody);
 	if (!event) return refuse(this, 400, 'The body is not a JSON object');
 
-	const unwantedEvent = unselectedEventType(event, this.getNodeParameter('event', CASE_STATUS_CHANGE) as string);
+	const unwantedEvent = unselectedEventType(
+		event,
+		this.getNodeParameter('event', CASE_STATUS_CHANGE) as string,
+	);
 	if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
 
 	const unwantedStatus = unselectedStatus(event, {
@@ -76,7 +91,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	});
 	// "Listen for test event": every delivery runs, copies included.
 	if (this.getMode() === 'manual') {
-		return unwantedStatus ? acknowledgeWithoutRun(unwantedStatus) : startExecution(outputItem(event, verification) as IDataObject, undefined);
+		return unwantedStatus
+			? acknowledgeWithoutRun(unwantedStatus)
+			: startExecution(outputItem(event, verification) as IDataObject, undefined);
 	}
 
 	const nowSeconds = Math.floor(nowMs / 1000);

@@ -14,10 +14,15 @@ export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecu
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const json: IDataObject = { ...items[itemIndex].json };
-		const caseId = caseIdOf({ event: String(json.event ?? ''), eventObject: (json.eventObject ?? {}) as IDataObject });
+		const caseId = caseIdOf({
+			event: String(json.event ?? ''),
+			eventObject: (json.eventObject ?? {}) as IDataObject,
+		});
 		if (fetch && caseId && json.latestCase === undefined) {
 			try {
-				json.latestCase = (await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, { itemIndex })) as IDataObject;
+				json.latestCase = (await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, {
+					itemIndex,
+				})) as IDataObject;
 			} catch (error) {
 				json.latestCase = null;
 				json.latestCaseError = (error as Error).message;

@@ -2,7 +2,13 @@ import type { IHookFunctions, ITriggerFunctions, IWebhookFunctions } from 'n8n-w
 
 import { assertValidConfiguration, readSavedLimit, type NodeContext } from './configuration';
 import { contentKey, orderingSubject, type WebhookEvent } from './delivery';
-import { SAVED_LIMIT, deduplicatorFor, forgetDeduplicator, type Claim, type DeliveryDeduplicator } from './deliveryDeduplicator';
+import {
+	SAVED_LIMIT,
+	deduplicatorFor,
+	forgetDeduplicator,
+	type Claim,
+	type DeliveryDeduplicator,
+} from './deliveryDeduplicator';
 import { SavedCopy, coordinators, type SavedPart } from './savedCopy';
 import { watchdogs, type Watchdog } from './watchdog';
 
@@ -20,12 +26,18 @@ function deduplicatorOf(context: IWebhookFunctions | ITriggerFunctions): Deliver
 	const savedLimit = readSavedLimit(context);
 	if (typeof savedLimit !== 'number') {
 		// Checked at activation; an expression can still change its value later. The memory stays on.
-		context.logger.warn(`Background Check Trigger: ${savedLimit.problem}; using ${SAVED_LIMIT.default}`);
+		context.logger.warn(
+			`Background Check Trigger: ${savedLimit.problem}; using ${SAVED_LIMIT.default}`,
+		);
 	}
-	return deduplicatorFor(dedupScope(context), typeof savedLimit === 'number' ? savedLimit : SAVED_LIMIT.default);
+	return deduplicatorFor(
+		dedupScope(context),
+		typeof savedLimit === 'number' ? savedLimit : SAVED_LIMIT.default,
+	);
 }
 
-export const watchdogOn = (context: NodeContext) => context.getNodeParameter('reconcile', false) === true;
+export const watchdogOn = (context: NodeContext) =>
+	context.getNodeParameter('reconcile', false) === true;
 
 /** The process's state of this trigger node (duplicate memory, watchdog) and what a request read of it. */
 export class NodeState {
@@ -41,7 +53,11 @@ export class NodeState {
 		this.watchdog = watchdogOn(context) ? watchdogs.get(scope) : undefined;
 		const parts: SavedPart[] = [savedPart(DEDUP_STATE, this.deduplicator)];
 		if (this.watchdog) parts.push(savedPart(WATCHDOG_STATE, this.watchdog));
-		this.copy = new SavedCopy(context.getWorkflowStaticData('node'), parts, coordinators.get(scope));
+		this.copy = new SavedCopy(
+			context.getWorkflowStaticData('node'),
+			parts,
+			coordinators.get(scope),
+		);
 		this.deduplicator.absorb(this.copy.loadedValue(DEDUP_STATE), nowSeconds);
 		this.watchdog?.absorb(this.copy.loadedValue(WATCHDOG_STATE));
 	}
@@ -63,9 +79,18 @@ function savedPart(key: string, state: Omit<SavedPart, 'key'>): SavedPart {
  * Checks and claims the event in one synchronous step (no await in between, so two copies arriving together
  * cannot both pass).
  */
-export function admitOnce(context: IWebhookFunctions | ITriggerFunctions, state: NodeState, event: WebhookEvent, nowSeconds: number): Claim | 'duplicate' | 'outOfOrder' {
+export function admitOnce(
+	context: IWebhookFunctions | ITriggerFunctions,
+	state: NodeState,
+	event: WebhookEvent,
+	nowSeconds: number,
+): Claim | 'duplicate' | 'outOfOrder' {
 	const admission = state.deduplicator.admit(
-		{ key: contentKey(event), ...orderingSubject(event), dropOlder: context.getNodeParameter('options.dropOutOfOrder', false) === true },
+		{
+			key: contentKey(event),
+			...orderingSubject(event),
+			dropOlder: context.getNodeParameter('options.dropOutOfOrder', false) === true,
+		},
 		nowSeconds,
 	);
 	return admission.outcome === 'admitted' ? admission.claim : admission.outcome;
@@ -98,7 +123,9 @@ export const activation = {
 			watchdogs.forget(dedupScope(this));
 			coordinators.forget(dedupScope(this));
 		}
-		this.logger.debug('Background Check Trigger: duplicate memory cleared', { node: this.getNode().name });
+		this.logger.debug('Background Check Trigger: duplicate memory cleared', {
+			node: this.getNode().name,
+		});
 		return true;
 	},
 };

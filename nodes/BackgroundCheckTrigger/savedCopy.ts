@@ -63,7 +63,12 @@ export class SaveCoordinator {
 	 * `wait` false (nothing of this request's own needs saving), it never waits: it returns a turn only when
 	 * no save is under way.
 	 */
-	async cover(parts: SavedPart[], response: AnsweredResponse, wait: boolean, replaced: boolean): Promise<Turn | undefined> {
+	async cover(
+		parts: SavedPart[],
+		response: AnsweredResponse,
+		wait: boolean,
+		replaced: boolean,
+	): Promise<Turn | undefined> {
 		// Another writer replaced what this process saved: its earlier saves no longer count.
 		if (replaced) this.saved = -1;
 		const needed = changesOf(parts);
@@ -144,12 +149,18 @@ export class SavedCopy {
 	handOver(): void {
 		const turn = this.turn;
 		if (!turn) return;
-		for (const part of this.parts) this.staticData[part.key] = this.coordinator.viewFor(part, this.parts, turn) as unknown as IDataObject;
+		for (const part of this.parts)
+			this.staticData[part.key] = this.coordinator.viewFor(
+				part,
+				this.parts,
+				turn,
+			) as unknown as IDataObject;
 	}
 
 	/** For the watchdog's looks, which n8n saves when they emit: the plain views, outside any turn. */
 	handOverUncoordinated(): void {
-		for (const part of this.parts) this.staticData[part.key] = part.persistedView as unknown as IDataObject;
+		for (const part of this.parts)
+			this.staticData[part.key] = part.persistedView as unknown as IDataObject;
 	}
 }
 

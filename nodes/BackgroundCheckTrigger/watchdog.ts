@@ -67,20 +67,45 @@ const CASE_SUBJECT = 'case:';
 const CASE_DATA_SUBJECT = 'casedata:';
 const FORMAT = 'w1';
 
-const caseStatusOf = (record: Record<string, unknown>) => JSON.stringify([record.caseStatusId ?? null, record.secondaryCaseStatusId ?? null]);
-const caseDataStatusOf = (record: Record<string, unknown>) => JSON.stringify([record.statusId ?? null, record.pendingStatusId ?? null]);
+const caseStatusOf = (record: Record<string, unknown>) =>
+	JSON.stringify([record.caseStatusId ?? null, record.secondaryCaseStatusId ?? null]);
+const caseDataStatusOf = (record: Record<string, unknown>) =>
+	JSON.stringify([record.statusId ?? null, record.pendingStatusId ?? null]);
 
 /** Where a new service starts (spec 3.1 `pending`, no pending status): no event announces it. */
-const FIRST_CASE_DATA_STATUS = caseDataStatusOf({ statusId: CASE_DATA_STATUSES.find(({ status }) => status === 'pending')?.statusId ?? null });
+const FIRST_CASE_DATA_STATUS = caseDataStatusOf({
+	statusId: CASE_DATA_STATUSES.find(({ status }) => status === 'pending')?.statusId ?? null,
+});
 
 /** The fields of a case.statuschange's eventObject (spec 6.2) and of the sandbox's casedata.statuschange. */
-const CASE_EVENT_FIELDS = ['id', 'groupProfileId', 'caseStatus', 'caseStatusId', 'secondaryStatus', 'secondaryCaseStatusId', 'modStamp'];
-const CASE_DATA_EVENT_FIELDS = ['id', 'serviceId', 'serviceName', 'serviceTypeId', 'status', 'statusId', 'pendingStatus', 'pendingStatusId', 'modStamp'];
+const CASE_EVENT_FIELDS = [
+	'id',
+	'groupProfileId',
+	'caseStatus',
+	'caseStatusId',
+	'secondaryStatus',
+	'secondaryCaseStatusId',
+	'modStamp',
+];
+const CASE_DATA_EVENT_FIELDS = [
+	'id',
+	'serviceId',
+	'serviceName',
+	'serviceTypeId',
+	'status',
+	'statusId',
+	'pendingStatus',
+	'pendingStatusId',
+	'modStamp',
+];
 
-const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function pick(record: IDataObject, fields: string[]): IDataObject {
-	return Object.fromEntries(fields.filter((field) => record[field] !== undefined).map((field) => [field, record[field]]));
+	return Object.fromEntries(
+		fields.filter((field) => record[field] !== undefined).map((field) => [field, record[field]]),
+	);
 }
 
 interface ListedService {
@@ -97,20 +122,35 @@ interface ListedCase {
 
 function listedCase(entry: IDataObject): ListedCase | undefined {
 	if (typeof entry.id !== 'string' || entry.id === '') return undefined;
-	const services = (Array.isArray(entry.services) ? entry.services : []).filter(isObject).flatMap((service) =>
-		typeof service.caseDataId === 'string'
-			? [{ caseDataId: service.caseDataId, serviceTypeId: typeof service.serviceTypeId === 'string' ? service.serviceTypeId : undefined, status: caseDataStatusOf(service) }]
-			: [],
-	);
+	const services = (Array.isArray(entry.services) ? entry.services : [])
+		.filter(isObject)
+		.flatMap((service) =>
+			typeof service.caseDataId === 'string'
+				? [
+						{
+							caseDataId: service.caseDataId,
+							serviceTypeId:
+								typeof service.serviceTypeId === 'string' ? service.serviceTypeId : undefined,
+							status: caseDataStatusOf(service),
+						},
+					]
+				: [],
+		);
 	return { id: entry.id, status: caseStatusOf(entry), services };
 }
 
 function event(name: string, eventObject: IDataObject, latestCase: IDataObject): ReconciledEvent {
-	const body = { event: name, apiTrackingCode: latestCase.apiTrackingCode ?? null, apiTrackingUser: latestCase.apiTrackingUser ?? null, eventObject };
+	const body = {
+		event: name,
+		apiTrackingCode: latestCase.apiTrackingCode ?? null,
+		apiTrackingUser: latestCase.apiTrackingUser ?? null,
+		eventObject,
+	};
 	return { event: { body, event: name, eventObject }, latestCase };
 }
 
-const modStampOf = (reconciled: ReconciledEvent) => Date.parse(String(reconciled.event.eventObject.modStamp)) || 0;
+const modStampOf = (reconciled: ReconciledEvent) =>
+	Date.parse(String(reconciled.event.eventObject.modStamp)) || 0;
 
 export class Watchdog {
 	/** Subject hash → the last status known. */
@@ -146,7 +186,12 @@ export class Watchdog {
 
 	/** Merges what an earlier process (restart) or another writer saved; what this process knows wins. */
 	absorb(persisted: unknown): void {
-		if (persisted === this.persistedView || typeof persisted !== 'string' || this.known.has(persisted)) return;
+		if (
+			persisted === this.persistedView ||
+			typeof persisted !== 'string' ||
+			this.known.has(persisted)
+		)
+			return;
 		this.known.add(persisted);
 		const [header, dictionary, records] = persisted.split('\n');
 		const [format, recorded, width] = (header ?? '').split(' ');
@@ -168,7 +213,11 @@ export class Watchdog {
 	/** Whether `persisted` is a saved copy this process wrote (or nothing, when it knows nothing yet). */
 	wrote(persisted: unknown): boolean {
 		if (persisted === undefined) return this.statuses.size === 0 && !this.recorded;
-		return persisted === this.persistedView || (typeof persisted === 'string' && persisted.slice(0, persisted.indexOf('\n')).split(' ')[3] === this.writer);
+		return (
+			persisted === this.persistedView ||
+			(typeof persisted === 'string' &&
+				persisted.slice(0, persisted.indexOf('\n')).split(' ')[3] === this.writer)
+		);
 	}
 
 	/** Whether `persisted` (what a request read) lacks something this process knows. */
@@ -180,8 +229,10 @@ export class Watchdog {
 	noteDelivered(delivered: Pick<WebhookEvent, 'event' | 'eventObject'>): boolean {
 		const { id } = delivered.eventObject;
 		if (typeof id !== 'string') return false;
-		if (delivered.event === CASE_STATUS_CHANGE) return this.set(hashKey(CASE_SUBJECT + id), caseStatusOf(delivered.eventObject));
-		if (delivered.event === CASE_DATA_STATUS_CHANGE) return this.set(hashKey(CASE_DATA_SUBJECT + id), caseDataStatusOf(delivered.eventObject));
+		if (delivered.event === CASE_STATUS_CHANGE)
+			return this.set(hashKey(CASE_SUBJECT + id), caseStatusOf(delivered.eventObject));
+		if (delivered.event === CASE_DATA_STATUS_CHANGE)
+			return this.set(hashKey(CASE_DATA_SUBJECT + id), caseDataStatusOf(delivered.eventObject));
 		return false;
 	}
 
@@ -191,14 +242,17 @@ export class Watchdog {
 	 * next time.
 	 */
 	async look(api: CaseApi, watched: WatchedEvents): Promise<Look> {
-		const listed = (await collectPages(async (page) => await api.listPage(page), 'caseList', undefined))
+		const listed = (
+			await collectPages(async (page) => await api.listPage(page), 'caseList', undefined)
+		)
 			.map(listedCase)
 			.filter((entry): entry is ListedCase => entry !== undefined);
 		if (!this.recorded) {
 			this.statuses.clear();
 			for (const entry of listed) {
 				this.set(hashKey(CASE_SUBJECT + entry.id), entry.status);
-				for (const service of entry.services) this.set(hashKey(CASE_DATA_SUBJECT + service.caseDataId), service.status);
+				for (const service of entry.services)
+					this.set(hashKey(CASE_DATA_SUBJECT + service.caseDataId), service.status);
 			}
 			this.recorded = true;
 			this.version++;
@@ -215,7 +269,12 @@ export class Watchdog {
 				failures.push({ caseId: entry.id, error: error as Error });
 			}
 		}
-		return { compared: true, cases: listed.length, events: events.sort((a, b) => modStampOf(a) - modStampOf(b)), failures };
+		return {
+			compared: true,
+			cases: listed.length,
+			events: events.sort((a, b) => modStampOf(a) - modStampOf(b)),
+			failures,
+		};
 	}
 
 	/** The saved form: `w1 <recorded> <index width>`, the statuses (tab-separated), then hash + index per subject. */
@@ -225,7 +284,8 @@ export class Watchdog {
 			const index = new Map(dictionary.map((status, position) => [status, position]));
 			const width = Math.max(1, Math.ceil(Math.log(dictionary.length + 1) / Math.log(36)));
 			let records = '';
-			for (const [hash, status] of this.statuses) records += hash + index.get(status)!.toString(36).padStart(width, '0');
+			for (const [hash, status] of this.statuses)
+				records += hash + index.get(status)!.toString(36).padStart(width, '0');
 			const text = `${FORMAT} ${this.recorded ? 1 : 0} ${width} ${this.writer}\n${dictionary.join('\t')}\n${records}`;
 			this.serialized = { version: this.version, text };
 			this.known.add(text);
@@ -240,7 +300,8 @@ export class Watchdog {
 	 */
 	private compare(listed: ListedCase[], watched: WatchedEvents) {
 		const seen = new Set<string>();
-		const differing: Array<{ entry: ListedCase; caseDiffers: boolean; services: ListedService[] }> = [];
+		const differing: Array<{ entry: ListedCase; caseDiffers: boolean; services: ListedService[] }> =
+			[];
 		for (const entry of listed) {
 			const caseHash = hashKey(CASE_SUBJECT + entry.id);
 			seen.add(caseHash);
@@ -252,10 +313,12 @@ export class Watchdog {
 				seen.add(hash);
 				const known = this.statuses.get(hash);
 				if (known === service.status) continue;
-				if (!watched.caseData || (known === undefined && service.status === FIRST_CASE_DATA_STATUS)) this.set(hash, service.status);
+				if (!watched.caseData || (known === undefined && service.status === FIRST_CASE_DATA_STATUS))
+					this.set(hash, service.status);
 				else services.push(service);
 			}
-			if ((caseDiffers && watched.cases) || services.length > 0) differing.push({ entry, caseDiffers: caseDiffers && watched.cases, services });
+			if ((caseDiffers && watched.cases) || services.length > 0)
+				differing.push({ entry, caseDiffers: caseDiffers && watched.cases, services });
 		}
 		for (const hash of this.statuses.keys()) {
 			if (!seen.has(hash)) {
@@ -267,7 +330,12 @@ export class Watchdog {
 	}
 
 	/** Reads one case (and the case data of its differing services) and reports what changed. */
-	private async read(api: CaseApi, entry: ListedCase, caseDiffers: boolean, services: ListedService[]): Promise<ReconciledEvent[]> {
+	private async read(
+		api: CaseApi,
+		entry: ListedCase,
+		caseDiffers: boolean,
+		services: ListedService[],
+	): Promise<ReconciledEvent[]> {
 		const latestCase = await api.getCase(entry.id);
 		if (!isObject(latestCase)) throw new Error(`GET /case/id/${entry.id} returned no case`);
 		const events: ReconciledEvent[] = [];
@@ -276,9 +344,14 @@ export class Watchdog {
 			events.push(event(CASE_STATUS_CHANGE, pick(latestCase, CASE_EVENT_FIELDS), latestCase));
 		}
 		const byType = new Map<string, ListedService[]>();
-		const servicesOfCase = Array.isArray(latestCase.services) ? latestCase.services.filter(isObject) : [];
+		const servicesOfCase = Array.isArray(latestCase.services)
+			? latestCase.services.filter(isObject)
+			: [];
 		for (const service of services) {
-			const type = service.serviceTypeId ?? servicesOfCase.find((candidate) => candidate.caseDataId === service.caseDataId)?.serviceTypeId;
+			const type =
+				service.serviceTypeId ??
+				servicesOfCase.find((candidate) => candidate.caseDataId === service.caseDataId)
+					?.serviceTypeId;
 			if (typeof type === 'string') byType.set(type, [...(byType.get(type) ?? []), service]);
 		}
 		for (const [serviceTypeId, ofType] of byType) {
@@ -290,7 +363,11 @@ export class Watchdog {
 				const status = caseDataStatusOf(record);
 				const isNew = !this.statuses.has(hash);
 				if (!this.set(hash, status) || (isNew && status === FIRST_CASE_DATA_STATUS)) continue;
-				const eventObject = { ...pick(record, CASE_DATA_EVENT_FIELDS), caseId: entry.id, groupProfileId: latestCase.groupProfileId ?? null };
+				const eventObject = {
+					...pick(record, CASE_DATA_EVENT_FIELDS),
+					caseId: entry.id,
+					groupProfileId: latestCase.groupProfileId ?? null,
+				};
 				events.push(event(CASE_DATA_STATUS_CHANGE, eventObject, latestCase));
 			}
 		}

@@ -2,7 +2,13 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiPath, apiRequest, type RequestContext } from '../shared/transport';
-import { CASE_DATA_STATUS_CHANGE, CASE_STATUS_CHANGE, outputItem, parseStatusList, unselectedStatus } from './delivery';
+import {
+	CASE_DATA_STATUS_CHANGE,
+	CASE_STATUS_CHANGE,
+	outputItem,
+	parseStatusList,
+	unselectedStatus,
+} from './delivery';
 import { NodeState, WATCHDOG_STATE, admitOnce, dedupScope, watchdogOn } from './nodeState';
 import {
 	DEFAULT_LOOK_INTERVAL,
@@ -25,7 +31,10 @@ const LIST_PAGE_SIZE = 100;
 function caseApi(context: ITriggerFunctions): CaseApi {
 	const session = Object.create(context) as RequestContext;
 	return {
-		listPage: async (page) => await apiRequest.call(session, 'GET', apiPath`/case/list`, { qs: { page, pageSize: LIST_PAGE_SIZE } }),
+		listPage: async (page) =>
+			await apiRequest.call(session, 'GET', apiPath`/case/list`, {
+				qs: { page, pageSize: LIST_PAGE_SIZE },
+			}),
 		getCase: async (caseId) => await apiRequest.call(session, 'GET', apiPath`/case/id/${caseId}`),
 		getCaseData: async (caseId, serviceTypeId) =>
 			await apiRequest.call(session, 'GET', apiPath`/case/id/${caseId}/data/${serviceTypeId}`),
@@ -41,7 +50,10 @@ function watchedEvents(context: ITriggerFunctions) {
 function readLookInterval(context: ITriggerFunctions): LookInterval {
 	const interval = context.getNodeParameter('reconcileEvery', DEFAULT_LOOK_INTERVAL) as string;
 	if (interval in LOOK_INTERVALS) return interval as LookInterval;
-	throw new NodeOperationError(context.getNode(), `"${interval}" is not a watchdog interval; choose one of the list`);
+	throw new NodeOperationError(
+		context.getNode(),
+		`"${interval}" is not a watchdog interval; choose one of the list`,
+	);
 }
 
 /**
@@ -49,13 +61,22 @@ function readLookInterval(context: ITriggerFunctions): LookInterval {
  * filters starts one execution (output `source: 'reconciliation'`). A change also delivered is one event
  * for the duplicate memory, whichever came first. Failures are saved as failed executions, so they show.
  */
-async function lookOnce(context: ITriggerFunctions, watchdog: Watchdog, isClosed: () => boolean): Promise<void> {
+async function lookOnce(
+	context: ITriggerFunctions,
+	watchdog: Watchdog,
+	isClosed: () => boolean,
+): Promise<void> {
 	const node = context.getNode();
 	let look;
 	try {
 		look = await watchdog.look(caseApi(context), watchedEvents(context));
 	} catch (error) {
-		context.saveFailedExecution(new NodeOperationError(node, `The watchdog could not list the cases: ${(error as Error).message}`));
+		context.saveFailedExecution(
+			new NodeOperationError(
+				node,
+				`The watchdog could not list the cases: ${(error as Error).message}`,
+			),
+		);
 		return;
 	}
 	const nowSeconds = Math.floor(Date.now() / 1000);
@@ -74,7 +95,10 @@ async function lookOnce(context: ITriggerFunctions, watchdog: Watchdog, isClosed
 			continue;
 		}
 		claim.commit(nowSeconds);
-		items.push({ ...(outputItem(event) as IDataObject), ...(fetchLatestCase ? { latestCase } : {}) });
+		items.push({
+			...(outputItem(event) as IDataObject),
+			...(fetchLatestCase ? { latestCase } : {}),
+		});
 	}
 	// n8n saves static data when a trigger emits: hand it what this look changed.
 	state.copy.handOverUncoordinated();
@@ -85,9 +109,13 @@ async function lookOnce(context: ITriggerFunctions, watchdog: Watchdog, isClosed
 	if (look.failures.length > 0) {
 		const [{ caseId, error }] = look.failures;
 		context.saveFailedExecution(
-			new NodeOperationError(node, `The watchdog could not read ${look.failures.length} case(s); they are looked at again next time`, {
-				description: `Case ${caseId}: ${error.message}`,
-			}),
+			new NodeOperationError(
+				node,
+				`The watchdog could not read ${look.failures.length} case(s); they are looked at again next time`,
+				{
+					description: `Case ${caseId}: ${error.message}`,
+				},
+			),
 		);
 	}
 }
@@ -114,7 +142,8 @@ export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerRe
 		} catch (error) {
 			const message = `The watchdog could not list the cases of the credential's group: ${(error as Error).message}`;
 			// On a restart the first scheduled look records them instead; a user activating hears it now.
-			if (!['init', 'leadershipChange'].includes(this.getActivationMode())) throw new NodeOperationError(this.getNode(), message);
+			if (!['init', 'leadershipChange'].includes(this.getActivationMode()))
+				throw new NodeOperationError(this.getNode(), message);
 			this.logger.warn(`Background Check Trigger: ${message}`);
 		}
 	}

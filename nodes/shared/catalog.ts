@@ -36,7 +36,9 @@ export function subcategoryName(subcategoryId: string | undefined): string | und
 
 /** "Occupational Health Screening / TB" style label for a service, or undefined when the spec gives none. */
 export function serviceGroupLabel(service: CatalogService): string | undefined {
-	const parts = [categoryName(service.categoryId), subcategoryName(service.subcategoryId)].filter(Boolean);
+	const parts = [categoryName(service.categoryId), subcategoryName(service.subcategoryId)].filter(
+		Boolean,
+	);
 	return parts.length > 0 ? parts.join(' / ') : undefined;
 }
 

@@ -13,7 +13,12 @@ export const NAME_RULE_TEXT = "letters, digits, - ' , . and _ (no spaces or othe
  * Keys that hold a person's name in case creation, aliases and candidate updates. The spec does not show
  * those payloads; these are the name keys it does show (the CPLC field keys of section 2.3).
  */
-export const NAME_FIELD_KEYS: readonly string[] = ['firstName', 'middleName', 'lastName', 'middleInitial'];
+export const NAME_FIELD_KEYS: readonly string[] = [
+	'firstName',
+	'middleName',
+	'lastName',
+	'middleInitial',
+];
 
 /** The distinct characters of `value` (in NFC) that the name rule refuses, in order of appearance. */
 export function findInvalidNameCharacters(value: string): string[] {
@@ -59,7 +64,11 @@ export function findBodyViolations(body: unknown, rules: BodyRules, path = ''): 
 					message: `${fieldPath} contains characters the API does not accept (${describeCharacters(invalid)}); allowed are ${NAME_RULE_TEXT}`,
 				});
 			}
-		} else if (key === 'staffingAgency' && typeof value === 'string' && value.length > STAFFING_AGENCY_MAX_LENGTH) {
+		} else if (
+			key === 'staffingAgency' &&
+			typeof value === 'string' &&
+			value.length > STAFFING_AGENCY_MAX_LENGTH
+		) {
 			violations.push({
 				path: fieldPath,
 				message: `${fieldPath} is ${value.length} characters long; the API accepts at most ${STAFFING_AGENCY_MAX_LENGTH}`,
@@ -77,9 +86,17 @@ export function withNamesInNfc<T>(body: T): T {
 	if (body === null || typeof body !== 'object') return body;
 	const result: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-		const copy = NAME_FIELD_KEYS.includes(key) && typeof value === 'string' ? value.normalize('NFC') : withNamesInNfc(value);
+		const copy =
+			NAME_FIELD_KEYS.includes(key) && typeof value === 'string'
+				? value.normalize('NFC')
+				: withNamesInNfc(value);
 		// defineProperty, not assignment: a parsed "__proto__" key stays a plain key
-		Object.defineProperty(result, key, { value: copy, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(result, key, {
+			value: copy,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return result as T;
 }

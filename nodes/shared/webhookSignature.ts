@@ -34,7 +34,12 @@ export function generateWebhookSecret(): string {
 	return STANDARD_SECRET_PREFIX + randomBytes(24).toString('base64');
 }
 
-function standardSignature(key: Buffer, msgId: string, timestampSeconds: number | string, rawBody: RawBody): string {
+function standardSignature(
+	key: Buffer,
+	msgId: string,
+	timestampSeconds: number | string,
+	rawBody: RawBody,
+): string {
 	return createHmac('sha256', key)
 		.update(`${msgId}.${timestampSeconds}.`)
 		.update(rawBody)
@@ -42,7 +47,12 @@ function standardSignature(key: Buffer, msgId: string, timestampSeconds: number 
 }
 
 /** The `webhook-signature` entry `v1,<base64>` for one secret. */
-export function signStandardWebhook(secret: string, msgId: string, timestampSeconds: number, rawBody: RawBody): string {
+export function signStandardWebhook(
+	secret: string,
+	msgId: string,
+	timestampSeconds: number,
+	rawBody: RawBody,
+): string {
 	const key = decodeStandardSecret(secret);
 	if (!key) throw new Error('The secret is not a whsec_ base64 value');
 	return `v1,${standardSignature(key, msgId, timestampSeconds, rawBody)}`;
@@ -54,7 +64,11 @@ function constantTimeEquals(a: string, b: string): boolean {
 	return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function checkTimestamp(timestampSeconds: number, nowSeconds: number, toleranceSeconds: number): string | undefined {
+function checkTimestamp(
+	timestampSeconds: number,
+	nowSeconds: number,
+	toleranceSeconds: number,
+): string | undefined {
 	if (timestampSeconds < nowSeconds - toleranceSeconds) return 'timestamp too old';
 	if (timestampSeconds > nowSeconds + toleranceSeconds) return 'timestamp too far in the future';
 	return undefined;
@@ -100,9 +114,12 @@ export interface StandardWebhookInput {
 
 export function verifyStandardWebhook(input: StandardWebhookInput): VerificationResult {
 	const { webhookId, webhookTimestamp, webhookSignature } = input;
-	if (!webhookId || !webhookTimestamp || !webhookSignature) return { valid: false, reason: 'missing webhook headers' };
-	if (webhookId.length > MAX_WEBHOOK_ID_LENGTH) return { valid: false, reason: 'webhook-id too long' };
-	if (webhookSignature.length > MAX_SIGNATURE_HEADER_LENGTH) return { valid: false, reason: 'signature header too long' };
+	if (!webhookId || !webhookTimestamp || !webhookSignature)
+		return { valid: false, reason: 'missing webhook headers' };
+	if (webhookId.length > MAX_WEBHOOK_ID_LENGTH)
+		return { valid: false, reason: 'webhook-id too long' };
+	if (webhookSignature.length > MAX_SIGNATURE_HEADER_LENGTH)
+		return { valid: false, reason: 'signature header too long' };
 	if (!/^\d{1,12}$/.test(webhookTimestamp)) return { valid: false, reason: 'invalid timestamp' };
 	const timestampSeconds = Number(webhookTimestamp);
 	const staleness = checkTimestamp(
@@ -112,7 +129,9 @@ export function verifyStandardWebhook(input: StandardWebhookInput): Verification
 	);
 	if (staleness) return { valid: false, reason: staleness };
 
-	const keys = input.secrets.map(decodeStandardSecret).filter((key): key is Buffer => key !== undefined);
+	const keys = input.secrets
+		.map(decodeStandardSecret)
+		.filter((key): key is Buffer => key !== undefined);
 	if (keys.length === 0) return { valid: false, reason: 'no valid signing secret configured' };
 
 	const offered = parseSignatureHeader(webhookSignature);
@@ -140,7 +159,10 @@ export function signLegacyWebhook(secret: string, timestampMs: number, rawBody: 
  * parts without a name and `=` are skipped. One pass, linear in the length (n8n joins repeated lines
  * with ", ", which reads as more parts).
  */
-export function parseLegacyHeader(value: string): { timestamp: string | undefined; signatures: string[] } {
+export function parseLegacyHeader(value: string): {
+	timestamp: string | undefined;
+	signatures: string[];
+} {
 	let timestamp: string | undefined;
 	const signatures: string[] = [];
 	for (const part of value.split(',')) {
@@ -164,9 +186,11 @@ export interface LegacyWebhookInput {
 export function verifyLegacyWebhook(input: LegacyWebhookInput): VerificationResult {
 	if (!input.header) return { valid: false, reason: 'missing signature header' };
 	if (!input.secret) return { valid: false, reason: 'no legacy secret configured' };
-	if (input.header.length > MAX_SIGNATURE_HEADER_LENGTH) return { valid: false, reason: 'signature header too long' };
+	if (input.header.length > MAX_SIGNATURE_HEADER_LENGTH)
+		return { valid: false, reason: 'signature header too long' };
 	const { timestamp, signatures: offered } = parseLegacyHeader(input.header);
-	if (!timestamp || !/^\d{1,15}$/.test(timestamp)) return { valid: false, reason: 'invalid timestamp' };
+	if (!timestamp || !/^\d{1,15}$/.test(timestamp))
+		return { valid: false, reason: 'invalid timestamp' };
 	const timestampSeconds = Math.floor(Number(timestamp) / 1000);
 	const staleness = checkTimestamp(
 		timestampSeconds,

@@ -16,28 +16,50 @@ import { HttpError, created, isPlainObject, ok, requireObjectBody } from '../htt
 import type { ApiClient, CaseRecord } from '../state';
 import { caseStepFields } from '../statuses';
 import type { SandboxContext } from '../world';
-import { BodyProblems, isString, paginate, requireOwnCase, requireOwnCaseData, type ApiRoute } from './common';
+import {
+	BodyProblems,
+	isString,
+	paginate,
+	requireOwnCase,
+	requireOwnCaseData,
+	type ApiRoute,
+} from './common';
 
 const REQUIRED_CANDIDATE_FIELDS = ['firstName', 'lastName', 'email'] as const;
 
 /** `names`: the name rule of spec 7 applies (case creation), not to Add Services. */
-function checkCaseParts(body: Record<string, unknown>, problems: BodyProblems, context: SandboxContext, caller: ApiClient, names: boolean) {
+function checkCaseParts(
+	body: Record<string, unknown>,
+	problems: BodyProblems,
+	context: SandboxContext,
+	caller: ApiClient,
+	names: boolean,
+) {
 	problems.checkBody(body, names);
 	problems.checkArray('aliases', body.aliases, isPlainObject, 'objects');
 	problems.checkArray('services', body.services, isPlainObject, '{ id } objects');
 	problems.checkArray('excludeServices', body.excludeServices, isString, 'service IDs');
 	problems.checkArray('orderData', body.orderData, isPlainObject, 'objects');
-	if (body.orderConfig !== undefined && !isPlainObject(body.orderConfig)) problems.add('orderConfig must be an object');
+	if (body.orderConfig !== undefined && !isPlainObject(body.orderConfig))
+		problems.add('orderConfig must be an object');
 
 	const services = Array.isArray(body.services) ? body.services : [];
-	services.forEach((service, index) => problems.checkServiceId(`services[${index}].id`, service?.id));
+	services.forEach((service, index) =>
+		problems.checkServiceId(`services[${index}].id`, service?.id),
+	);
 	const excluded = Array.isArray(body.excludeServices) ? body.excludeServices : [];
 	excluded.forEach((id, index) => problems.checkServiceId(`excludeServices[${index}]`, id));
 	const orderData = Array.isArray(body.orderData) ? body.orderData : [];
 	orderData.forEach((entry, index) => {
 		if (!isPlainObject(entry)) return;
-		if (entry.serviceId !== undefined) problems.checkServiceId(`orderData[${index}].serviceId`, entry.serviceId);
-		problems.checkSecureDocumentIds(`orderData[${index}].secureDocumentIds`, entry.secureDocumentIds, context, caller);
+		if (entry.serviceId !== undefined)
+			problems.checkServiceId(`orderData[${index}].serviceId`, entry.serviceId);
+		problems.checkSecureDocumentIds(
+			`orderData[${index}].secureDocumentIds`,
+			entry.secureDocumentIds,
+			context,
+			caller,
+		);
 	});
 }
 
@@ -59,13 +81,21 @@ function createCase(body: Record<string, unknown>, context: SandboxContext, call
 			problems.add(`candidate.${field} is required`);
 		}
 	}
-	const pkg = body.packageId === undefined ? undefined : PACKAGES.find((entry) => entry.packageId === body.packageId);
-	if (body.packageId !== undefined && !pkg) problems.add(`packageId ${JSON.stringify(body.packageId)} is not a known package`);
+	const pkg =
+		body.packageId === undefined
+			? undefined
+			: PACKAGES.find((entry) => entry.packageId === body.packageId);
+	if (body.packageId !== undefined && !pkg)
+		problems.add(`packageId ${JSON.stringify(body.packageId)} is not a known package`);
 	const excluded = new Set(Array.isArray(body.excludeServices) ? body.excludeServices : []);
 	const serviceIds = [
-		...new Set([...(pkg?.serviceIds ?? []), ...objectsOf(body.services).map((service) => String(service.id))]),
+		...new Set([
+			...(pkg?.serviceIds ?? []),
+			...objectsOf(body.services).map((service) => String(service.id)),
+		]),
 	].filter((id) => !excluded.has(id));
-	if (serviceIds.length === 0) problems.add('The case has no services: give a packageId and/or services');
+	if (serviceIds.length === 0)
+		problems.add('The case has no services: give a packageId and/or services');
 	problems.throwIfAny();
 
 	const { store, lifecycle } = context.world;
@@ -74,7 +104,10 @@ function createCase(body: Record<string, unknown>, context: SandboxContext, call
 		.casesOfGroup(caller.groupProfileId)
 		.filter((existing) => existing.candidate.email.toLowerCase() === email.toLowerCase());
 	if (sameCandidate.length > 0) {
-		throw new HttpError(409, { httpStatus: 409, cases: sameCandidate.map((existing) => store.caseView(existing)) });
+		throw new HttpError(409, {
+			httpStatus: 409,
+			cases: sameCandidate.map((existing) => store.caseView(existing)),
+		});
 	}
 
 	const now = context.clock.nowIso();
@@ -106,10 +139,16 @@ function createCase(body: Record<string, unknown>, context: SandboxContext, call
 	return store.caseView(record);
 }
 
-function addServices(record: CaseRecord, body: Record<string, unknown>, context: SandboxContext, caller: ApiClient) {
+function addServices(
+	record: CaseRecord,
+	body: Record<string, unknown>,
+	context: SandboxContext,
+	caller: ApiClient,
+) {
 	const problems = new BodyProblems();
 	checkCaseParts(body, problems, context, caller, false);
-	if (!Array.isArray(body.services) || body.services.length === 0) problems.add('services must list at least one { id }');
+	if (!Array.isArray(body.services) || body.services.length === 0)
+		problems.add('services must list at least one { id }');
 	problems.throwIfAny();
 
 	const { store, lifecycle } = context.world;
@@ -129,10 +168,15 @@ function addServices(record: CaseRecord, body: Record<string, unknown>, context:
 	return store.caseView(record);
 }
 
-function updateCandidate(record: CaseRecord, body: Record<string, unknown>, context: SandboxContext) {
+function updateCandidate(
+	record: CaseRecord,
+	body: Record<string, unknown>,
+	context: SandboxContext,
+) {
 	const problems = new BodyProblems();
 	problems.checkBody(body, true);
-	if (body.candidate !== undefined && !isPlainObject(body.candidate)) problems.add('candidate must be an object');
+	if (body.candidate !== undefined && !isPlainObject(body.candidate))
+		problems.add('candidate must be an object');
 	problems.checkArray('aliases', body.aliases, isPlainObject, 'objects');
 	const candidate = isPlainObject(body.candidate) ? body.candidate : {};
 	for (const field of REQUIRED_CANDIDATE_FIELDS) {
@@ -154,7 +198,9 @@ export const caseRoutes: ApiRoute[] = [
 		path: '/case/list',
 		handle: (request, context) => {
 			const { store } = context.world;
-			const cases = store.casesOfGroup(request.principal.groupProfileId).map((record) => store.caseView(record));
+			const cases = store
+				.casesOfGroup(request.principal.groupProfileId)
+				.map((record) => store.caseView(record));
 			const page = paginate(cases, request.query.get('page'), request.query.get('pageSize'));
 			return ok({ caseList: page.items, listMetadata: page.listMetadata });
 		},
@@ -163,12 +209,17 @@ export const caseRoutes: ApiRoute[] = [
 		method: 'GET',
 		path: '/case/id/{caseId}',
 		handle: (request, context) =>
-			ok(context.world.store.caseView(requireOwnCase(context, request.principal, request.params.caseId))),
+			ok(
+				context.world.store.caseView(
+					requireOwnCase(context, request.principal, request.params.caseId),
+				),
+			),
 	},
 	{
 		method: 'POST',
 		path: '/case/create',
-		handle: (request, context) => created(createCase(requireObjectBody(request.body), context, request.principal)),
+		handle: (request, context) =>
+			created(createCase(requireObjectBody(request.body), context, request.principal)),
 	},
 	{
 		method: 'POST',
@@ -187,7 +238,11 @@ export const caseRoutes: ApiRoute[] = [
 			// The path names a service type; a service, category or subcategory ID narrows the same way.
 			const caseDataList = context.world.store
 				.caseDataOf(record)
-				.filter((data) => [data.serviceTypeId, data.serviceId, data.categoryId, data.subcategoryId].includes(wanted))
+				.filter((data) =>
+					[data.serviceTypeId, data.serviceId, data.categoryId, data.subcategoryId].includes(
+						wanted,
+					),
+				)
 				.map((data) => context.world.store.caseDataView(data));
 			return ok({ caseId: record.id, serviceTypeId: wanted, caseDataList });
 		},
@@ -196,7 +251,11 @@ export const caseRoutes: ApiRoute[] = [
 		method: 'POST',
 		path: '/case/data/id/{caseDataId}/search/id/{searchId}/cancel',
 		handle: (request, context) => {
-			const { record, caseData } = requireOwnCaseData(context, request.principal, request.params.caseDataId);
+			const { record, caseData } = requireOwnCaseData(
+				context,
+				request.principal,
+				request.params.caseDataId,
+			);
 			context.world.lifecycle.cancelSearch(record, caseData, request.params.searchId);
 			return ok(context.world.store.caseDataView(caseData));
 		},

@@ -8,7 +8,11 @@ import type { SandboxContext } from '../world';
 export type ApiRoute = Route<ApiClient, SandboxContext>;
 
 /** The case if the caller's group owns it: unknown is a 404 `Invalid case`, another group's a 403. */
-export function requireOwnCase(context: SandboxContext, caller: ApiClient, caseId: string): CaseRecord {
+export function requireOwnCase(
+	context: SandboxContext,
+	caller: ApiClient,
+	caseId: string,
+): CaseRecord {
 	const record = context.world.store.cases.get(caseId);
 	if (!record) throw invalidCase();
 	if (record.groupProfileId !== caller.groupProfileId) {
@@ -49,14 +53,24 @@ export class BodyProblems {
 		}
 	}
 
-	checkArray(path: string, value: unknown, isItem: (item: unknown) => boolean, itemDescription: string): void {
+	checkArray(
+		path: string,
+		value: unknown,
+		isItem: (item: unknown) => boolean,
+		itemDescription: string,
+	): void {
 		if (value !== undefined && !(Array.isArray(value) && value.every(isItem))) {
 			this.add(`${path} must be an array of ${itemDescription}`);
 		}
 	}
 
 	/** `secureDocumentIds` must name documents the caller's group created. */
-	checkSecureDocumentIds(path: string, ids: unknown, context: SandboxContext, caller: ApiClient): void {
+	checkSecureDocumentIds(
+		path: string,
+		ids: unknown,
+		context: SandboxContext,
+		caller: ApiClient,
+	): void {
 		if (ids === undefined) return;
 		if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
 			this.add(`${path} must be an array of secure document IDs`);
@@ -88,7 +102,13 @@ export interface ListMetadata {
 	totalPages: number;
 }
 
-function pageNumber(value: unknown, name: string, fallback: number, min: number, max: number): number {
+function pageNumber(
+	value: unknown,
+	name: string,
+	fallback: number,
+	min: number,
+	max: number,
+): number {
 	if (value === undefined || value === null || value === '') return fallback;
 	const number = Number(value);
 	if (!Number.isInteger(number) || number < min || number > max) {
@@ -98,11 +118,20 @@ function pageNumber(value: unknown, name: string, fallback: number, min: number,
 }
 
 /** One page of a list; `page` is 0-based, `pageSize` defaults to 10. */
-export function paginate<Item>(items: Item[], page: unknown, pageSize: unknown): { items: Item[]; listMetadata: ListMetadata } {
+export function paginate<Item>(
+	items: Item[],
+	page: unknown,
+	pageSize: unknown,
+): { items: Item[]; listMetadata: ListMetadata } {
 	const size = pageNumber(pageSize, 'pageSize', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
 	const index = pageNumber(page, 'page', 0, 0, Number.MAX_SAFE_INTEGER);
 	return {
 		items: items.slice(index * size, (index + 1) * size),
-		listMetadata: { page: index, pageSize: size, totalCount: items.length, totalPages: Math.ceil(items.length / size) },
+		listMetadata: {
+			page: index,
+			pageSize: size,
+			totalCount: items.length,
+			totalPages: Math.ceil(items.length / size),
+		},
 	};
 }

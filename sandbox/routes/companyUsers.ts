@@ -13,11 +13,23 @@ export const companyUserRoutes: ApiRoute[] = [
 		handle: (request, context) => {
 			const groupProfileId = request.principal.groupProfileId;
 			const asked = request.query.get('groupProfileId');
-			if (asked && asked !== groupProfileId) throw forbidden(`Group ${asked} is not accessible with this token`);
+			if (asked && asked !== groupProfileId)
+				throw forbidden(`Group ${asked} is not accessible with this token`);
 			const apiUsers = [...context.world.store.clientsById.values()]
 				.filter((client) => client.groupProfileId === groupProfileId && !client.revoked)
-				.map((client) => ({ id: client.id, username: client.username, email: null, firstName: null, lastName: null, groupProfileId, role: 'API Client' }));
-			const users = [...COMPANY_USERS.filter((user) => user.groupProfileId === groupProfileId), ...apiUsers];
+				.map((client) => ({
+					id: client.id,
+					username: client.username,
+					email: null,
+					firstName: null,
+					lastName: null,
+					groupProfileId,
+					role: 'API Client',
+				}));
+			const users = [
+				...COMPANY_USERS.filter((user) => user.groupProfileId === groupProfileId),
+				...apiUsers,
+			];
 			const group = DEMO_GROUPS.find((candidate) => candidate.groupProfileId === groupProfileId);
 			return ok({ groupProfileId, groupName: group?.name ?? null, userList: users });
 		},

@@ -22,25 +22,28 @@ export const documentRoutes: ApiRoute[] = [
 			records.forEach((record, index) => {
 				if (!isPlainObject(record)) return problems.add(`documents[${index}] must be an object`);
 				for (const key of ['fileName', 'fileFormat', 'description', 'content']) {
-					if (record[key] !== undefined && typeof record[key] !== 'string') problems.add(`documents[${index}].${key} must be a string`);
+					if (record[key] !== undefined && typeof record[key] !== 'string')
+						problems.add(`documents[${index}].${key} must be a string`);
 				}
 			});
 			problems.throwIfAny();
 
 			const now = context.clock.nowIso();
-			const secureDocumentList = (records as Record<string, string | undefined>[]).map((record, index) => {
-				const document: SecureDocumentRecord = {
-					id: randomUUID(),
-					groupProfileId: request.principal.groupProfileId,
-					fileName: record.fileName ?? `document-${index + 1}`,
-					fileFormat: record.fileFormat ?? null,
-					description: record.description ?? null,
-					sizeBytes: Buffer.from(record.content ?? '', 'base64').length,
-					crStamp: now,
-				};
-				context.world.store.secureDocuments.set(document.id, document);
-				return { ...document };
-			});
+			const secureDocumentList = (records as Record<string, string | undefined>[]).map(
+				(record, index) => {
+					const document: SecureDocumentRecord = {
+						id: randomUUID(),
+						groupProfileId: request.principal.groupProfileId,
+						fileName: record.fileName ?? `document-${index + 1}`,
+						fileFormat: record.fileFormat ?? null,
+						description: record.description ?? null,
+						sizeBytes: Buffer.from(record.content ?? '', 'base64').length,
+						crStamp: now,
+					};
+					context.world.store.secureDocuments.set(document.id, document);
+					return { ...document };
+				},
+			);
 			return created({ secureDocumentList });
 		},
 	},

@@ -13,7 +13,10 @@ export const packageRoutes: ApiRoute[] = [
 			return ok({
 				packageId: pkg.packageId,
 				packageName: pkg.packageName,
-				servicesList: pkg.serviceIds.map((serviceId) => ({ serviceName: serviceName(serviceId), serviceId })),
+				servicesList: pkg.serviceIds.map((serviceId) => ({
+					serviceName: serviceName(serviceId),
+					serviceId,
+				})),
 			});
 		},
 	},

@@ -15,11 +15,19 @@ import { BodyProblems, requireOwnCase, type ApiRoute } from './common';
 const isTestimonyField = (value: unknown): value is TestimonyField =>
 	isPlainObject(value) && typeof value.fieldId === 'string' && typeof value.value === 'string';
 
-function checkTestimonyBody(body: Record<string, unknown>, context: SandboxContext, caller: ApiClient): BodyProblems {
+function checkTestimonyBody(
+	body: Record<string, unknown>,
+	context: SandboxContext,
+	caller: ApiClient,
+): BodyProblems {
 	const problems = new BodyProblems();
 	problems.checkBody(body, false);
 	problems.checkArray('fields', body.fields, isTestimonyField, '{ fieldId, value } objects');
-	if (body.staffingAgency !== undefined && body.staffingAgency !== null && typeof body.staffingAgency !== 'string') {
+	if (
+		body.staffingAgency !== undefined &&
+		body.staffingAgency !== null &&
+		typeof body.staffingAgency !== 'string'
+	) {
 		problems.add('staffingAgency must be a string');
 	}
 	problems.checkSecureDocumentIds('secureDocumentIds', body.secureDocumentIds, context, caller);
@@ -27,10 +35,15 @@ function checkTestimonyBody(body: Record<string, unknown>, context: SandboxConte
 }
 
 /** Field IDs must belong to the definition, and its required fields must end up with a value. */
-function checkFieldsAgainst(definition: CplcDefinition, fields: TestimonyField[], problems: BodyProblems): void {
+function checkFieldsAgainst(
+	definition: CplcDefinition,
+	fields: TestimonyField[],
+	problems: BodyProblems,
+): void {
 	const known = new Set(definition.fields.map((field) => field.fieldId));
 	for (const field of fields) {
-		if (!known.has(field.fieldId)) problems.add(`fields: ${field.fieldId} is not a field of CPLC definition ${definition.id}`);
+		if (!known.has(field.fieldId))
+			problems.add(`fields: ${field.fieldId} is not a field of CPLC definition ${definition.id}`);
 	}
 	for (const required of definition.fields.filter((field) => field.required)) {
 		if (!fields.some((field) => field.fieldId === required.fieldId && field.value.trim() !== '')) {
@@ -41,7 +54,8 @@ function checkFieldsAgainst(definition: CplcDefinition, fields: TestimonyField[]
 
 function mergeFields(current: TestimonyField[], changes: TestimonyField[]): TestimonyField[] {
 	const byId = new Map(current.map((field) => [field.fieldId, field]));
-	for (const change of changes) byId.set(change.fieldId, { fieldId: change.fieldId, value: change.value });
+	for (const change of changes)
+		byId.set(change.fieldId, { fieldId: change.fieldId, value: change.value });
 	return [...byId.values()];
 }
 
@@ -54,9 +68,12 @@ export const testimonyRoutes: ApiRoute[] = [
 			const body = requireObjectBody(request.body);
 			const problems = checkTestimonyBody(body, context, request.principal);
 			const definition = CPLC_DEFINITIONS.find((candidate) => candidate.id === body.cplcId);
-			if (!definition) problems.add(`cplcId ${JSON.stringify(body.cplcId)} is not a known CPLC definition`);
+			if (!definition)
+				problems.add(`cplcId ${JSON.stringify(body.cplcId)} is not a known CPLC definition`);
 			else if (!definition.enabled) problems.add(`CPLC definition ${definition.id} is not enabled`);
-			const fields = Array.isArray(body.fields) ? mergeFields([], body.fields.filter(isTestimonyField)) : [];
+			const fields = Array.isArray(body.fields)
+				? mergeFields([], body.fields.filter(isTestimonyField))
+				: [];
 			if (definition) checkFieldsAgainst(definition, fields, problems);
 			problems.throwIfAny();
 
@@ -67,7 +84,9 @@ export const testimonyRoutes: ApiRoute[] = [
 				cplcId: definition!.id,
 				fields,
 				staffingAgency: typeof body.staffingAgency === 'string' ? body.staffingAgency : null,
-				secureDocumentIds: Array.isArray(body.secureDocumentIds) ? body.secureDocumentIds.map(String) : [],
+				secureDocumentIds: Array.isArray(body.secureDocumentIds)
+					? body.secureDocumentIds.map(String)
+					: [],
 				crStamp: now,
 				modStamp: now,
 			};
@@ -89,14 +108,19 @@ export const testimonyRoutes: ApiRoute[] = [
 			if (body.cplcId !== undefined && body.cplcId !== testimony.cplcId) {
 				problems.add('cplcId cannot change; create a new testimony for another definition');
 			}
-			const fields = Array.isArray(body.fields) ? mergeFields(testimony.fields, body.fields.filter(isTestimonyField)) : testimony.fields;
+			const fields = Array.isArray(body.fields)
+				? mergeFields(testimony.fields, body.fields.filter(isTestimonyField))
+				: testimony.fields;
 			const definition = CPLC_DEFINITIONS.find((candidate) => candidate.id === testimony.cplcId)!;
 			checkFieldsAgainst(definition, fields, problems);
 			problems.throwIfAny();
 
 			testimony.fields = fields;
-			if (body.staffingAgency !== undefined) testimony.staffingAgency = typeof body.staffingAgency === 'string' ? body.staffingAgency : null;
-			if (Array.isArray(body.secureDocumentIds)) testimony.secureDocumentIds = body.secureDocumentIds.map(String);
+			if (body.staffingAgency !== undefined)
+				testimony.staffingAgency =
+					typeof body.staffingAgency === 'string' ? body.staffingAgency : null;
+			if (Array.isArray(body.secureDocumentIds))
+				testimony.secureDocumentIds = body.secureDocumentIds.map(String);
 			testimony.modStamp = context.clock.nowIso();
 			return ok(structuredClone(testimony));
 		},

@@ -14,7 +14,9 @@ export const vbookRoutes: ApiRoute[] = [
 			const body = isPlainObject(request.body) ? request.body : {};
 			const query = typeof body.query === 'string' ? body.query.trim().toLowerCase() : '';
 			const matches = VERIFICATION_BOOK.filter(
-				(entry) => entry.name.toLowerCase().includes(query) && (body.type === undefined || entry.type === body.type),
+				(entry) =>
+					entry.name.toLowerCase().includes(query) &&
+					(body.type === undefined || entry.type === body.type),
 			);
 			const page = paginate([...matches], body.page, body.pageSize);
 			return ok({ vbookList: page.items, listMetadata: page.listMetadata });

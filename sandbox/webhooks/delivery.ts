@@ -67,10 +67,17 @@ export class WebhookDispatcher implements EventSink {
 
 	publish(groupProfileId: string, message: WebhookMessage): void {
 		const { standardEnabled, legacyEnabled } = this.registry.settings;
-		const schemes: WebhookScheme[] = [...(standardEnabled ? ['standard' as const] : []), ...(legacyEnabled ? ['legacy' as const] : [])];
+		const schemes: WebhookScheme[] = [
+			...(standardEnabled ? ['standard' as const] : []),
+			...(legacyEnabled ? ['legacy' as const] : []),
+		];
 		for (const scheme of schemes) {
 			for (const subscription of this.registry.recipients(scheme, groupProfileId, message.event)) {
-				const delivery = { subscriptionId: subscription.id, message, body: serializeBody(subscription, message) };
+				const delivery = {
+					subscriptionId: subscription.id,
+					message,
+					body: serializeBody(subscription, message),
+				};
 				if (subscription.quirks.outOfOrder) this.sendOutOfOrder(delivery);
 				else this.clock.scheduleIn(0, () => this.deliver(delivery, 1));
 			}
@@ -128,7 +135,9 @@ export class WebhookDispatcher implements EventSink {
 		return this.log.append({
 			messageId: message.messageId,
 			event: message.event,
-			caseId: String(message.event === 'case.statuschange' ? message.eventObject.id : message.eventObject.caseId),
+			caseId: String(
+				message.event === 'case.statuschange' ? message.eventObject.id : message.eventObject.caseId,
+			),
 			subscriptionId: subscription.id,
 			scheme: subscription.scheme,
 			url: subscription.url,
@@ -146,17 +155,26 @@ export class WebhookDispatcher implements EventSink {
 
 	/** Signed at each attempt with the wall-clock time, which is what a receiver checks its tolerance against. */
 	private signedHeaders(subscription: Subscription, delivery: Delivery): Record<string, string> {
-		const common = { 'content-type': 'application/json', 'user-agent': 'background-check-sandbox-webhooks' };
+		const common = {
+			'content-type': 'application/json',
+			'user-agent': 'background-check-sandbox-webhooks',
+		};
 		if (subscription.scheme === 'legacy') {
 			return {
 				...common,
-				[this.registry.settings.legacyHeaderName]: signLegacyWebhook(subscription.secret, Date.now(), delivery.body),
+				[this.registry.settings.legacyHeaderName]: signLegacyWebhook(
+					subscription.secret,
+					Date.now(),
+					delivery.body,
+				),
 			};
 		}
 		const timestamp = Math.floor(Date.now() / 1000);
 		const signatures = this.registry
 			.signingSecrets(subscription)
-			.map((secret) => signStandardWebhook(secret, delivery.message.messageId, timestamp, delivery.body));
+			.map((secret) =>
+				signStandardWebhook(secret, delivery.message.messageId, timestamp, delivery.body),
+			);
 		return {
 			...common,
 			'webhook-id': delivery.message.messageId,
@@ -185,7 +203,8 @@ function describeFailure(result: PostResult, deadlineMs: number): string | null 
 			return `connection failed: ${result.message}`;
 		case 'response':
 			if (result.statusCode >= 200 && result.statusCode < 300) return null;
-			if (result.statusCode >= 300 && result.statusCode < 400) return `HTTP ${result.statusCode} (a redirect is a failure)`;
+			if (result.statusCode >= 300 && result.statusCode < 400)
+				return `HTTP ${result.statusCode} (a redirect is a failure)`;
 			return `HTTP ${result.statusCode}`;
 	}
 }

@@ -38,15 +38,24 @@ export class DeliveryFaults {
 	add(input: DeliveryFaultInput): DeliveryFault {
 		if (!isPlainObject(input)) throw badRequest('A delivery fault needs a JSON object body');
 		const problems: string[] = [];
-		if (input.dropRate !== undefined && !(typeof input.dropRate === 'number' && input.dropRate >= 0 && input.dropRate <= 1)) {
+		if (
+			input.dropRate !== undefined &&
+			!(typeof input.dropRate === 'number' && input.dropRate >= 0 && input.dropRate <= 1)
+		) {
 			problems.push('dropRate must be a number from 0 to 1');
 		}
-		if (input.messageIds !== undefined && !(Array.isArray(input.messageIds) && input.messageIds.every((id) => typeof id === 'string'))) {
+		if (
+			input.messageIds !== undefined &&
+			!(Array.isArray(input.messageIds) && input.messageIds.every((id) => typeof id === 'string'))
+		) {
 			problems.push('messageIds must be an array of message IDs');
 		}
-		if (input.dropRate === undefined && input.messageIds === undefined) problems.push('Give dropRate or messageIds');
-		if (input.subscriptionId !== undefined && typeof input.subscriptionId !== 'string') problems.push('subscriptionId must be a string');
-		if (input.seed !== undefined && typeof input.seed !== 'string') problems.push('seed must be a string');
+		if (input.dropRate === undefined && input.messageIds === undefined)
+			problems.push('Give dropRate or messageIds');
+		if (input.subscriptionId !== undefined && typeof input.subscriptionId !== 'string')
+			problems.push('subscriptionId must be a string');
+		if (input.seed !== undefined && typeof input.seed !== 'string')
+			problems.push('seed must be a string');
 		if (problems.length > 0) throw badRequest(problems);
 		const checked = input as DeliveryFaultInput;
 		const id = `delivery_fault_${randomUUID().slice(0, 8)}`;

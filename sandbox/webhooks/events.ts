@@ -18,7 +18,11 @@ export interface WebhookMessage {
 	eventObject: Record<string, unknown>;
 }
 
-function message(caseRecord: CaseRecord, event: EventType, eventObject: Record<string, unknown>): WebhookMessage {
+function message(
+	caseRecord: CaseRecord,
+	event: EventType,
+	eventObject: Record<string, unknown>,
+): WebhookMessage {
 	return {
 		messageId: `msg_${randomUUID().replace(/-/g, '')}`,
 		event,
@@ -42,7 +46,10 @@ export function caseStatusChangeMessage(caseRecord: CaseRecord): WebhookMessage 
 }
 
 /** The spec does not show this `eventObject`; the sandbox sends the case data's identity and statuses. */
-export function caseDataStatusChangeMessage(caseRecord: CaseRecord, caseData: CaseDataRecord): WebhookMessage {
+export function caseDataStatusChangeMessage(
+	caseRecord: CaseRecord,
+	caseData: CaseDataRecord,
+): WebhookMessage {
 	return message(caseRecord, 'casedata.statuschange', {
 		id: caseData.id,
 		caseId: caseRecord.id,

@@ -3,7 +3,10 @@
 import * as http from 'http';
 import * as https from 'https';
 
-export type PostResult = { kind: 'response'; statusCode: number } | { kind: 'timeout' } | { kind: 'error'; message: string };
+export type PostResult =
+	| { kind: 'response'; statusCode: number }
+	| { kind: 'timeout' }
+	| { kind: 'error'; message: string };
 
 export function postWebhook(
 	url: string,

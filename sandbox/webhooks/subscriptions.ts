@@ -39,7 +39,9 @@ export interface SubscriptionInput {
 	quirks?: Partial<DeliveryQuirks>;
 }
 
-export type SubscriptionPatch = Partial<Pick<SubscriptionInput, 'url' | 'eventTypes' | 'username' | 'password' | 'quirks'>>;
+export type SubscriptionPatch = Partial<
+	Pick<SubscriptionInput, 'url' | 'eventTypes' | 'username' | 'password' | 'quirks'>
+>;
 
 export interface Subscription {
 	id: string;
@@ -89,9 +91,13 @@ export class SubscriptionRegistry {
 	create(input: SubscriptionInput): Subscription {
 		if (!isPlainObject(input)) throw badRequest('A subscription needs a JSON object body');
 		const scheme = input.scheme ?? 'standard';
-		if (scheme !== 'standard' && scheme !== 'legacy') throw badRequest('scheme must be "standard" or "legacy"');
+		if (scheme !== 'standard' && scheme !== 'legacy')
+			throw badRequest('scheme must be "standard" or "legacy"');
 		const groupProfileId = input.groupProfileId ?? null;
-		if (groupProfileId !== null && !DEMO_GROUPS.some((group) => group.groupProfileId === groupProfileId)) {
+		if (
+			groupProfileId !== null &&
+			!DEMO_GROUPS.some((group) => group.groupProfileId === groupProfileId)
+		) {
 			throw badRequest(`Unknown groupProfileId ${JSON.stringify(groupProfileId)}`);
 		}
 		const subscription: Subscription = {
@@ -132,8 +138,10 @@ export class SubscriptionRegistry {
 		const subscription = this.get(id);
 		if (!isPlainObject(patch)) throw badRequest('A subscription update needs a JSON object body');
 		if (patch.url !== undefined) subscription.url = checkedUrl(patch.url);
-		if (patch.eventTypes !== undefined) subscription.eventTypes = checkedEventTypes(patch.eventTypes);
-		if (patch.quirks !== undefined) subscription.quirks = { ...subscription.quirks, ...checkedQuirks(patch.quirks) };
+		if (patch.eventTypes !== undefined)
+			subscription.eventTypes = checkedEventTypes(patch.eventTypes);
+		if (patch.quirks !== undefined)
+			subscription.quirks = { ...subscription.quirks, ...checkedQuirks(patch.quirks) };
 		if (subscription.scheme === 'legacy') {
 			if (patch.username !== undefined) subscription.username = patch.username;
 			if (patch.password !== undefined) subscription.password = patch.password;
@@ -171,7 +179,10 @@ export class SubscriptionRegistry {
 
 	/** Every secret that signs a delivery now: the current one first. */
 	signingSecrets(subscription: Subscription): string[] {
-		return [subscription.secret, ...subscription.previousSecrets.map((previous) => previous.secret)];
+		return [
+			subscription.secret,
+			...subscription.previousSecrets.map((previous) => previous.secret),
+		];
 	}
 
 	/**
@@ -180,8 +191,13 @@ export class SubscriptionRegistry {
 	 */
 	recipients(scheme: WebhookScheme, groupProfileId: string, event: EventType): Subscription[] {
 		const ofScheme = this.list().filter((subscription) => subscription.scheme === scheme);
-		const groupLevel = ofScheme.filter((subscription) => subscription.groupProfileId === groupProfileId);
-		const chosen = groupLevel.length > 0 ? groupLevel : ofScheme.filter((subscription) => subscription.groupProfileId === null);
+		const groupLevel = ofScheme.filter(
+			(subscription) => subscription.groupProfileId === groupProfileId,
+		);
+		const chosen =
+			groupLevel.length > 0
+				? groupLevel
+				: ofScheme.filter((subscription) => subscription.groupProfileId === null);
 		return chosen.filter((subscription) => subscription.eventTypes.includes(event));
 	}
 
@@ -194,7 +210,10 @@ export class SubscriptionRegistry {
 			}
 		}
 		if (patch.legacyHeaderName !== undefined) {
-			if (typeof patch.legacyHeaderName !== 'string' || !/^[A-Za-z0-9-]+$/.test(patch.legacyHeaderName)) {
+			if (
+				typeof patch.legacyHeaderName !== 'string' ||
+				!/^[A-Za-z0-9-]+$/.test(patch.legacyHeaderName)
+			) {
 				throw badRequest('legacyHeaderName must be a header name such as "acme-signature"');
 			}
 			this.settings.legacyHeaderName = patch.legacyHeaderName.toLowerCase();
@@ -228,7 +247,9 @@ export class SubscriptionRegistry {
 
 	private readonly withoutExpiredSecrets = (subscription: Subscription): Subscription => {
 		const now = this.clock.now();
-		subscription.previousSecrets = subscription.previousSecrets.filter((previous) => Date.parse(previous.expiresAt) > now);
+		subscription.previousSecrets = subscription.previousSecrets.filter(
+			(previous) => Date.parse(previous.expiresAt) > now,
+		);
 		return subscription;
 	};
 }

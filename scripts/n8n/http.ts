@@ -29,7 +29,8 @@ export interface HttpRequestOptions {
 export function httpRequest(url: string, opts: HttpRequestOptions = {}): Promise<HttpAnswer> {
 	const u = new URL(url);
 	const headers: Record<string, string | string[]> = {};
-	for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+	for (const [k, v] of Object.entries(opts.headers ?? {}))
+		if (v !== undefined) headers[k.toLowerCase()] = v;
 	let payload: Buffer | undefined;
 	if (opts.body !== undefined) {
 		if (typeof opts.body === 'string') payload = Buffer.from(opts.body);
@@ -62,12 +63,21 @@ export function httpRequest(url: string, opts: HttpRequestOptions = {}): Promise
 							// keep the text
 						}
 					}
-					if (debug) process.stderr.write(`[http] ${opts.method ?? 'GET'} ${url} -> ${res.statusCode} ${raw.length} B in ${Date.now() - started} ms\n`);
+					if (debug)
+						process.stderr.write(
+							`[http] ${opts.method ?? 'GET'} ${url} -> ${res.statusCode} ${raw.length} B in ${Date.now() - started} ms\n`,
+						);
 					resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, json });
 				});
 			},
 		);
-		req.on('timeout', () => req.destroy(new Error(`${opts.method ?? 'GET'} ${url}: no answer within ${opts.timeoutMs ?? 60_000} ms`)));
+		req.on('timeout', () =>
+			req.destroy(
+				new Error(
+					`${opts.method ?? 'GET'} ${url}: no answer within ${opts.timeoutMs ?? 60_000} ms`,
+				),
+			),
+		);
 		req.on('error', reject);
 		req.end(payload);
 	});

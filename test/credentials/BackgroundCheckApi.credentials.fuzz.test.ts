@@ -20,23 +20,70 @@ const credential = new BackgroundCheckApi();
 /** Where the oracle says a request goes, or undefined when axios could not send it (no absolute URL). */
 function destination(address: unknown, baseURL: unknown): URL | undefined {
 	try {
-		return new URL(axios.getUri({ url: address as string | undefined, baseURL: baseURL as string | undefined }));
+		return new URL(
+			axios.getUri({ url: address as string | undefined, baseURL: baseURL as string | undefined }),
+		);
 	} catch {
 		return undefined;
 	}
 }
 
-const BASES = ['https://api.example.com', 'https://api.example.com/v1/', 'https://api.example.com:8443/base', 'http://127.0.0.1:7450', 'http://[::1]:7450/'];
-const HOSTS = ['api.example.com', 'API.Example.COM', 'api.example.com.', 'evil.example', 'api.example.com.evil.example', 'evil.api.example.com', '127.0.0.1', '127.0.0.2', 'localhost', '[::1]', '0.0.0.0', 'xn--pi-7ka.example'];
+const BASES = [
+	'https://api.example.com',
+	'https://api.example.com/v1/',
+	'https://api.example.com:8443/base',
+	'http://127.0.0.1:7450',
+	'http://[::1]:7450/',
+];
+const HOSTS = [
+	'api.example.com',
+	'API.Example.COM',
+	'api.example.com.',
+	'evil.example',
+	'api.example.com.evil.example',
+	'evil.api.example.com',
+	'127.0.0.1',
+	'127.0.0.2',
+	'localhost',
+	'[::1]',
+	'0.0.0.0',
+	'xn--pi-7ka.example',
+];
 const SCHEMES = ['https:', 'http:', 'HTTPS:', 'ftp:', 'ws:', 'javascript:', 'file:'];
 const PORTS = ['', ':443', ':80', ':8443', ':7450', ':0443', ':65536', ':'];
-const PATHS = ['', '/', '/case/list', '/v1/case/list', '/../x', '/%2e%2e/x', '?q=1', '#f', '/a?b#c'];
+const PATHS = [
+	'',
+	'/',
+	'/case/list',
+	'/v1/case/list',
+	'/../x',
+	'/%2e%2e/x',
+	'?q=1',
+	'#f',
+	'/a?b#c',
+];
 
 const absolute = fc
-	.tuple(fc.constantFrom(...SCHEMES), fc.constantFrom('//', '/', '', '///', '\\\\', '/\\'), fc.constantFrom('', 'user@', 'user:pass@', 'api.example.com@'), fc.constantFrom(...HOSTS), fc.constantFrom(...PORTS), fc.constantFrom(...PATHS))
+	.tuple(
+		fc.constantFrom(...SCHEMES),
+		fc.constantFrom('//', '/', '', '///', '\\\\', '/\\'),
+		fc.constantFrom('', 'user@', 'user:pass@', 'api.example.com@'),
+		fc.constantFrom(...HOSTS),
+		fc.constantFrom(...PORTS),
+		fc.constantFrom(...PATHS),
+	)
 	.map((parts) => parts.join(''));
-const relative = fc.tuple(fc.constantFrom('', '/', '//', '///', '\\', '\\\\', './', '../', ' ', '\t', '\n'), fc.constantFrom(...HOSTS, 'case', 'case/list'), fc.constantFrom(...PATHS)).map((parts) => parts.join(''));
-const padded = (address: fc.Arbitrary<string>) => fc.tuple(fc.constantFrom('', ' ', '\t', '\n', '\u0000'), address).map(([pad, value]) => pad + value);
+const relative = fc
+	.tuple(
+		fc.constantFrom('', '/', '//', '///', '\\', '\\\\', './', '../', ' ', '\t', '\n'),
+		fc.constantFrom(...HOSTS, 'case', 'case/list'),
+		fc.constantFrom(...PATHS),
+	)
+	.map((parts) => parts.join(''));
+const padded = (address: fc.Arbitrary<string>) =>
+	fc
+		.tuple(fc.constantFrom('', ' ', '\t', '\n', '\u0000'), address)
+		.map(([pad, value]) => pad + value);
 const address = fc.oneof(padded(absolute), padded(relative), fc.string({ maxLength: 30 }));
 const maybe = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined });
 
@@ -58,8 +105,17 @@ describe('the credential attaches its token exactly for its own origin', () => {
 	it('for any url, uri and baseURL, against axios as the oracle', async () => {
 		const outcomes = { attached: 0, refused: 0 };
 		const request = fc.constantFrom(...BASES).chain((base) => {
-			const near = fc.oneof(address, sameOrigin(base), fc.constantFrom(...PATHS, 'case/list', '/case/list'));
-			return fc.tuple(fc.constant(base), maybe(near), maybe(near), maybe(fc.oneof(fc.constantFrom(...BASES), sameOrigin(base), padded(absolute))));
+			const near = fc.oneof(
+				address,
+				sameOrigin(base),
+				fc.constantFrom(...PATHS, 'case/list', '/case/list'),
+			);
+			return fc.tuple(
+				fc.constant(base),
+				maybe(near),
+				maybe(near),
+				maybe(fc.oneof(fc.constantFrom(...BASES), sameOrigin(base), padded(absolute))),
+			);
 		});
 		await fc.assert(
 			fc.asyncProperty(request, async ([base, url, uri, baseURL]) => {
@@ -69,13 +125,18 @@ describe('the credential attaches its token exactly for its own origin', () => {
 				if (baseURL !== undefined) options.baseURL = baseURL;
 				const own = new URL(base).origin;
 				// n8n 2.8 sends `url` when set, else `uri`; n8n 2.41 `url ?? uri`: either may be used
-				const targets = (url !== undefined || uri !== undefined ? [url, uri].filter((value) => value !== undefined) : [undefined]).map((target) =>
-					destination(target, baseURL),
-				);
+				const targets = (
+					url !== undefined || uri !== undefined
+						? [url, uri].filter((value) => value !== undefined)
+						: [undefined]
+				).map((target) => destination(target, baseURL));
 				const mayAttach = targets.every((target) => target !== undefined && target.origin === own);
 				let attached = false;
 				try {
-					const signed = await credential.authenticate({ environment: 'custom', customBaseUrl: base, token: TOKEN }, options as unknown as IHttpRequestOptions);
+					const signed = await credential.authenticate(
+						{ environment: 'custom', customBaseUrl: base, token: TOKEN },
+						options as unknown as IHttpRequestOptions,
+					);
 					attached = signed.headers?.Authorization === `Bearer ${TOKEN}`;
 					expect(attached).toBe(true);
 				} catch (error) {

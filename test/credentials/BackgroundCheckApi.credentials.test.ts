@@ -28,7 +28,12 @@ describe('Background Check API credential', () => {
 	const credential = new BackgroundCheckApi();
 
 	it('exchanges apiKey + clientAccessToken for the token with one POST /auth/api', async () => {
-		const { helper, calls } = helperAnswering(() => ({ id: 'c1', username: 'api-x', token: 'jwt-token', groupProfileId: 'g1' }));
+		const { helper, calls } = helperAnswering(() => ({
+			id: 'c1',
+			username: 'api-x',
+			token: 'jwt-token',
+			groupProfileId: 'g1',
+		}));
 		const result = await credential.preAuthentication.call(helper, sandboxCredentials);
 		expect(result).toEqual({ token: 'jwt-token' });
 		expect(calls).toHaveLength(1);
@@ -41,7 +46,9 @@ describe('Background Check API credential', () => {
 
 	it('reads a 403 from /auth/api as credentials that were not accepted, without echoing them', async () => {
 		const { helper } = helperAnswering(() => {
-			throw Object.assign(new Error('Request failed with status code 403'), { response: { status: 403 } });
+			throw Object.assign(new Error('Request failed with status code 403'), {
+				response: { status: 403 },
+			});
 		});
 		const failure = credential.preAuthentication.call(helper, sandboxCredentials);
 		await expect(failure).rejects.toThrow('the API key or client access token was not accepted');
@@ -53,13 +60,18 @@ describe('Background Check API credential', () => {
 
 	it('refuses an answer without a token', async () => {
 		const { helper } = helperAnswering(() => ({ id: 'c1' }));
-		await expect(credential.preAuthentication.call(helper, sandboxCredentials)).rejects.toThrow('without a token');
+		await expect(credential.preAuthentication.call(helper, sandboxCredentials)).rejects.toThrow(
+			'without a token',
+		);
 	});
 
 	it('refuses to exchange over plain HTTP to a remote host', async () => {
 		const { helper, calls } = helperAnswering(() => ({ token: 't' }));
 		await expect(
-			credential.preAuthentication.call(helper, { ...sandboxCredentials, customBaseUrl: 'http://api.example.com' }),
+			credential.preAuthentication.call(helper, {
+				...sandboxCredentials,
+				customBaseUrl: 'http://api.example.com',
+			}),
 		).rejects.toThrow(/HTTPS/);
 		expect(calls).toHaveLength(0);
 	});
@@ -67,9 +79,16 @@ describe('Background Check API credential', () => {
 	it('sends the token as a bearer header, never in the query string', async () => {
 		const signed = await credential.authenticate(
 			{ ...sandboxCredentials, token: 'jwt-token' },
-			{ url: 'http://127.0.0.1:7450/case/list', qs: { limit: 1 }, headers: { Accept: 'application/json' } },
+			{
+				url: 'http://127.0.0.1:7450/case/list',
+				qs: { limit: 1 },
+				headers: { Accept: 'application/json' },
+			},
 		);
-		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer jwt-token' });
+		expect(signed.headers).toEqual({
+			Accept: 'application/json',
+			Authorization: 'Bearer jwt-token',
+		});
 		expect(JSON.stringify(signed.qs)).not.toContain('jwt-token');
 		expect(signed.url).not.toContain('jwt-token');
 	});
@@ -83,18 +102,37 @@ describe('Background Check API credential', () => {
 	it('will not attach the token to a plain-HTTP request for a remote host given as `uri` (HTTP Request node)', async () => {
 		// The HTTP Request node (v4) calls requestWithAuthentication with request-library options: the
 		// address is in `uri`, and neither `url` nor `baseURL` is set.
-		const legacyOptions = { uri: 'http://0.0.0.0:7450/shipment/mask/list', method: 'GET' } as unknown as IHttpRequestOptions;
-		await expect(credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, legacyOptions)).rejects.toThrow(/HTTPS/);
-		const loopback = { uri: 'http://127.0.0.1:7450/shipment/mask/list', method: 'GET' } as unknown as IHttpRequestOptions;
-		expect((await credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, loopback)).headers).toEqual({ Authorization: 'Bearer jwt-token' });
+		const legacyOptions = {
+			uri: 'http://0.0.0.0:7450/shipment/mask/list',
+			method: 'GET',
+		} as unknown as IHttpRequestOptions;
+		await expect(
+			credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, legacyOptions),
+		).rejects.toThrow(/HTTPS/);
+		const loopback = {
+			uri: 'http://127.0.0.1:7450/shipment/mask/list',
+			method: 'GET',
+		} as unknown as IHttpRequestOptions;
+		expect(
+			(await credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, loopback))
+				.headers,
+		).toEqual({ Authorization: 'Bearer jwt-token' });
 	});
 
 	it('attaches the token only for the origin of its own base URL (origin rules: security.test.ts)', async () => {
-		const production = { environment: 'production', productionBaseUrl: 'https://api.example.com/v1', token: 'jwt-token' };
-		await expect(credential.authenticate(production, { url: 'https://api.example.com/v1/case/list' })).resolves.toMatchObject({
+		const production = {
+			environment: 'production',
+			productionBaseUrl: 'https://api.example.com/v1',
+			token: 'jwt-token',
+		};
+		await expect(
+			credential.authenticate(production, { url: 'https://api.example.com/v1/case/list' }),
+		).resolves.toMatchObject({
 			headers: { Authorization: 'Bearer jwt-token' },
 		});
-		await expect(credential.authenticate(production, { url: 'https://other.example.com/case/list' })).rejects.toThrow(
+		await expect(
+			credential.authenticate(production, { url: 'https://other.example.com/case/list' }),
+		).rejects.toThrow(
 			"Refusing to send the Background Check API token to https://other.example.com: it is sent only to https://api.example.com, the credential's base URL",
 		);
 	});
@@ -109,7 +147,9 @@ describe('Background Check API credential', () => {
 		const token = credential.properties.find((property) => property.name === 'token');
 		expect(token).toMatchObject({ type: 'hidden', typeOptions: { expirable: true } });
 		for (const secret of ['apiKey', 'clientAccessToken']) {
-			expect(credential.properties.find((p) => p.name === secret)?.typeOptions?.password).toBe(true);
+			expect(credential.properties.find((p) => p.name === secret)?.typeOptions?.password).toBe(
+				true,
+			);
 		}
 	});
 
@@ -138,14 +178,24 @@ describe('base URL rules', () => {
 	});
 
 	it('uses the environment the credential selects and trims trailing slashes', () => {
-		expect(resolveBaseUrl({ environment: 'production', productionBaseUrl: 'https://api.example.com/v1/' })).toBe(
-			'https://api.example.com/v1',
-		);
+		expect(
+			resolveBaseUrl({
+				environment: 'production',
+				productionBaseUrl: 'https://api.example.com/v1/',
+			}),
+		).toBe('https://api.example.com/v1');
 		expect(() => resolveBaseUrl({ environment: 'custom', customBaseUrl: '' })).toThrow('empty');
-		expect(() => resolveBaseUrl({ environment: 'custom', customBaseUrl: 'not a url' })).toThrow('not a valid URL');
+		expect(() => resolveBaseUrl({ environment: 'custom', customBaseUrl: 'not a url' })).toThrow(
+			'not a valid URL',
+		);
 	});
 
 	it('trims any number of trailing slashes and keeps the path', () => {
-		expect(resolveBaseUrl({ environment: 'custom', customBaseUrl: `https://api.example.com/v1${'/'.repeat(50)}` })).toBe('https://api.example.com/v1');
+		expect(
+			resolveBaseUrl({
+				environment: 'custom',
+				customBaseUrl: `https://api.example.com/v1${'/'.repeat(50)}`,
+			}),
+		).toBe('https://api.example.com/v1');
 	});
 });

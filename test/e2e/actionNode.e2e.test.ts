@@ -18,7 +18,13 @@ import {
 	startTestSandbox,
 	type WorkflowRun,
 } from './harness/backgroundCheck';
-import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../fixtures/fullCaseOrder';
+import {
+	COUNTY_CRIMINAL,
+	EMPLOYMENT_VERIFICATION,
+	FACIS,
+	fullCaseOrderBody,
+	fullCaseOrderParameters,
+} from '../fixtures/fullCaseOrder';
 import { nurseTestimonyBody, nurseTestimonyParameters } from '../fixtures/nurseTestimony';
 import { nodeOutput, type Credential, type N8nNode } from './harness/n8nApi';
 import { startTestN8n, type TestN8n } from './harness/n8nInstance';
@@ -53,9 +59,17 @@ async function run(
 	body: unknown = {},
 	before: N8nNode[] = [],
 ): Promise<WorkflowRun<Json> & { output: Json[] }> {
-	const result = await runOnce<Json>(n8n.api, sandbox, label, [...before, actionNode(parameters, credential)], body);
+	const result = await runOnce<Json>(
+		n8n.api,
+		sandbox,
+		label,
+		[...before, actionNode(parameters, credential)],
+		body,
+	);
 	if (result.execution.status !== 'success') {
-		throw new Error(`${label}: execution ${result.execution.status}: ${executionError(result.execution)}`);
+		throw new Error(
+			`${label}: execution ${result.execution.status}: ${executionError(result.execution)}`,
+		);
 	}
 	const output = nodeOutput(result.execution, 'Background Check') as Json[];
 	// What the webhook answered is what the node output (responseMode lastNode, all entries).
@@ -64,7 +78,8 @@ async function run(
 }
 
 /** The requests of a run other than the token exchange. */
-const apiCalls = (result: WorkflowRun<Json>) => result.requests.filter((entry) => entry.path !== '/auth/api');
+const apiCalls = (result: WorkflowRun<Json>) =>
+	result.requests.filter((entry) => entry.path !== '/auth/api');
 
 let candidateNumber = 0;
 async function createCase(services: string[] = [SSN_TRACE]): Promise<Json> {
@@ -87,7 +102,12 @@ function fileFromBody(fileName: string, mimeType: string): N8nNode {
 		type: 'n8n-nodes-base.convertToFile',
 		typeVersion: 1.1,
 		position: [220, 0],
-		parameters: { operation: 'toBinary', sourceProperty: 'body.content', binaryPropertyName: 'data', options: { fileName, mimeType } },
+		parameters: {
+			operation: 'toBinary',
+			sourceProperty: 'body.content',
+			binaryPropertyName: 'data',
+			options: { fileName, mimeType },
+		},
 	};
 }
 
@@ -106,7 +126,11 @@ describe('Secure Document', () => {
 		const content = Buffer.from('%PDF-1.4 diploma scan');
 		const result = await run(
 			'secure document create',
-			{ resource: 'secureDocument', operation: 'create', options: { description: 'Nursing diploma' } },
+			{
+				resource: 'secureDocument',
+				operation: 'create',
+				options: { description: 'Nursing diploma' },
+			},
 			{ content: content.toString('base64') },
 			[fileFromBody('diploma.PDF', 'application/pdf')],
 		);
@@ -114,10 +138,22 @@ describe('Secure Document', () => {
 		expect(apiCalls(result)).toHaveLength(1);
 		expect(request).toMatchObject({ method: 'POST', path: '/document/secure/create', status: 201 });
 		expect(request.body).toEqual({
-			documents: [{ fileName: 'diploma.PDF', fileFormat: 'pdf', description: 'Nursing diploma', content: content.toString('base64') }],
+			documents: [
+				{
+					fileName: 'diploma.PDF',
+					fileFormat: 'pdf',
+					description: 'Nursing diploma',
+					content: content.toString('base64'),
+				},
+			],
 		});
 		expect(result.output).toEqual([
-			expect.objectContaining({ id: expect.any(String), fileName: 'diploma.PDF', fileFormat: 'pdf', sizeBytes: content.length }),
+			expect.objectContaining({
+				id: expect.any(String),
+				fileName: 'diploma.PDF',
+				fileFormat: 'pdf',
+				sizeBytes: content.length,
+			}),
 		]);
 	});
 });
@@ -129,7 +165,10 @@ describe('Case', () => {
 		const result = await run(
 			'case create',
 			// Values from the incoming item, through n8n expressions.
-			fullCaseOrderParameters({ firstName: '={{ $json.body.firstName }}', email: '={{ $json.body.email }}' }, documentId),
+			fullCaseOrderParameters(
+				{ firstName: '={{ $json.body.firstName }}', email: '={{ $json.body.email }}' },
+				documentId,
+			),
 			{ firstName: 'Maria', email },
 		);
 
@@ -140,13 +179,26 @@ describe('Case', () => {
 
 		expect(result.output).toHaveLength(1);
 		const created = result.output[0];
-		expect(created).toMatchObject({ candidate: { email, firstName: 'Maria' }, packageId: 'pkg-healthcare', apiTrackingCode: 'REQ-1001' });
-		expect(sandbox.admin.getCase(created.id)).toMatchObject({ id: created.id, groupProfileId: 'group-profile-east' });
+		expect(created).toMatchObject({
+			candidate: { email, firstName: 'Maria' },
+			packageId: 'pkg-healthcare',
+			apiTrackingCode: 'REQ-1001',
+		});
+		expect(sandbox.admin.getCase(created.id)).toMatchObject({
+			id: created.id,
+			groupProfileId: 'group-profile-east',
+		});
 		const serviceIds = (created.services as Json[]).map((service) => service.serviceId);
-		expect(serviceIds).toEqual(expect.arrayContaining(['service-bankruptcy', 'service-drug-5555N-panel', SSN_TRACE]));
+		expect(serviceIds).toEqual(
+			expect.arrayContaining(['service-bankruptcy', 'service-drug-5555N-panel', SSN_TRACE]),
+		);
 		expect(serviceIds).not.toContain(FACIS);
 		for (const service of created.services as Json[]) {
-			expect(service).toMatchObject({ statusId: PENDING.statusId, statusName: 'pending', statusMeaning: 'In progress' });
+			expect(service).toMatchObject({
+				statusId: PENDING.statusId,
+				statusName: 'pending',
+				statusMeaning: 'In progress',
+			});
 		}
 		// n8n links the output item to the webhook's item.
 		const runData = result.execution.data!.resultData.runData['Background Check'][0].data!.main[0]!;
@@ -160,21 +212,34 @@ describe('Case', () => {
 			{ resource: 'case', operation: 'get', caseId: byId('={{ $json.body.caseId }}') },
 			{ caseId: created.id },
 		);
-		const fromListMode = await run('case get from list', { resource: 'case', operation: 'get', caseId: fromList(created.id) });
+		const fromListMode = await run('case get from list', {
+			resource: 'case',
+			operation: 'get',
+			caseId: fromList(created.id),
+		});
 		for (const result of [byExpression, fromListMode]) {
 			expect(apiCalls(result).map(requestLine)).toEqual([`GET /case/id/${created.id} 200`]);
 			expect(result.output).toHaveLength(1);
 			expect(result.output[0]).toMatchObject({ id: created.id, candidate: created.candidate });
-			expect(result.output[0].services[0]).toMatchObject({ statusName: 'pending', statusMeaning: 'In progress' });
+			expect(result.output[0].services[0]).toMatchObject({
+				statusName: 'pending',
+				statusMeaning: 'In progress',
+			});
 		}
 	});
 
 	test('Get Many reads every page with Return All and one page for a limit', async () => {
 		for (let index = 0; index < 11; index++) await createCase();
-		const total = (await run('case count', { resource: 'case', operation: 'getMany', returnAll: true })).output.length;
+		const total = (
+			await run('case count', { resource: 'case', operation: 'getMany', returnAll: true })
+		).output.length;
 		expect(total).toBeGreaterThanOrEqual(11);
 
-		const all = await run('case get many all', { resource: 'case', operation: 'getMany', returnAll: true });
+		const all = await run('case get many all', {
+			resource: 'case',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(all.output).toHaveLength(total);
 		expect(new Set(all.output.map((item) => item.id)).size).toBe(total);
 		const pages = Math.ceil(total / 10);
@@ -182,9 +247,16 @@ describe('Case', () => {
 			Array.from({ length: pages }, (_, page) => ['GET', '/case/list', String(page)]),
 		);
 
-		const limited = await run('case get many limit', { resource: 'case', operation: 'getMany', returnAll: false, limit: 3 });
+		const limited = await run('case get many limit', {
+			resource: 'case',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 3,
+		});
 		expect(limited.output).toHaveLength(3);
-		expect(apiCalls(limited).map((entry) => [entry.path, entry.query.page])).toEqual([['/case/list', '0']]);
+		expect(apiCalls(limited).map((entry) => [entry.path, entry.query.page])).toEqual([
+			['/case/list', '0'],
+		]);
 	});
 
 	test('Add Services posts services[].id (catalog and custom IDs) and outputs the case with them', async () => {
@@ -196,8 +268,12 @@ describe('Case', () => {
 			services: ['service-bankruptcy', FACIS],
 			customServiceIds: 'drug-service-H17P-panel',
 		});
-		expect(apiCalls(result).map(requestLine)).toEqual([`POST /case/id/${created.id}/add/services 200`]);
-		expect(apiCalls(result)[0].body).toEqual({ services: [{ id: 'service-bankruptcy' }, { id: FACIS }, { id: 'drug-service-H17P-panel' }] });
+		expect(apiCalls(result).map(requestLine)).toEqual([
+			`POST /case/id/${created.id}/add/services 200`,
+		]);
+		expect(apiCalls(result)[0].body).toEqual({
+			services: [{ id: 'service-bankruptcy' }, { id: FACIS }, { id: 'drug-service-H17P-panel' }],
+		});
 		expect((result.output[0].services as Json[]).map((service) => service.serviceId)).toEqual(
 			expect.arrayContaining([SSN_TRACE, 'service-bankruptcy', FACIS, 'drug-service-H17P-panel']),
 		);
@@ -208,7 +284,9 @@ describe('Case', () => {
 		sandbox.admin.scriptCase(created.id, { holdAtStep: 3 });
 		// Walk the case until the drug screening shows a pending status.
 		for (let step = 0; step < 3; step++) sandbox.admin.advanceCase(created.id);
-		const employmentType = (created.services as Json[]).find((service) => service.serviceId === EMPLOYMENT_VERIFICATION)!.serviceTypeId;
+		const employmentType = (created.services as Json[]).find(
+			(service) => service.serviceId === EMPLOYMENT_VERIFICATION,
+		)!.serviceTypeId;
 
 		const result = await run('case get data', {
 			resource: 'case',
@@ -216,18 +294,28 @@ describe('Case', () => {
 			caseId: byId(created.id),
 			serviceTypeId: byId(employmentType),
 		});
-		expect(apiCalls(result).map(requestLine)).toEqual([`GET /case/id/${created.id}/data/${employmentType} 200`]);
+		expect(apiCalls(result).map(requestLine)).toEqual([
+			`GET /case/id/${created.id}/data/${employmentType} 200`,
+		]);
 		expect(result.output.length).toBeGreaterThanOrEqual(2);
 		for (const item of result.output) {
 			const known = CASE_DATA_STATUSES.find((status) => status.statusId === item.statusId)!;
 			expect(item).toMatchObject({ statusName: known.status, statusMeaning: known.meaning });
 		}
 		const employment = result.output.find((item) => item.serviceId === EMPLOYMENT_VERIFICATION)!;
-		expect(employment.details.records[0]).toMatchObject({ searchId: expect.any(String), statusMeaning: expect.any(String) });
+		expect(employment.details.records[0]).toMatchObject({
+			searchId: expect.any(String),
+			statusMeaning: expect.any(String),
+		});
 		const drug = result.output.find((item) => item.serviceId === 'service-drug-10-panel')!;
-		const pending = PENDING_STATUSES.find((status) => status.pendingStatusId === drug.pendingStatusId);
+		const pending = PENDING_STATUSES.find(
+			(status) => status.pendingStatusId === drug.pendingStatusId,
+		);
 		expect(pending).toBeDefined();
-		expect(drug).toMatchObject({ pendingStatusName: pending!.name, pendingStatusAppliesTo: 'drug screenings' });
+		expect(drug).toMatchObject({
+			pendingStatusName: pending!.name,
+			pendingStatusAppliesTo: 'drug screenings',
+		});
 	});
 });
 
@@ -239,35 +327,62 @@ describe('Case Data', () => {
 
 		const result = await run(
 			'case data cancel search',
-			{ resource: 'caseData', operation: 'cancelSearch', caseDataId: '={{ $json.body.caseDataId }}', searchId: '={{ $json.body.searchId }}' },
+			{
+				resource: 'caseData',
+				operation: 'cancelSearch',
+				caseDataId: '={{ $json.body.caseDataId }}',
+				searchId: '={{ $json.body.searchId }}',
+			},
 			{ caseDataId: caseData.id, searchId },
 		);
-		expect(apiCalls(result).map(requestLine)).toEqual([`POST /case/data/id/${caseData.id}/search/id/${searchId}/cancel 200`]);
+		expect(apiCalls(result).map(requestLine)).toEqual([
+			`POST /case/data/id/${caseData.id}/search/id/${searchId}/cancel 200`,
+		]);
 		// The node sends no fields; n8n drops an empty JSON body before sending (removeEmptyBody).
 		expect(apiCalls(result)[0].body).toBeNull();
 		expect(result.output[0]).toMatchObject({ id: caseData.id, serviceId: EMPLOYMENT_VERIFICATION });
-		expect(result.output[0].details.records[0]).toMatchObject({ searchId, statusName: 'canceled', statusMeaning: 'Not performed' });
+		expect(result.output[0].details.records[0]).toMatchObject({
+			searchId,
+			statusName: 'canceled',
+			statusMeaning: 'Not performed',
+		});
 	});
 });
 
 describe('Package', () => {
 	test('Get Services outputs one item per service of the package, cut to the limit unless Return All', async () => {
-		const all = await run('package services', { resource: 'package', operation: 'getServices', packageId: 'pkg-basic-criminal', returnAll: true });
-		expect(apiCalls(all).map(requestLine)).toEqual(['GET /package/id/pkg-basic-criminal/services 200']);
+		const all = await run('package services', {
+			resource: 'package',
+			operation: 'getServices',
+			packageId: 'pkg-basic-criminal',
+			returnAll: true,
+		});
+		expect(apiCalls(all).map(requestLine)).toEqual([
+			'GET /package/id/pkg-basic-criminal/services 200',
+		]);
 		expect(all.output).toEqual([
 			{ serviceName: 'SSN Trace', serviceId: SSN_TRACE },
 			{ serviceName: expect.any(String), serviceId: 'd8e3dbdb-c2d7-4787-9736-86fffab74da4' },
 			{ serviceName: expect.any(String), serviceId: COUNTY_CRIMINAL },
 			{ serviceName: expect.any(String), serviceId: '03635d39-c9df-418f-948d-10d38a7e06db' },
 		]);
-		const limited = await run('package services limit', { resource: 'package', operation: 'getServices', packageId: 'pkg-basic-criminal', limit: 2 });
+		const limited = await run('package services limit', {
+			resource: 'package',
+			operation: 'getServices',
+			packageId: 'pkg-basic-criminal',
+			limit: 2,
+		});
 		expect(limited.output).toHaveLength(2);
 	});
 });
 
 describe('Verification Book', () => {
 	test('Search walks every page with Return All (0-based page in the body)', async () => {
-		const result = await run('vbook all', { resource: 'verificationBook', operation: 'search', returnAll: true });
+		const result = await run('vbook all', {
+			resource: 'verificationBook',
+			operation: 'search',
+			returnAll: true,
+		});
 		expect(result.output).toHaveLength(25);
 		expect(apiCalls(result).map((entry) => [entry.method, entry.path, entry.body])).toEqual([
 			['POST', '/vbook/search', { page: 0 }],
@@ -277,10 +392,19 @@ describe('Verification Book', () => {
 	});
 
 	test('Search sends the text and entry type and reads one page for a small limit', async () => {
-		const result = await run('vbook query', { resource: 'verificationBook', operation: 'search', query: 'University', entryType: 'school', limit: 3 });
+		const result = await run('vbook query', {
+			resource: 'verificationBook',
+			operation: 'search',
+			query: 'University',
+			entryType: 'school',
+			limit: 3,
+		});
 		expect(result.output).toHaveLength(3);
-		for (const item of result.output) expect(item).toMatchObject({ type: 'school', name: expect.stringContaining('University') });
-		expect(apiCalls(result).map((entry) => entry.body)).toEqual([{ query: 'University', type: 'school', page: 0 }]);
+		for (const item of result.output)
+			expect(item).toMatchObject({ type: 'school', name: expect.stringContaining('University') });
+		expect(apiCalls(result).map((entry) => entry.body)).toEqual([
+			{ query: 'University', type: 'school', page: 0 },
+		]);
 	});
 });
 
@@ -289,11 +413,20 @@ describe('Testimony and CPLC', () => {
 		const created = await createCase();
 		const documentId = await createSecureDocument();
 
-		const createRun = await run('testimony create', nurseTestimonyParameters(byId(created.id), documentId));
-		expect(apiCalls(createRun).map(requestLine)).toEqual([`POST /testimony/create/case/id/${created.id} 201`]);
+		const createRun = await run(
+			'testimony create',
+			nurseTestimonyParameters(byId(created.id), documentId),
+		);
+		expect(apiCalls(createRun).map(requestLine)).toEqual([
+			`POST /testimony/create/case/id/${created.id} 201`,
+		]);
 		expect(apiCalls(createRun)[0].body).toEqual(nurseTestimonyBody(documentId));
 		const testimony = createRun.output[0];
-		expect(testimony).toMatchObject({ id: expect.any(String), caseId: created.id, cplcId: 'cplc-registered-nurse' });
+		expect(testimony).toMatchObject({
+			id: expect.any(String),
+			caseId: created.id,
+			cplcId: 'cplc-registered-nurse',
+		});
 
 		const updateRun = await run('testimony update', {
 			resource: 'testimony',
@@ -303,7 +436,9 @@ describe('Testimony and CPLC', () => {
 			licenseFields: { state: 'OK' },
 			customFields: { field: [{ fieldId: 'additionalInfo', value: 'Compact license' }] },
 		});
-		expect(apiCalls(updateRun).map(requestLine)).toEqual([`PUT /testimony/id/${testimony.id}/update/case/id/${created.id} 200`]);
+		expect(apiCalls(updateRun).map(requestLine)).toEqual([
+			`PUT /testimony/id/${testimony.id}/update/case/id/${created.id} 200`,
+		]);
 		expect(apiCalls(updateRun)[0].body).toEqual({
 			fields: [
 				{ fieldId: 'state', value: 'OK' },
@@ -318,10 +453,20 @@ describe('Testimony and CPLC', () => {
 			]),
 		);
 
-		const definitions = await run('cplc definitions', { resource: 'cplc', operation: 'getDefinitions', caseId: byId(created.id) });
-		expect(apiCalls(definitions).map(requestLine)).toEqual([`GET /service/cplc/case/id/${created.id} 200`]);
+		const definitions = await run('cplc definitions', {
+			resource: 'cplc',
+			operation: 'getDefinitions',
+			caseId: byId(created.id),
+		});
+		expect(apiCalls(definitions).map(requestLine)).toEqual([
+			`GET /service/cplc/case/id/${created.id} 200`,
+		]);
 		expect(definitions.output).toHaveLength(1);
-		expect(definitions.output[0]).toMatchObject({ id: 'cplc-registered-nurse', name: 'RN', enabled: true });
+		expect(definitions.output[0]).toMatchObject({
+			id: 'cplc-registered-nurse',
+			name: 'RN',
+			enabled: true,
+		});
 		const ordinals = (definitions.output[0].fields as Json[]).map((field) => field.ordinal);
 		expect(ordinals).toEqual([...ordinals].sort((a, b) => a - b));
 	});
@@ -329,16 +474,29 @@ describe('Testimony and CPLC', () => {
 
 describe('Reference lists', () => {
 	test('Shipment Mask > Get Many outputs the masks', async () => {
-		const result = await run('shipment masks', { resource: 'shipmentMask', operation: 'getMany', returnAll: true });
+		const result = await run('shipment masks', {
+			resource: 'shipmentMask',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(apiCalls(result).map(requestLine)).toEqual(['GET /shipment/mask/list 200']);
-		expect(result.output.map((item) => item.id)).toEqual(['shipment-mask-candidate-home', 'shipment-mask-employer-site', 'shipment-mask-clinic']);
+		expect(result.output.map((item) => item.id)).toEqual([
+			'shipment-mask-candidate-home',
+			'shipment-mask-employer-site',
+			'shipment-mask-clinic',
+		]);
 	});
 
 	test("Company User > Get Many outputs the users of the credential's group, cut to the limit", async () => {
-		const result = await run('company users', { resource: 'companyUser', operation: 'getMany', limit: 2 });
+		const result = await run('company users', {
+			resource: 'companyUser',
+			operation: 'getMany',
+			limit: 2,
+		});
 		expect(apiCalls(result).map(requestLine)).toEqual(['GET /company/user/list 200']);
 		expect(result.output).toHaveLength(2);
-		for (const item of result.output) expect(item).toMatchObject({ groupProfileId: 'group-profile-east' });
+		for (const item of result.output)
+			expect(item).toMatchObject({ groupProfileId: 'group-profile-east' });
 	});
 });
 
@@ -375,32 +533,53 @@ describe('Errors in a real run', () => {
 			{ firstName: 'Bob!', lastName: 'Lee', email: `cof-2-${stamp}@example.com` },
 			{ firstName: 'Cy', lastName: 'Lee', email: `cof-3-${stamp}@example.com` },
 		];
-		const result = await runOnce<Json>(n8n.api, sandbox, 'continue on fail', orderEachCandidate('continueRegularOutput'), { candidates });
+		const result = await runOnce<Json>(
+			n8n.api,
+			sandbox,
+			'continue on fail',
+			orderEachCandidate('continueRegularOutput'),
+			{ candidates },
+		);
 		expect(result.response.status).toBe(200);
 		expect(result.execution.status).toBe('success');
-		const runData = result.execution.data!.resultData.runData['Background Check'][0].data!.main[0]! as Array<{ json: Json; pairedItem?: unknown }>;
+		const runData = result.execution.data!.resultData.runData['Background Check'][0].data!
+			.main[0]! as Array<{ json: Json; pairedItem?: unknown }>;
 		expect(runData).toHaveLength(3);
 		expect(runData[0].json).toMatchObject({ candidate: { email: candidates[0].email } });
 		// The error item: the message names the field, the characters and the item (one problem: no description).
 		expect(Object.keys(runData[1].json)).toEqual(['error']);
-		expect(runData[1].json.error).toMatch(/^candidate\.firstName contains characters the API does not accept \("!"\).*\[item 1\]$/);
+		expect(runData[1].json.error).toMatch(
+			/^candidate\.firstName contains characters the API does not accept \("!"\).*\[item 1\]$/,
+		);
 		expect(runData[2].json).toMatchObject({ candidate: { email: candidates[2].email } });
 		expect(runData.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(result.items).toEqual(runData.map((item) => item.json));
 		// Only the two good candidates were sent.
-		expect(apiCalls(result).map((entry) => [entry.method, entry.path, (entry.body as Json).candidate.email])).toEqual([
+		expect(
+			apiCalls(result).map((entry) => [
+				entry.method,
+				entry.path,
+				(entry.body as Json).candidate.email,
+			]),
+		).toEqual([
 			['POST', '/case/create', candidates[0].email],
 			['POST', '/case/create', candidates[2].email],
 		]);
 	});
 
 	test('a name with characters the API refuses fails the run with the field and item named, and nothing is sent', async () => {
-		const candidates = [{ firstName: 'Ann', lastName: 'Van Dyke', email: `bad-name-${Date.now()}@example.com` }];
-		const result = await runOnce<Json>(n8n.api, sandbox, 'validation error', orderEachCandidate(), { candidates });
+		const candidates = [
+			{ firstName: 'Ann', lastName: 'Van Dyke', email: `bad-name-${Date.now()}@example.com` },
+		];
+		const result = await runOnce<Json>(n8n.api, sandbox, 'validation error', orderEachCandidate(), {
+			candidates,
+		});
 		expect(result.response.status).toBeGreaterThanOrEqual(400);
 		expect(result.execution.status).toBe('error');
 		expect(result.execution.data!.resultData.lastNodeExecuted).toBe('Background Check');
-		expect(executionError(result.execution)).toMatch(/^candidate\.lastName contains characters the API does not accept \(space\).*\[item 0\]$/);
+		expect(executionError(result.execution)).toMatch(
+			/^candidate\.lastName contains characters the API does not accept \(space\).*\[item 0\]$/,
+		);
 		expect(result.requests).toEqual([]);
 	});
 });
@@ -408,7 +587,9 @@ describe('Errors in a real run', () => {
 describe('the whole file', () => {
 	test('one token exchange served every execution of the file', () => {
 		const all = fileRequests.all();
-		expect(all.filter((entry) => entry.path === '/auth/api').map(requestLine)).toEqual(['POST /auth/api 200']);
+		expect(all.filter((entry) => entry.path === '/auth/api').map(requestLine)).toEqual([
+			'POST /auth/api 200',
+		]);
 		expect(all.filter((entry) => entry.status === 401)).toEqual([]);
 	});
 });

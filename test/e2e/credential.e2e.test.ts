@@ -21,7 +21,13 @@ import {
 	runOnce,
 	startTestSandbox,
 } from './harness/backgroundCheck';
-import { deployWebhookWorkflow, linearWebhookWorkflow, nodeOutput, type Credential, type N8nNode } from './harness/n8nApi';
+import {
+	deployWebhookWorkflow,
+	linearWebhookWorkflow,
+	nodeOutput,
+	type Credential,
+	type N8nNode,
+} from './harness/n8nApi';
 import { startTestN8n, type TestN8n } from './harness/n8nInstance';
 
 let n8n: TestN8n;
@@ -38,8 +44,10 @@ beforeAll(async () => {
 	sandbox = await startTestSandbox();
 	collector = await startRecordingServer();
 	redirector = await startRecordingServer(({ method, path }) => {
-		if (method === 'POST' && path === '/auth/api') return { status: 200, body: { id: 'client-r', token: REDIRECTOR_TOKEN } };
-		if (path === '/moving/auth/api') return { status: 307, headers: { location: `${collector.url}/auth/api` } };
+		if (method === 'POST' && path === '/auth/api')
+			return { status: 200, body: { id: 'client-r', token: REDIRECTOR_TOKEN } };
+		if (path === '/moving/auth/api')
+			return { status: 307, headers: { location: `${collector.url}/auth/api` } };
 		return { status: 302, headers: { location: `${collector.url}/collect` } };
 	});
 	secrets.redirectorToken = REDIRECTOR_TOKEN;
@@ -60,7 +68,10 @@ afterAll(async () => {
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** What the editor's "Test" button does: POST /rest/credentials/test with the stored credential's data. */
-async function testCredential(credential: Credential, data: Record<string, unknown>): Promise<{ status: string; message?: string }> {
+async function testCredential(
+	credential: Credential,
+	data: Record<string, unknown>,
+): Promise<{ status: string; message?: string }> {
 	const answer = await n8n.rest('POST', '/rest/credentials/test', {
 		credentials: { id: credential.id, name: credential.name, type: credential.type, data },
 	});
@@ -70,11 +81,19 @@ async function testCredential(credential: Credential, data: Record<string, unkno
 
 function credentialData(sandboxGroup: number, overrides: Record<string, unknown> = {}) {
 	const demo = sandbox.demoCredentials[sandboxGroup];
-	return { environment: 'custom', customBaseUrl: sandbox.url, apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken, ...overrides };
+	return {
+		environment: 'custom',
+		customBaseUrl: sandbox.url,
+		apiKey: demo.apiKey,
+		clientAccessToken: demo.clientAccessToken,
+		...overrides,
+	};
 }
 
 const listShipmentMasks = (credential: Credential, name?: string): N8nNode =>
-	actionNode({ resource: 'shipmentMask', operation: 'getMany', returnAll: true }, credential, { name });
+	actionNode({ resource: 'shipmentMask', operation: 'getMany', returnAll: true }, credential, {
+		name,
+	});
 
 describe("n8n's credential test", () => {
 	test('passes for a good key pair', async () => {
@@ -89,21 +108,31 @@ describe("n8n's credential test", () => {
 	test('fails with a plain message for a client access token that is not accepted', async () => {
 		const bad = 'sandbox-client-access-token-nobody-has-this';
 		secrets.badClientAccessToken = bad;
-		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: bad token', clientAccessToken: bad });
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			name: 'test: bad token',
+			clientAccessToken: bad,
+		});
 		const requests = requestsFrom(sandbox);
 		const result = await testCredential(credential, credentialData(0, { clientAccessToken: bad }));
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Background Check API credential: the API key or client access token was not accepted \(POST \/auth\/api answered 403\)/);
+		expect(result.message).toMatch(
+			/^Background Check API credential: the API key or client access token was not accepted \(POST \/auth\/api answered 403\)/,
+		);
 		expect(result.message).not.toContain(bad);
 		expect(requests.all().map(requestLine)).toEqual(['POST /auth/api 403']);
 	});
 
 	test('fails with a plain message when nothing answers at the base URL', async () => {
 		const closed = 'http://127.0.0.1:9'; // discard port: nothing listens there
-		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: no server', baseUrl: closed });
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			name: 'test: no server',
+			baseUrl: closed,
+		});
 		const result = await testCredential(credential, credentialData(0, { customBaseUrl: closed }));
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Background Check API credential: could not obtain an access token from http:\/\/127\.0\.0\.1:9\/auth\/api: check the base URL/);
+		expect(result.message).toMatch(
+			/^Background Check API credential: could not obtain an access token from http:\/\/127\.0\.0\.1:9\/auth\/api: check the base URL/,
+		);
 	});
 
 	test('refuses a base URL with a user name and password, a query or a fragment, without repeating the password', async () => {
@@ -114,9 +143,15 @@ describe("n8n's credential test", () => {
 			[`${sandbox.url}/?tenant=1`, /contains a query/],
 			[`${sandbox.url}/#v1`, /contains a fragment/],
 		] as const) {
-			const credential = await createApiCredential(n8n.api, sandbox, { name: `test: base ${baseUrl.length}`, baseUrl });
+			const credential = await createApiCredential(n8n.api, sandbox, {
+				name: `test: base ${baseUrl.length}`,
+				baseUrl,
+			});
 			const requests = requestsFrom(sandbox);
-			const result = await testCredential(credential, credentialData(0, { customBaseUrl: baseUrl }));
+			const result = await testCredential(
+				credential,
+				credentialData(0, { customBaseUrl: baseUrl }),
+			);
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(reason);
 			expect(result.message).not.toContain('s3cr3t-in-url');
@@ -127,11 +162,16 @@ describe("n8n's credential test", () => {
 	test('does not follow a redirect of the token exchange: the key pair stays with the base URL', async () => {
 		// Under this base URL the redirector answers POST .../auth/api with a 307 to the collector, which would resend the body.
 		const baseUrl = `${redirector.url}/moving`;
-		const credential = await createApiCredential(n8n.api, sandbox, { name: 'test: exchange redirect', baseUrl });
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			name: 'test: exchange redirect',
+			baseUrl,
+		});
 		const result = await testCredential(credential, credentialData(0, { customBaseUrl: baseUrl }));
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/could not obtain an access token .*\(HTTP 307\)/);
-		expect(redirector.requests.map((entry) => `${entry.method} ${entry.path}`)).toContain('POST /moving/auth/api');
+		expect(redirector.requests.map((entry) => `${entry.method} ${entry.path}`)).toContain(
+			'POST /moving/auth/api',
+		);
 		expect(collector.requests).toEqual([]);
 	});
 });
@@ -140,15 +180,25 @@ describe('token exchange', () => {
 	test('the token is exchanged once and reused by later executions and other workflows', async () => {
 		const credential = await createApiCredential(n8n.api, sandbox, { name: 'reuse' });
 		const requests = requestsFrom(sandbox);
-		const deployed = await deployWebhookWorkflow(n8n.api, linearWebhookWorkflow('e2e: token reuse', 'token-reuse', [listShipmentMasks(credential)]));
+		const deployed = await deployWebhookWorkflow(
+			n8n.api,
+			linearWebhookWorkflow('e2e: token reuse', 'token-reuse', [listShipmentMasks(credential)]),
+		);
 		for (let run = 0; run < 3; run++) expect((await deployed.run()).status).toBe(200);
 		// Another workflow with the same credential.
-		const other = await runOnce(n8n.api, sandbox, 'token reuse other workflow', [listShipmentMasks(credential)]);
+		const other = await runOnce(n8n.api, sandbox, 'token reuse other workflow', [
+			listShipmentMasks(credential),
+		]);
 		expect(other.execution.status).toBe('success');
 
 		const executions = await n8n.api.waitForExecutions(deployed.workflow.id, 3);
-		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success', 'success']);
-		for (const execution of executions) expect(nodeOutput(execution, 'Background Check')).toHaveLength(3);
+		expect(executions.map((execution) => execution.status)).toEqual([
+			'success',
+			'success',
+			'success',
+		]);
+		for (const execution of executions)
+			expect(nodeOutput(execution, 'Background Check')).toHaveLength(3);
 		expect(requests.all().map(requestLine)).toEqual([
 			'POST /auth/api 200',
 			'GET /shipment/mask/list 200',
@@ -160,8 +210,14 @@ describe('token exchange', () => {
 
 	test('a revoked token is exchanged again once, the run succeeds, and the new token is kept', async () => {
 		// The West group, so that revoking its clients leaves the other tests' tokens alone.
-		const credential = await createApiCredential(n8n.api, sandbox, { group: 1, name: 'revocation' });
-		const deployed = await deployWebhookWorkflow(n8n.api, linearWebhookWorkflow('e2e: revocation', 'token-revocation', [listShipmentMasks(credential)]));
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			group: 1,
+			name: 'revocation',
+		});
+		const deployed = await deployWebhookWorkflow(
+			n8n.api,
+			linearWebhookWorkflow('e2e: revocation', 'token-revocation', [listShipmentMasks(credential)]),
+		);
 		expect((await deployed.run()).status).toBe(200);
 		expect(sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' }).revoked).toBe(1);
 
@@ -182,12 +238,19 @@ describe('token exchange', () => {
 		expect((await deployed.run()).status).toBe(200);
 		expect(later.all().map(requestLine)).toEqual(['GET /shipment/mask/list 200']);
 		const executions = await n8n.api.waitForExecutions(deployed.workflow.id, 3);
-		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success', 'success']);
+		expect(executions.map((execution) => execution.status)).toEqual([
+			'success',
+			'success',
+			'success',
+		]);
 	});
 	test('with Concurrent Requests, one exchange after a revocation serves every item of the run', async () => {
 		// The node loads the credential once per run and hands it to n8n with every request: the token n8n
 		// exchanges on the first item (which runs alone) must reach the items after it, with no exchange of theirs.
-		const credential = await createApiCredential(n8n.api, sandbox, { group: 1, name: 'revocation, concurrent items' });
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			group: 1,
+			name: 'revocation, concurrent items',
+		});
 		const items: N8nNode = {
 			name: 'Items',
 			type: 'n8n-nodes-base.code',
@@ -195,8 +258,22 @@ describe('token exchange', () => {
 			position: [220, 0],
 			parameters: { jsCode: 'return Array.from({ length: 12 }, (_, i) => ({ json: { i } }));' },
 		};
-		const lists = actionNode({ resource: 'shipmentMask', operation: 'getMany', returnAll: true, options: { concurrency: 5 } }, credential);
-		const deployed = await deployWebhookWorkflow(n8n.api, linearWebhookWorkflow('e2e: revocation, concurrent items', 'token-revocation-concurrent', [items, lists]));
+		const lists = actionNode(
+			{
+				resource: 'shipmentMask',
+				operation: 'getMany',
+				returnAll: true,
+				options: { concurrency: 5 },
+			},
+			credential,
+		);
+		const deployed = await deployWebhookWorkflow(
+			n8n.api,
+			linearWebhookWorkflow('e2e: revocation, concurrent items', 'token-revocation-concurrent', [
+				items,
+				lists,
+			]),
+		);
 		expect((await deployed.run()).status).toBe(200);
 		sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' });
 
@@ -215,7 +292,12 @@ describe('token exchange', () => {
 });
 
 describe('HTTP Request node with the credential as a predefined credential type', () => {
-	function httpRequestNode(credential: Credential, method: string, url: string, jsonBody?: string): N8nNode {
+	function httpRequestNode(
+		credential: Credential,
+		method: string,
+		url: string,
+		jsonBody?: string,
+	): N8nNode {
 		return {
 			name: 'HTTP Request',
 			type: 'n8n-nodes-base.httpRequest',
@@ -238,7 +320,14 @@ describe('HTTP Request node with the credential as a predefined credential type'
 		const email = `http-request-${Date.now()}@example.com`;
 		const result = await runOnce<Json>(n8n.api, sandbox, 'http request node', [
 			actionNode(
-				{ resource: 'case', operation: 'create', candidateFirstName: 'Ann', candidateLastName: 'Lee', candidateEmail: email, services: ['service-bankruptcy'] },
+				{
+					resource: 'case',
+					operation: 'create',
+					candidateFirstName: 'Ann',
+					candidateLastName: 'Lee',
+					candidateEmail: email,
+					services: ['service-bankruptcy'],
+				},
 				credential,
 			),
 			httpRequestNode(
@@ -250,20 +339,35 @@ describe('HTTP Request node with the credential as a predefined credential type'
 		]);
 		expect(result.execution.status).toBe('success');
 		const [updated] = nodeOutput(result.execution, 'HTTP Request') as Json[];
-		expect(updated).toMatchObject({ candidate: { email, phone: '555-0199' }, aliases: [{ firstName: 'Annie', lastName: 'Lee' }] });
+		expect(updated).toMatchObject({
+			candidate: { email, phone: '555-0199' },
+			aliases: [{ firstName: 'Annie', lastName: 'Lee' }],
+		});
 		// One exchange for both nodes; the bearer token reached the endpoint (the sandbox answers 401 without it).
 		const caseId = (nodeOutput(result.execution, 'Background Check')[0] as Json).id;
-		expect(result.requests.map(requestLine)).toEqual(['POST /auth/api 200', 'POST /case/create 201', `PUT /case/id/${caseId}/candidate 200`]);
+		expect(result.requests.map(requestLine)).toEqual([
+			'POST /auth/api 200',
+			'POST /case/create 201',
+			`PUT /case/id/${caseId}/candidate 200`,
+		]);
 		const put = result.requests[2];
-		expect(put).toMatchObject({ groupProfileId: 'group-profile-east', body: { candidate: { phone: '555-0199' } } });
+		expect(put).toMatchObject({
+			groupProfileId: 'group-profile-east',
+			body: { candidate: { phone: '555-0199' } },
+		});
 		expect(put.headers.authorization).toBe('Bearer [redacted]');
 	});
 
 	test('after a revocation the HTTP Request node also gets a new token and succeeds', async () => {
-		const credential = await createApiCredential(n8n.api, sandbox, { group: 1, name: 'http request revocation' });
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			group: 1,
+			name: 'http request revocation',
+		});
 		const deployed = await deployWebhookWorkflow(
 			n8n.api,
-			linearWebhookWorkflow('e2e: http request revocation', 'http-request-revocation', [httpRequestNode(credential, 'GET', `${sandbox.url}/shipment/mask/list`)]),
+			linearWebhookWorkflow('e2e: http request revocation', 'http-request-revocation', [
+				httpRequestNode(credential, 'GET', `${sandbox.url}/shipment/mask/list`),
+			]),
 		);
 		expect((await deployed.run()).status).toBe(200);
 		sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' });
@@ -271,29 +375,45 @@ describe('HTTP Request node with the credential as a predefined credential type'
 		const answer = await deployed.run<Json[]>();
 		expect(answer.status).toBe(200);
 		expect(answer.body).toEqual([expect.objectContaining({ shipmentMaskList: expect.any(Array) })]);
-		expect(requests.all().map(requestLine)).toEqual(['GET /shipment/mask/list 401', 'POST /auth/api 200', 'GET /shipment/mask/list 200']);
+		expect(requests.all().map(requestLine)).toEqual([
+			'GET /shipment/mask/list 401',
+			'POST /auth/api 200',
+			'GET /shipment/mask/list 200',
+		]);
 	});
 
 	test('refuses to attach the token to plain HTTP for a host that is not loopback', async () => {
-		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request insecure' });
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			name: 'http request insecure',
+		});
 		// 0.0.0.0 reaches the sandbox on this machine, but it is not a loopback name: plain HTTP must be refused.
 		const url = sandbox.url.replace('127.0.0.1', '0.0.0.0');
-		const result = await runOnce<Json>(n8n.api, sandbox, 'http request insecure', [httpRequestNode(credential, 'GET', `${url}/shipment/mask/list`)]);
+		const result = await runOnce<Json>(n8n.api, sandbox, 'http request insecure', [
+			httpRequestNode(credential, 'GET', `${url}/shipment/mask/list`),
+		]);
 		expect(result.execution.status).toBe('error');
-		expect(executionError(result.execution)).toMatch(/Refusing to send credentials to http:\/\/0\.0\.0\.0/);
+		expect(executionError(result.execution)).toMatch(
+			/Refusing to send credentials to http:\/\/0\.0\.0\.0/,
+		);
 		expect(result.requests.filter((entry) => entry.path !== '/auth/api')).toEqual([]);
 	});
 
 	test('refuses to attach the token to any other origin: another port of the same host, another HTTPS host', async () => {
-		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request other origin' });
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			name: 'http request other origin',
+		});
 		for (const [url, origin] of [
 			[`${collector.url}/collect`, collector.url],
 			['https://collector.other.example/collect', 'https://collector.other.example'],
 		] as const) {
-			const result = await runOnce<Json>(n8n.api, sandbox, 'http request other origin', [httpRequestNode(credential, 'POST', url, '{ "case": "x" }')]);
+			const result = await runOnce<Json>(n8n.api, sandbox, 'http request other origin', [
+				httpRequestNode(credential, 'POST', url, '{ "case": "x" }'),
+			]);
 			expect(result.execution.status).toBe('error');
 			const message = executionError(result.execution) ?? '';
-			expect(message).toContain(`Refusing to send the Background Check API token to ${origin}: it is sent only to ${sandbox.url}, the credential's base URL`);
+			expect(message).toContain(
+				`Refusing to send the Background Check API token to ${origin}: it is sent only to ${sandbox.url}, the credential's base URL`,
+			);
 			expect(leakedSecrets(message, secrets)).toEqual([]);
 			expect(result.requests.filter((entry) => entry.path !== '/auth/api')).toEqual([]);
 		}
@@ -301,11 +421,20 @@ describe('HTTP Request node with the credential as a predefined credential type'
 	});
 
 	test('follows no redirect with the token: a redirect to another origin does not carry it there', async () => {
-		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request redirect', baseUrl: redirector.url });
-		const result = await runOnce<Json>(n8n.api, sandbox, 'http request redirect', [httpRequestNode(credential, 'GET', `${redirector.url}/moved`)]);
+		const credential = await createApiCredential(n8n.api, sandbox, {
+			name: 'http request redirect',
+			baseUrl: redirector.url,
+		});
+		const result = await runOnce<Json>(n8n.api, sandbox, 'http request redirect', [
+			httpRequestNode(credential, 'GET', `${redirector.url}/moved`),
+		]);
 		// The token reached its own origin (the exchange, then the request that was answered with the redirect)...
-		expect(redirector.requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual(expect.arrayContaining(['POST /auth/api', 'GET /moved']));
-		expect(redirector.requests.find((entry) => entry.path === '/moved')?.headers.authorization).toBe(`Bearer ${REDIRECTOR_TOKEN}`);
+		expect(redirector.requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual(
+			expect.arrayContaining(['POST /auth/api', 'GET /moved']),
+		);
+		expect(
+			redirector.requests.find((entry) => entry.path === '/moved')?.headers.authorization,
+		).toBe(`Bearer ${REDIRECTOR_TOKEN}`);
 		// ...and nothing went on to the collector, with or without the token.
 		expect(collector.requests).toEqual([]);
 		expect(result.execution.status).toBe('error');

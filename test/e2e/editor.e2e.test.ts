@@ -13,7 +13,14 @@ import * as path from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
-import { imageLoaded, launchEditorBrowser, openDropdownOptions, settle, signIn, type EditorBrowser } from './harness/browser';
+import {
+	imageLoaded,
+	launchEditorBrowser,
+	openDropdownOptions,
+	settle,
+	signIn,
+	type EditorBrowser,
+} from './harness/browser';
 import { REPO_DIR, packageJsonUnderTest, startTestN8n, type TestN8n } from './harness/n8nInstance';
 
 const SCREENSHOT_DIR = path.join(REPO_DIR, 'test-artifacts', 'editor');
@@ -57,7 +64,8 @@ let actionProperties: OptionsProperty[];
 
 beforeAll(async () => {
 	fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-	for (const old of fs.readdirSync(SCREENSHOT_DIR)) if (old.endsWith('.png')) fs.rmSync(path.join(SCREENSHOT_DIR, old));
+	for (const old of fs.readdirSync(SCREENSHOT_DIR))
+		if (old.endsWith('.png')) fs.rmSync(path.join(SCREENSHOT_DIR, old));
 	n8n = await startTestN8n('editor');
 	ui = await launchEditorBrowser({ baseUrl: n8n.baseUrl, screenshotDir: SCREENSHOT_DIR });
 	page = ui.page;
@@ -91,11 +99,14 @@ async function expectIcon(img: Locator, iconUrl: string): Promise<void> {
 
 /** The "action" texts of every operation of the action node, as loaded: what the node panel lists. */
 const loadedActionNames = () =>
-	actionProperties.flatMap((p) => (p.name === 'operation' ? (p.options ?? []).map((o) => o.action ?? o.name) : []));
+	actionProperties.flatMap((p) =>
+		p.name === 'operation' ? (p.options ?? []).map((o) => o.action ?? o.name) : [],
+	);
 
 const nodeCreator = () => page.getByTestId('node-creator');
 const ndv = () => page.getByTestId('ndv');
-const canvasNode = (type: string) => page.locator(`[data-test-id="canvas-node"][data-node-type="${type}"]`);
+const canvasNode = (type: string) =>
+	page.locator(`[data-test-id="canvas-node"][data-node-type="${type}"]`);
 
 /** Opens the node panel with its + button and searches; returns the one "Background Check" result. */
 async function searchNodePanel(text: string): Promise<Locator> {
@@ -104,7 +115,11 @@ async function searchNodePanel(text: string): Promise<Locator> {
 	await page.getByTestId('node-creator-search-bar').fill(text);
 	const item = nodeCreator()
 		.getByTestId('item-iterator-item')
-		.filter({ has: page.getByTestId('node-creator-item-name').getByText('Background Check', { exact: true }) });
+		.filter({
+			has: page
+				.getByTestId('node-creator-item-name')
+				.getByText('Background Check', { exact: true }),
+		});
 	await item.waitFor();
 	return item;
 }
@@ -113,14 +128,22 @@ async function searchNodePanel(text: string): Promise<Locator> {
 async function openDropdown(parameter: string, expectedCount: number): Promise<string[]> {
 	await ndv().getByTestId(`parameter-input-${parameter}`).click();
 	await openDropdownOptions(page).first().waitFor();
-	return settle(() => openDropdownOptions(page).allInnerTexts(), (names) => names.length >= expectedCount);
+	return settle(
+		() => openDropdownOptions(page).allInnerTexts(),
+		(names) => names.length >= expectedCount,
+	);
 }
 
 /** The NDV's title (the node's name), as shown in its header. */
 async function expectNdvTitle(title: string): Promise<void> {
 	const shown = ndv().getByTestId('node-title-container').getByTestId('inline-edit-preview');
 	await shown.waitFor();
-	expect(await settle(() => shown.innerText(), (text) => text === title)).toBe(title);
+	expect(
+		await settle(
+			() => shown.innerText(),
+			(text) => text === title,
+		),
+	).toBe(title);
 }
 
 async function closeDropdown(): Promise<void> {
@@ -142,7 +165,10 @@ function step(name: string, fn: () => Promise<void> | void, timeout?: number): v
 	test(
 		name,
 		async () => {
-			if (lastPassed !== previous) throw new Error(`this step needs step ${previous + 1} of this file to have passed just before it: run the whole file`);
+			if (lastPassed !== previous)
+				throw new Error(
+					`this step needs step ${previous + 1} of this file to have passed just before it: run the whole file`,
+				);
 			await fn();
 			lastPassed = index;
 		},
@@ -161,7 +187,9 @@ describe('the Background Check nodes in the n8n editor', () => {
 	step('the node panel finds "Background Check" with its icon', async () => {
 		const item = await searchNodePanel('Background Check');
 		// Action node and trigger are one entry; no "Background Check Tool" outside an AI agent's tools.
-		expect(await nodeCreator().getByTestId('node-creator-item-name').allInnerTexts()).toEqual(['Background Check']);
+		expect(await nodeCreator().getByTestId('node-creator-item-name').allInnerTexts()).toEqual([
+			'Background Check',
+		]);
 		await expectIcon(item.locator('img').first(), ICON_URL.action);
 		await ui.shot('03-node-panel-search');
 	});
@@ -172,71 +200,111 @@ describe('the Background Check nodes in the n8n editor', () => {
 		const header = nodeCreator().locator('img').first();
 		await expectIcon(header, ICON_URL.action);
 
-		const triggerItems = nodeCreator().locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"][data-keyboard-nav-id^="${TRIGGER_TYPE}-"]`);
-		expect(await settle(() => triggerItems.getByTestId('node-creator-item-name').allInnerTexts(), (n) => n.length === TRIGGER_ACTIONS.length)).toEqual(
-			TRIGGER_ACTIONS,
+		const triggerItems = nodeCreator().locator(
+			`[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"][data-keyboard-nav-id^="${TRIGGER_TYPE}-"]`,
 		);
+		expect(
+			await settle(
+				() => triggerItems.getByTestId('node-creator-item-name').allInnerTexts(),
+				(n) => n.length === TRIGGER_ACTIONS.length,
+			),
+		).toEqual(TRIGGER_ACTIONS);
 		await expectIcon(triggerItems.first().locator('img').first(), ICON_URL.trigger);
 
 		const actionNames = loadedActionNames();
 		expect(actionNames).toHaveLength(14);
-		await expect(nodeCreator().getByTestId('node-creator-category-item').allInnerTexts()).resolves.toEqual(
-			expect.arrayContaining([`Triggers (${TRIGGER_ACTIONS.length})`, `Actions (${actionNames.length})`]),
+		await expect(
+			nodeCreator().getByTestId('node-creator-category-item').allInnerTexts(),
+		).resolves.toEqual(
+			expect.arrayContaining([
+				`Triggers (${TRIGGER_ACTIONS.length})`,
+				`Actions (${actionNames.length})`,
+			]),
 		);
 		await ui.shot('04-node-details');
 	});
 
-	step('the Background Check Trigger opens with its Production URL and the notice about it', async () => {
-		await nodeCreator().getByTestId('node-creator-item-name').getByText('On case status change', { exact: true }).click();
-		await ndv().waitFor();
-		await expectNdvTitle('Background Check Trigger');
-		await expectIcon(ndv().locator('header img').first(), ICON_URL.trigger);
+	step(
+		'the Background Check Trigger opens with its Production URL and the notice about it',
+		async () => {
+			await nodeCreator()
+				.getByTestId('node-creator-item-name')
+				.getByText('On case status change', { exact: true })
+				.click();
+			await ndv().waitFor();
+			await expectNdvTitle('Background Check Trigger');
+			await expectIcon(ndv().locator('header img').first(), ICON_URL.trigger);
 
-		const notice = ndv().getByRole('alert').filter({ hasText: 'Production URL' });
-		await notice.waitFor();
-		expect(await notice.innerText()).toContain("Subscriptions are made in the provider's webhook settings");
-		expect(await notice.innerText()).toContain('The workflow must be active for the Production URL to answer.');
-		expect(await ndv().getByTestId('parameter-input-event').locator('input').inputValue()).toBe('Case Status Change');
-		await ui.shot('05-trigger-ndv');
+			const notice = ndv().getByRole('alert').filter({ hasText: 'Production URL' });
+			await notice.waitFor();
+			expect(await notice.innerText()).toContain(
+				"Subscriptions are made in the provider's webhook settings",
+			);
+			expect(await notice.innerText()).toContain(
+				'The workflow must be active for the Production URL to answer.',
+			);
+			expect(await ndv().getByTestId('parameter-input-event').locator('input').inputValue()).toBe(
+				'Case Status Change',
+			);
+			await ui.shot('05-trigger-ndv');
 
-		await ndv().getByText('Webhook URLs').click();
-		await ndv().getByTestId('radio-button-production').click();
-		const productionUrl = ndv().getByText(new RegExp(`^${n8n.baseUrl.replace(/[.]/g, '\\.')}/webhook/[0-9a-f-]{36}/webhook$`));
-		await productionUrl.waitFor();
-		await ui.shot('06-trigger-production-url');
+			await ndv().getByText('Webhook URLs').click();
+			await ndv().getByTestId('radio-button-production').click();
+			const productionUrl = ndv().getByText(
+				new RegExp(`^${n8n.baseUrl.replace(/[.]/g, '\\.')}/webhook/[0-9a-f-]{36}/webhook$`),
+			);
+			await productionUrl.waitFor();
+			await ui.shot('06-trigger-production-url');
 
-		await ndv().getByTestId('ndv-close-button').click();
-		await ndv().waitFor({ state: 'hidden' });
-		await expectIcon(canvasNode(TRIGGER_TYPE).locator('img').first(), ICON_URL.trigger);
-		await ui.shot('07-canvas-with-trigger');
-	});
+			await ndv().getByTestId('ndv-close-button').click();
+			await ndv().waitFor({ state: 'hidden' });
+			await expectIcon(canvasNode(TRIGGER_TYPE).locator('img').first(), ICON_URL.trigger);
+			await ui.shot('07-canvas-with-trigger');
+		},
+	);
 
 	step('the actions list of the node panel matches the node description', async () => {
 		await searchNodePanel('Background Check');
 		await nodeCreator().getByTestId('item-iterator-item').first().click();
-		const actionItems = nodeCreator().locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"][data-keyboard-nav-id^="${ACTION_TYPE}-"]`);
+		const actionItems = nodeCreator().locator(
+			`[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"][data-keyboard-nav-id^="${ACTION_TYPE}-"]`,
+		);
 		const expected = loadedActionNames();
-		const shown = await settle(() => actionItems.getByTestId('node-creator-item-name').allInnerTexts(), (n) => n.length === expected.length);
+		const shown = await settle(
+			() => actionItems.getByTestId('node-creator-item-name').allInnerTexts(),
+			(n) => n.length === expected.length,
+		);
 		expect([...shown].sort()).toEqual([...expected].sort());
 		expect(shown).toContain('Create a case');
 		// The actions are grouped under one heading per resource ("Case Actions", ...).
 		for (const resource of RESOURCES) {
-			const heading = nodeCreator().getByText(new RegExp(`^${resource.replace(/[()]/g, '\\$&')} actions$`, 'i'));
+			const heading = nodeCreator().getByText(
+				new RegExp(`^${resource.replace(/[()]/g, '\\$&')} actions$`, 'i'),
+			);
 			expect(await heading.count()).toBe(1);
 		}
 		for (let i = 0; i < (await actionItems.count()); i++) {
-			expect(await actionItems.nth(i).locator('img').first().getAttribute('src')).toBe(ICON_URL.action);
+			expect(await actionItems.nth(i).locator('img').first().getAttribute('src')).toBe(
+				ICON_URL.action,
+			);
 		}
 		await ui.shot('08-actions-list');
 	});
 
 	step('"Create a case" opens the node with Resource Case and Operation Create', async () => {
-		await nodeCreator().getByTestId('node-creator-item-name').getByText('Create a case', { exact: true }).click();
+		await nodeCreator()
+			.getByTestId('node-creator-item-name')
+			.getByText('Create a case', { exact: true })
+			.click();
 		await ndv().waitFor();
 		await expectNdvTitle('Create a case');
 		await expectIcon(ndv().locator('header img').first(), ICON_URL.action);
-		expect(await ndv().getByTestId('parameter-input-resource').locator('input').inputValue()).toBe('Case');
-		expect(await ndv().getByTestId('parameter-input-operation').locator('input').inputValue()).toBe('Create');
+		expect(await ndv().getByTestId('parameter-input-resource').locator('input').inputValue()).toBe(
+			'Case',
+		);
+		expect(await ndv().getByTestId('parameter-input-operation').locator('input').inputValue()).toBe(
+			'Create',
+		);
 		await ui.shot('09-action-ndv');
 	});
 
@@ -265,29 +333,42 @@ describe('the Background Check nodes in the n8n editor', () => {
 	step('in dark mode the node shows its dark icon', async () => {
 		await page.emulateMedia({ colorScheme: 'dark' });
 		const icon = ndv().locator('header img').first();
-		await settle(() => icon.getAttribute('src'), (src) => src === ICON_URL.actionDark);
+		await settle(
+			() => icon.getAttribute('src'),
+			(src) => src === ICON_URL.actionDark,
+		);
 		await expectIcon(icon, ICON_URL.actionDark);
 		await ui.shot('13-action-ndv-dark');
 		await page.emulateMedia({ colorScheme: 'light' });
-		await settle(() => icon.getAttribute('src'), (src) => src === ICON_URL.action);
+		await settle(
+			() => icon.getAttribute('src'),
+			(src) => src === ICON_URL.action,
+		);
 	});
 
-	step('the canvas shows the trigger connected to the new node, both with their icons', async () => {
-		await ndv().getByTestId('ndv-close-button').click();
-		await ndv().waitFor({ state: 'hidden' });
-		const types = await page.getByTestId('canvas-node').evaluateAll((els) => els.map((el) => el.getAttribute('data-node-type')));
-		expect(types.sort()).toEqual([ACTION_TYPE, TRIGGER_TYPE].sort());
-		await expectIcon(canvasNode(ACTION_TYPE).locator('img').first(), ICON_URL.action);
-		await expectIcon(canvasNode(TRIGGER_TYPE).locator('img').first(), ICON_URL.trigger);
-		expect(await page.getByTestId('edge').count()).toBe(1);
-		await ui.shot('14-canvas-with-both-nodes');
-	});
+	step(
+		'the canvas shows the trigger connected to the new node, both with their icons',
+		async () => {
+			await ndv().getByTestId('ndv-close-button').click();
+			await ndv().waitFor({ state: 'hidden' });
+			const types = await page
+				.getByTestId('canvas-node')
+				.evaluateAll((els) => els.map((el) => el.getAttribute('data-node-type')));
+			expect(types.sort()).toEqual([ACTION_TYPE, TRIGGER_TYPE].sort());
+			await expectIcon(canvasNode(ACTION_TYPE).locator('img').first(), ICON_URL.action);
+			await expectIcon(canvasNode(TRIGGER_TYPE).locator('img').first(), ICON_URL.trigger);
+			expect(await page.getByTestId('edge').count()).toBe(1);
+			await ui.shot('14-canvas-with-both-nodes');
+		},
+	);
 
 	step('nothing failed to load and the browser reached nothing outside the machine', () => {
 		// Expected: the sign-in page's session check before signing in (401), and the output-schema
 		// preview files n8n asks every node package for (404: the package ships none).
 		const unexpected = ui.httpErrors.filter(
-			(e) => !(e.status === 401 && e.url === '/rest/login') && !(e.status === 404 && e.url.startsWith(`/schemas/${PACKAGE}.`)),
+			(e) =>
+				!(e.status === 401 && e.url === '/rest/login') &&
+				!(e.status === 404 && e.url.startsWith(`/schemas/${PACKAGE}.`)),
 		);
 		expect(unexpected).toEqual([]);
 		// The editor looks the community package up on the public npm registry; blocked here.

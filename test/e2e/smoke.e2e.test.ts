@@ -4,7 +4,13 @@
  * webhook, and talks to nothing outside the machine.
  */
 import { linearWebhookWorkflow, nodeOutput, runWorkflowViaWebhook } from './harness/n8nApi';
-import { expectedNodeTypes, findOutboundConnectionErrors, packageJsonUnderTest, startTestN8n, type TestN8n } from './harness/n8nInstance';
+import {
+	expectedNodeTypes,
+	findOutboundConnectionErrors,
+	packageJsonUnderTest,
+	startTestN8n,
+	type TestN8n,
+} from './harness/n8nInstance';
 
 let n8n: TestN8n;
 
@@ -26,16 +32,19 @@ describe('n8n loads the packed package', () => {
 	});
 
 	const nodeTypes = expectedNodeTypes();
-	(nodeTypes.length ? test : test.skip)(`node types from package.json are loaded: ${nodeTypes.join(', ') || '(none listed yet)'}`, async () => {
-		const loaded = await n8n.loadedNodeTypes();
-		const names = loaded.map((n) => n.name);
-		for (const type of nodeTypes) {
-			expect(names).toContain(type);
-			expect(loaded.find((n) => n.name === type)).toHaveProperty('displayName');
-		}
-		// Loaded as an installed package, not through N8N_CUSTOM_EXTENSIONS.
-		expect(names.filter((n) => n.startsWith('CUSTOM.'))).toEqual([]);
-	});
+	(nodeTypes.length ? test : test.skip)(
+		`node types from package.json are loaded: ${nodeTypes.join(', ') || '(none listed yet)'}`,
+		async () => {
+			const loaded = await n8n.loadedNodeTypes();
+			const names = loaded.map((n) => n.name);
+			for (const type of nodeTypes) {
+				expect(names).toContain(type);
+				expect(loaded.find((n) => n.name === type)).toHaveProperty('displayName');
+			}
+			// Loaded as an installed package, not through N8N_CUSTOM_EXTENSIONS.
+			expect(names.filter((n) => n.startsWith('CUSTOM.'))).toEqual([]);
+		},
+	);
 
 	test('no node of the package is loaded that package.json does not list', async () => {
 		const prefix = `${packageJsonUnderTest().name}.`;
@@ -57,13 +66,26 @@ describe('harness', () => {
 				position: [220, 0],
 				parameters: {
 					mode: 'manual',
-					assignments: { assignments: [{ id: 'greeting', name: 'greeting', value: '=hello {{ $json.body.name }}', type: 'string' }] },
+					assignments: {
+						assignments: [
+							{
+								id: 'greeting',
+								name: 'greeting',
+								value: '=hello {{ $json.body.name }}',
+								type: 'string',
+							},
+						],
+					},
 					includeOtherFields: false,
 					options: {},
 				},
 			},
 		]);
-		const { items, deployed } = await runWorkflowViaWebhook<{ greeting: string }>(n8n.api, workflow, { name: 'n8n' });
+		const { items, deployed } = await runWorkflowViaWebhook<{ greeting: string }>(
+			n8n.api,
+			workflow,
+			{ name: 'n8n' },
+		);
 		expect(items).toEqual([{ greeting: 'hello n8n' }]);
 
 		const [execution] = await n8n.api.waitForExecutions(deployed.workflow.id, 1);
@@ -72,7 +94,9 @@ describe('harness', () => {
 		expect(nodeOutput(execution, 'Set')).toEqual([{ greeting: 'hello n8n' }]);
 
 		// A second run of the same deployed workflow: one more execution, same answer.
-		const again = await runWorkflowViaWebhook<{ greeting: string }>(n8n.api, deployed, { name: 'again' });
+		const again = await runWorkflowViaWebhook<{ greeting: string }>(n8n.api, deployed, {
+			name: 'again',
+		});
 		expect(again.items).toEqual([{ greeting: 'hello again' }]);
 		expect(await n8n.api.waitForExecutions(deployed.workflow.id, 2)).toHaveLength(2);
 	});

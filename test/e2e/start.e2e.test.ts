@@ -31,7 +31,11 @@ const running = new Set<ChildProcess>();
 /** Like the default 7450, one sandbox port for both starts: the imported examples post to its inbox. */
 let sandboxPort: number;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined> | T | undefined,
+	timeoutMs = 60_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
@@ -66,7 +70,8 @@ async function npmStart(): Promise<Started> {
 	const session = await waitFor(
 		'npm start to write its session',
 		() => {
-			if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
+			if (child.exitCode !== null)
+				throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
 			return fs.existsSync(sessionFile) && output.includes('Ctrl-C stops')
 				? (JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as StartedSession)
 				: undefined;
@@ -84,7 +89,12 @@ async function stopWithCtrlC(started: Started): Promise<string> {
 	return started.output();
 }
 
-async function admin<T>(session: StartedSession, method: string, adminPath: string, body?: unknown): Promise<T> {
+async function admin<T>(
+	session: StartedSession,
+	method: string,
+	adminPath: string,
+	body?: unknown,
+): Promise<T> {
 	const answer = await httpRequest(`${session.sandbox.adminUrl}${adminPath}`, { method, body });
 	if (answer.status >= 300) throw new Error(`${method} ${adminPath} -> ${answer.status}`);
 	return answer.json as T;
@@ -99,7 +109,10 @@ async function runSandboxForADay(session: StartedSession) {
 const inbox = (session: StartedSession, name: string) =>
 	admin<Array<{ body: Record<string, unknown> }>>(session, 'GET', `/inbox/${name}`);
 
-async function submitOrderForm(session: StartedSession, candidate: { first: string; last: string; email: string }) {
+async function submitOrderForm(
+	session: StartedSession,
+	candidate: { first: string; last: string; email: string },
+) {
 	const form = session.workflows.find((workflow) => workflow.name === FORM_WORKFLOW)!;
 	const body = new FormData();
 	body.set('field-0', candidate.first);
@@ -116,7 +129,8 @@ beforeAll(async () => {
 
 afterAll(() => {
 	for (const child of running) process.kill(-child.pid!, 'SIGKILL');
-	if (process.env.BGC_E2E_KEEP !== '1') fs.rmSync(path.join(devDir, 'n8n', '.n8n'), { recursive: true, force: true });
+	if (process.env.BGC_E2E_KEEP !== '1')
+		fs.rmSync(path.join(devDir, 'n8n', '.n8n'), { recursive: true, force: true });
 });
 
 describe('npm start', () => {
@@ -132,18 +146,36 @@ describe('npm start', () => {
 				[ONBOARDING_WORKFLOW, true],
 				[ATS_WORKFLOW, true],
 			]);
-			const subscriptions = await admin<Array<{ url: string }>>(session, 'GET', '/webhooks/subscriptions');
+			const subscriptions = await admin<Array<{ url: string }>>(
+				session,
+				'GET',
+				'/webhooks/subscriptions',
+			);
 			expect(subscriptions.map((subscription) => subscription.url).sort()).toEqual(
-				session.workflows.filter((workflow) => workflow.name !== FORM_WORKFLOW).map((workflow) => workflow.url).sort(),
+				session.workflows
+					.filter((workflow) => workflow.name !== FORM_WORKFLOW)
+					.map((workflow) => workflow.url)
+					.sort(),
 			);
 
 			// "Order a background check": the form orders the two services picked by name in the node.
-			await submitOrderForm(session, { first: 'Ann', last: "O'Neil", email: 'ann.oneil@example.com' });
-			const requests = await admin<Array<{ method: string; path: string; body: any }>>(session, 'GET', '/requests');
+			await submitOrderForm(session, {
+				first: 'Ann',
+				last: "O'Neil",
+				email: 'ann.oneil@example.com',
+			});
+			const requests = await admin<Array<{ method: string; path: string; body: any }>>(
+				session,
+				'GET',
+				'/requests',
+			);
 			const create = requests.find((request) => request.path === '/case/create')!;
 			expect(create.body).toEqual({
 				candidate: { firstName: 'Ann', lastName: "O'Neil", email: 'ann.oneil@example.com' },
-				services: [{ id: 'fa226cb7-1214-4cdf-9296-6120a7376926' }, { id: '9ac65633-b4c4-4062-875c-3556db9d2a08' }],
+				services: [
+					{ id: 'fa226cb7-1214-4cdf-9296-6120a7376926' },
+					{ id: '9ac65633-b4c4-4062-875c-3556db9d2a08' },
+				],
 			});
 
 			await runSandboxForADay(session);
@@ -168,30 +200,51 @@ describe('npm start', () => {
 				const received = await inbox(session, 'ats');
 				return received.length >= 2 ? received : undefined;
 			});
-			expect(ats.map((entry) => entry.body).sort((a, b) => String(a.screening).localeCompare(String(b.screening)))).toEqual([
-				expect.objectContaining({ screening: 'County Criminal Search', result: 'clear', resultMeaning: 'Done and good', needsReview: false }),
-				expect.objectContaining({ screening: 'Employment Verification', result: 'clear', resultMeaning: 'Done and good', needsReview: false }),
+			expect(
+				ats
+					.map((entry) => entry.body)
+					.sort((a, b) => String(a.screening).localeCompare(String(b.screening))),
+			).toEqual([
+				expect.objectContaining({
+					screening: 'County Criminal Search',
+					result: 'clear',
+					resultMeaning: 'Done and good',
+					needsReview: false,
+				}),
+				expect.objectContaining({
+					screening: 'Employment Verification',
+					result: 'clear',
+					resultMeaning: 'Done and good',
+					needsReview: false,
+				}),
 			]);
 
 			const api = new N8nApi(session.editorUrl, session.n8nApiKey);
-			const onboardingId = session.workflows.find((workflow) => workflow.name === ONBOARDING_WORKFLOW)!.id;
+			const onboardingId = session.workflows.find(
+				(workflow) => workflow.name === ONBOARDING_WORKFLOW,
+			)!.id;
 			// The inbox can get the record before n8n has finished the execution (it saves the trigger's memory and
 			// the execution's status after its last node): wait until it is listed and nothing is running, then count.
 			const runs = await waitFor('the onboarding execution to finish', async () => {
 				const listed = await api.listExecutions({ workflowId: onboardingId, includeData: false });
 				// An empty list is not "nothing running": n8n may not have listed the execution yet.
-				return listed.length > 0 && listed.every((run) => !['new', 'running', 'waiting'].includes(run.status)) ? listed : undefined;
+				return listed.length > 0 &&
+					listed.every((run) => !['new', 'running', 'waiting'].includes(run.status))
+					? listed
+					: undefined;
 			});
 			expect(runs.map((run) => run.status)).toEqual(['success']);
 		} finally {
 			expect(await stopWithCtrlC(started)).toContain('[start] stopping n8n and the sandbox');
 		}
 		for (const url of [`${started.session.editorUrl}/healthz`, started.session.sandbox.adminUrl]) {
-			await waitFor(`${url} to stop answering`, () =>
-				httpRequest(url, { timeoutMs: 2000 }).then(
-					() => undefined,
-					() => true,
-				),
+			await waitFor(
+				`${url} to stop answering`,
+				() =>
+					httpRequest(url, { timeoutMs: 2000 }).then(
+						() => undefined,
+						() => true,
+					),
 				20_000,
 			);
 		}
@@ -202,8 +255,13 @@ describe('npm start', () => {
 		try {
 			const { session } = started;
 			const api = new N8nApi(session.editorUrl, session.n8nApiKey);
-			const workflows = await api.request<{ data: Array<{ name: string; active: boolean }> }>('GET', '/workflows');
-			expect(workflows.data.map((workflow) => workflow.name).sort()).toEqual([FORM_WORKFLOW, ONBOARDING_WORKFLOW, ATS_WORKFLOW].sort());
+			const workflows = await api.request<{ data: Array<{ name: string; active: boolean }> }>(
+				'GET',
+				'/workflows',
+			);
+			expect(workflows.data.map((workflow) => workflow.name).sort()).toEqual(
+				[FORM_WORKFLOW, ONBOARDING_WORKFLOW, ATS_WORKFLOW].sort(),
+			);
 			expect(workflows.data.every((workflow) => workflow.active)).toBe(true);
 			const credentials = await api.request<{ data: unknown[] }>('GET', '/credentials');
 			expect(credentials.data).toHaveLength(3);
@@ -216,7 +274,11 @@ describe('npm start', () => {
 				return received.length > 0 ? received : undefined;
 			});
 			expect(onboarding[0].body).toMatchObject({ candidate: { firstName: 'Ben' } });
-			const deliveries = await admin<Array<{ outcome: string; statusCode: number }>>(session, 'GET', '/webhooks/deliveries');
+			const deliveries = await admin<Array<{ outcome: string; statusCode: number }>>(
+				session,
+				'GET',
+				'/webhooks/deliveries',
+			);
 			expect(deliveries.length).toBeGreaterThan(0);
 			expect(deliveries.every((delivery) => delivery.outcome === 'succeeded')).toBe(true);
 		} finally {

@@ -10,7 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { generateWebhookSecret, signLegacyWebhook, signStandardWebhook } from '../../nodes/shared/webhookSignature';
+import {
+	generateWebhookSecret,
+	signLegacyWebhook,
+	signStandardWebhook,
+} from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../../scripts/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
 import {
@@ -24,7 +28,14 @@ import {
 	requestsFrom,
 	startTestSandbox,
 } from './harness/backgroundCheck';
-import { callWebhook, nodeOutput, waitForWebhook, type Credential, type Execution, type WebhookResponse } from './harness/n8nApi';
+import {
+	callWebhook,
+	nodeOutput,
+	waitForWebhook,
+	type Credential,
+	type Execution,
+	type WebhookResponse,
+} from './harness/n8nApi';
 import { startTestN8n, type TestN8n } from './harness/n8nInstance';
 
 let n8n: TestN8n;
@@ -58,8 +69,15 @@ const STEP_SECONDS = 300;
 
 async function sandboxApi(method: string, path: string, body?: unknown): Promise<Json> {
 	const [demo] = sandbox.demoCredentials;
-	const auth = await httpRequest(`${sandbox.url}/auth/api`, { method: 'POST', body: { apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken } });
-	const answer = await httpRequest(`${sandbox.url}${path}`, { method, body, headers: { authorization: `Bearer ${(auth.json as Json).token}` } });
+	const auth = await httpRequest(`${sandbox.url}/auth/api`, {
+		method: 'POST',
+		body: { apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken },
+	});
+	const answer = await httpRequest(`${sandbox.url}${path}`, {
+		method,
+		body,
+		headers: { authorization: `Bearer ${(auth.json as Json).token}` },
+	});
 	if (answer.status >= 300) throw new Error(`${method} ${path} -> ${answer.status} ${answer.text}`);
 	return answer.json as Json;
 }
@@ -84,7 +102,9 @@ async function step(): Promise<void> {
 const delivered = (subscription: Subscription): DeliveryAttempt[] =>
 	sandbox.admin.deliveryLog({ subscriptionId: subscription.id });
 
-const distinctMessages = (attempts: DeliveryAttempt[]) => [...new Set(attempts.map((attempt) => attempt.messageId))];
+const distinctMessages = (attempts: DeliveryAttempt[]) => [
+	...new Set(attempts.map((attempt) => attempt.messageId)),
+];
 
 // ---------------------------------------------------------------------------------------------
 // The n8n side: an active workflow whose only node is the trigger
@@ -110,7 +130,11 @@ interface DeployedTrigger {
 let sentinelNumber = 0;
 
 /** A case.statuschange body as the provider sends it. */
-function caseEventBody(messageId: string, caseId: string, modStamp = new Date().toISOString()): string {
+function caseEventBody(
+	messageId: string,
+	caseId: string,
+	modStamp = new Date().toISOString(),
+): string {
 	return JSON.stringify({
 		messageId,
 		event: 'case.statuschange',
@@ -127,7 +151,12 @@ function caseEventBody(messageId: string, caseId: string, modStamp = new Date().
 	});
 }
 
-function standardHeaders(secret: string, messageId: string, body: string, timestampSeconds = Math.floor(Date.now() / 1000)) {
+function standardHeaders(
+	secret: string,
+	messageId: string,
+	body: string,
+	timestampSeconds = Math.floor(Date.now() / 1000),
+) {
 	return {
 		'content-type': 'application/json',
 		'webhook-id': messageId,
@@ -152,7 +181,11 @@ async function deployTrigger(
 	const url = `${n8n.baseUrl}/webhook/${webhookId}/webhook`;
 	const { signingSecret, credentialData } = subscribe(url);
 	for (const [field, value] of Object.entries(credentialData)) secrets[`${label} ${field}`] = value;
-	const credential = await n8n.api.createCredential({ name: `webhook: ${label}`, type: WEBHOOK_CREDENTIAL, data: credentialData });
+	const credential = await n8n.api.createCredential({
+		name: `webhook: ${label}`,
+		type: WEBHOOK_CREDENTIAL,
+		data: credentialData,
+	});
 	const { workflow } = await deployTriggerWorkflow(n8n, {
 		name: `e2e trigger: ${label}`,
 		webhookId,
@@ -171,12 +204,23 @@ async function deployTrigger(
 		expect(answer.status).toBe(200);
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const all = (await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 250 })).reverse();
-			const finished = all.every((execution) => !['new', 'running', 'waiting'].includes(execution.status));
-			const sentinel = finished ? all.filter((execution) => triggerItem(execution).messageId === messageId) : [];
-			if (sentinel.length === 1) return all.filter((execution) => !String(triggerItem(execution).messageId).startsWith('sentinel-'));
+			const all = (
+				await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 250 })
+			).reverse();
+			const finished = all.every(
+				(execution) => !['new', 'running', 'waiting'].includes(execution.status),
+			);
+			const sentinel = finished
+				? all.filter((execution) => triggerItem(execution).messageId === messageId)
+				: [];
+			if (sentinel.length === 1)
+				return all.filter(
+					(execution) => !String(triggerItem(execution).messageId).startsWith('sentinel-'),
+				);
 			if (Date.now() > deadline) {
-				throw new Error(`sentinel ${messageId} not run in ${timeoutMs / 1000} s (${all.map((execution) => `${execution.id}:${execution.status}`).join(', ')})`);
+				throw new Error(
+					`sentinel ${messageId} not run in ${timeoutMs / 1000} s (${all.map((execution) => `${execution.id}:${execution.status}`).join(', ')})`,
+				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 150));
 		}
@@ -185,10 +229,16 @@ async function deployTrigger(
 }
 
 /** A standard subscription at company level for `url`, its secret in the credential. */
-function standardSubscription(extra: Partial<Parameters<Sandbox['admin']['createSubscription']>[0]> = {}) {
+function standardSubscription(
+	extra: Partial<Parameters<Sandbox['admin']['createSubscription']>[0]> = {},
+) {
 	return (url: string) => {
 		const subscription = sandbox.admin.createSubscription({ url, ...extra });
-		return { signingSecret: subscription.secret, credentialData: { signingSecret: subscription.secret }, subscription };
+		return {
+			signingSecret: subscription.secret,
+			credentialData: { signingSecret: subscription.secret },
+			subscription,
+		};
 	};
 }
 
@@ -216,7 +266,12 @@ describe('deliveries from the sandbox', () => {
 
 		const attempts = delivered(subscription);
 		expect(attempts.length).toBeGreaterThanOrEqual(6);
-		expect(attempts.every((attempt) => attempt.outcome === 'succeeded' && attempt.statusCode === 200 && attempt.attempt === 1)).toBe(true);
+		expect(
+			attempts.every(
+				(attempt) =>
+					attempt.outcome === 'succeeded' && attempt.statusCode === 200 && attempt.attempt === 1,
+			),
+		).toBe(true);
 		const messages = distinctMessages(attempts);
 		expect(messages).toHaveLength(attempts.length);
 
@@ -236,7 +291,9 @@ describe('deliveries from the sandbox', () => {
 			});
 		}
 		// Both kinds of event, for both cases.
-		expect(new Set(items.map((item) => item.event))).toEqual(new Set(['case.statuschange', 'casedata.statuschange']));
+		expect(new Set(items.map((item) => item.event))).toEqual(
+			new Set(['case.statuschange', 'casedata.statuschange']),
+		);
 		const caseIds = new Set(items.map((item) => item.eventObject.caseId ?? item.eventObject.id));
 		expect(caseIds).toEqual(new Set([first.id, second.id]));
 	});
@@ -249,13 +306,32 @@ describe('deliveries from the sandbox', () => {
 
 		const refusals: Array<[string, string, Record<string, string>]> = [
 			['tampered body', body.replace('"Complete"', '"Pending"'), signed],
-			['stale timestamp', body, standardHeaders(trigger.signingSecret, 'msg-refused', body, now - 10 * 60)],
-			['future timestamp', body, standardHeaders(trigger.signingSecret, 'msg-refused', body, now + 10 * 60)],
+			[
+				'stale timestamp',
+				body,
+				standardHeaders(trigger.signingSecret, 'msg-refused', body, now - 10 * 60),
+			],
+			[
+				'future timestamp',
+				body,
+				standardHeaders(trigger.signingSecret, 'msg-refused', body, now + 10 * 60),
+			],
 			['signed timestamp replaced', body, { ...signed, 'webhook-timestamp': String(now - 1) }],
 			['unsigned', body, { 'content-type': 'application/json' }],
 			['signature header missing', body, { ...signed, 'webhook-signature': '' }],
-			['another endpoint secret', body, standardHeaders(generateWebhookSecret(), 'msg-refused', body, now)],
-			['legacy header on a standard trigger', body, { 'content-type': 'application/json', 'sandbox-signature': signLegacyWebhook('0123abcd', Date.now(), body) }],
+			[
+				'another endpoint secret',
+				body,
+				standardHeaders(generateWebhookSecret(), 'msg-refused', body, now),
+			],
+			[
+				'legacy header on a standard trigger',
+				body,
+				{
+					'content-type': 'application/json',
+					'sandbox-signature': signLegacyWebhook('0123abcd', Date.now(), body),
+				},
+			],
 		];
 		for (const [reason, sentBody, headers] of refusals) {
 			const answer = await trigger.post(sentBody, headers);
@@ -265,7 +341,9 @@ describe('deliveries from the sandbox', () => {
 		// The same message, correctly signed, is accepted once.
 		expect((await trigger.post(body, signed)).status).toBe(200);
 		const executions = await trigger.settle();
-		expect(executions.map((execution) => triggerItem(execution).messageId)).toEqual(['msg-refused']);
+		expect(executions.map((execution) => triggerItem(execution).messageId)).toEqual([
+			'msg-refused',
+		]);
 	});
 
 	test('several webhook-signature header lines: a valid signature in any line is accepted, however n8n joins them', async () => {
@@ -279,22 +357,38 @@ describe('deliveries from the sandbox', () => {
 		] as const) {
 			const body = caseEventBody(messageId, `case-${messageId}`);
 			const good = standardHeaders(trigger.signingSecret, messageId, body);
-			const bad = standardHeaders(other, messageId, body, Number(good['webhook-timestamp']))['webhook-signature'];
-			const answer = await trigger.post(body, { ...good, 'webhook-signature': lines(good['webhook-signature'], bad) });
+			const bad = standardHeaders(other, messageId, body, Number(good['webhook-timestamp']))[
+				'webhook-signature'
+			];
+			const answer = await trigger.post(body, {
+				...good,
+				'webhook-signature': lines(good['webhook-signature'], bad),
+			});
 			expect({ messageId, status: answer.status }).toEqual({ messageId, status: 200 });
 			sent.push(messageId);
 		}
 		// No line signed with the endpoint's secret: refused.
 		const body = caseEventBody('msg-lines-none', 'case-lines-none');
 		const headers = standardHeaders(other, 'msg-lines-none', body);
-		const forged = await trigger.post(body, { ...headers, 'webhook-signature': [headers['webhook-signature'], headers['webhook-signature']] });
+		const forged = await trigger.post(body, {
+			...headers,
+			'webhook-signature': [headers['webhook-signature'], headers['webhook-signature']],
+		});
 		expect(forged.status).toBe(401);
 		const executions = await trigger.settle();
-		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual(sent.sort());
+		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual(
+			sent.sort(),
+		);
 	});
 
 	test('a trigger added before version 1.1 (workflows saved with typeVersion 1) refuses and runs the same way', async () => {
-		const trigger = await deployTrigger('version 1', { event: 'any' }, standardSubscription(), undefined, 1);
+		const trigger = await deployTrigger(
+			'version 1',
+			{ event: 'any' },
+			standardSubscription(),
+			undefined,
+			1,
+		);
 		const body = caseEventBody('msg-v1', 'case-v1');
 		const signed = standardHeaders(trigger.signingSecret, 'msg-v1', body);
 		expect((await trigger.post(body.replace('"Complete"', '"Pending"'), signed)).status).toBe(401);
@@ -315,16 +409,22 @@ describe('deliveries from the sandbox', () => {
 		secrets['rotation new signingSecret'] = rotated.secret;
 		const during = await createCase();
 		const signedWithBoth = delivered(subscription);
-		expect(signedWithBoth.map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([['succeeded', 200]]);
+		expect(signedWithBoth.map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([
+			['succeeded', 200],
+		]);
 		expect(signedWithBoth[0].headers['webhook-signature'].split(' ')).toHaveLength(2);
 
 		sandbox.admin.endSecretRotation(subscription.id);
 		await createCase();
 		const signedWithNewOnly = delivered(subscription).slice(signedWithBoth.length);
-		expect(signedWithNewOnly.map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([['failed', 401]]);
+		expect(signedWithNewOnly.map((attempt) => [attempt.outcome, attempt.statusCode])).toEqual([
+			['failed', 401],
+		]);
 
 		const executions = await trigger.settle();
-		expect(executions.map((execution) => triggerItem(execution).eventObject.id)).toEqual([during.id]);
+		expect(executions.map((execution) => triggerItem(execution).eventObject.id)).toEqual([
+			during.id,
+		]);
 	});
 
 	test('duplicates (the sandbox quirk, a replay, a copy with a new ID) run once', async () => {
@@ -344,18 +444,31 @@ describe('deliveries from the sandbox', () => {
 		expect(copies.length).toBe(messages.length);
 
 		// A replay of a delivered message (same webhook-id, signed afresh), and the same case event under a new ID.
-		const original = attempts.find((attempt) => attempt.event === 'case.statuschange' && !attempt.duplicate)!;
+		const original = attempts.find(
+			(attempt) => attempt.event === 'case.statuschange' && !attempt.duplicate,
+		)!;
 		const replayBody = JSON.stringify(original.payload);
-		const replay = await trigger.post(replayBody, standardHeaders(trigger.signingSecret, original.messageId, replayBody));
+		const replay = await trigger.post(
+			replayBody,
+			standardHeaders(trigger.signingSecret, original.messageId, replayBody),
+		);
 		expect(replay.status).toBe(200);
 		expect(replay.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
-		const copyBody = JSON.stringify({ ...(original.payload as Json), messageId: 'msg-new-id-same-event' });
-		const copy = await trigger.post(copyBody, standardHeaders(trigger.signingSecret, 'msg-new-id-same-event', copyBody));
+		const copyBody = JSON.stringify({
+			...(original.payload as Json),
+			messageId: 'msg-new-id-same-event',
+		});
+		const copy = await trigger.post(
+			copyBody,
+			standardHeaders(trigger.signingSecret, 'msg-new-id-same-event', copyBody),
+		);
 		expect(copy.status).toBe(200);
 		expect(copy.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
 
 		const executions = await trigger.settle();
-		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual([...messages].sort());
+		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual(
+			[...messages].sort(),
+		);
 	});
 
 	test('with both delivery systems on, each event arrives twice (standard and legacy) and runs once', async () => {
@@ -363,14 +476,26 @@ describe('deliveries from the sandbox', () => {
 		secrets.legacyBodyPassword = password;
 		let legacy!: Subscription;
 		let standard!: Subscription;
-		const trigger = await deployTrigger('both schemes', { event: 'any', signatureScheme: 'both' }, (url) => {
-			legacy = sandbox.admin.createSubscription({ url, scheme: 'legacy', username: 'n8n-endpoint', password });
-			sandbox.admin.updateWebhookSettings({ legacyEnabled: true });
-			const migration = sandbox.admin.migrateLegacySubscriptions();
-			expect(migration.created).toHaveLength(1);
-			standard = migration.created[0];
-			return { signingSecret: standard.secret, credentialData: { signingSecret: standard.secret, legacySecret: legacy.secret } };
-		});
+		const trigger = await deployTrigger(
+			'both schemes',
+			{ event: 'any', signatureScheme: 'both' },
+			(url) => {
+				legacy = sandbox.admin.createSubscription({
+					url,
+					scheme: 'legacy',
+					username: 'n8n-endpoint',
+					password,
+				});
+				sandbox.admin.updateWebhookSettings({ legacyEnabled: true });
+				const migration = sandbox.admin.migrateLegacySubscriptions();
+				expect(migration.created).toHaveLength(1);
+				standard = migration.created[0];
+				return {
+					signingSecret: standard.secret,
+					credentialData: { signingSecret: standard.secret, legacySecret: legacy.secret },
+				};
+			},
+		);
 		await createCase();
 		await step();
 
@@ -378,18 +503,24 @@ describe('deliveries from the sandbox', () => {
 		const legacyAttempts = delivered(legacy);
 		expect(legacyAttempts.length).toBeGreaterThan(0);
 		for (const attempts of [standardAttempts, legacyAttempts]) {
-			expect(attempts.every((attempt) => attempt.outcome === 'succeeded' && attempt.statusCode === 200)).toBe(true);
+			expect(
+				attempts.every((attempt) => attempt.outcome === 'succeeded' && attempt.statusCode === 200),
+			).toBe(true);
 		}
 		// The legacy copy carries the password in its body (redacted in the sandbox's log).
 		expect(legacyAttempts[0].headers).toHaveProperty('sandbox-signature');
 		expect((legacyAttempts[0].payload as Json).username).toBe('n8n-endpoint');
 		const events = (attempts: DeliveryAttempt[]) =>
-			attempts.map((attempt) => JSON.stringify([attempt.event, (attempt.payload as Json).eventObject])).sort();
+			attempts
+				.map((attempt) => JSON.stringify([attempt.event, (attempt.payload as Json).eventObject]))
+				.sort();
 		expect(events(legacyAttempts)).toEqual(events(standardAttempts));
 
 		const executions = await trigger.settle();
 		const items = executions.map(triggerItem);
-		expect(items.map((item) => JSON.stringify([item.event, item.eventObject])).sort()).toEqual(events(standardAttempts));
+		expect(items.map((item) => JSON.stringify([item.event, item.eventObject])).sort()).toEqual(
+			events(standardAttempts),
+		);
 		expect(new Set(items.map((item) => item.signatureScheme))).not.toContain(undefined);
 		for (const item of items) {
 			expect(item).not.toHaveProperty('password');
@@ -401,7 +532,11 @@ describe('deliveries from the sandbox', () => {
 describe('a case from order to completion', () => {
 	test('every case.statuschange of the lifecycle runs once; a "Complete" trigger with "Fetch latest case" runs once with the case', async () => {
 		const apiCredential = await createApiCredential(n8n.api, sandbox, { name: 'trigger fetch' });
-		const statusChanges = await deployTrigger('status changes', { event: 'case.statuschange' }, standardSubscription());
+		const statusChanges = await deployTrigger(
+			'status changes',
+			{ event: 'case.statuschange' },
+			standardSubscription(),
+		);
 		const completions = await deployTrigger(
 			'completions',
 			{ event: 'case.statuschange', caseStatus: 'Complete', fetchLatestCase: true },
@@ -417,13 +552,19 @@ describe('a case from order to completion', () => {
 		}
 
 		const changes = (await statusChanges.settle()).map(triggerItem);
-		expect(changes.map((item) => [item.eventObject.caseStatus, item.eventObject.secondaryStatus])).toEqual([
+		expect(
+			changes.map((item) => [item.eventObject.caseStatus, item.eventObject.secondaryStatus]),
+		).toEqual([
 			['Pending', 'Waiting for Authorization'],
 			['Pending', 'Authorization in Progress'],
 			['Pending', null],
 			['Complete', null],
 		]);
-		expect(changes.every((item) => item.event === 'case.statuschange' && item.eventObject.id === created.id)).toBe(true);
+		expect(
+			changes.every(
+				(item) => item.event === 'case.statuschange' && item.eventObject.id === created.id,
+			),
+		).toBe(true);
 
 		const done = (await completions.settle(created.id)).map(triggerItem);
 		expect(done).toHaveLength(1);
@@ -435,13 +576,18 @@ describe('a case from order to completion', () => {
 		// n8n fetched the case with the API credential: one exchange, and GET /case/id/{id} for the event
 		// and for the sentinel.
 		const fromN8n = requests.all().filter((entry) => entry.path === `/case/id/${created.id}`);
-		expect(fromN8n.map(requestLine)).toEqual([`GET /case/id/${created.id} 200`, `GET /case/id/${created.id} 200`]);
+		expect(fromN8n.map(requestLine)).toEqual([
+			`GET /case/id/${created.id} 200`,
+			`GET /case/id/${created.id} 200`,
+		]);
 	});
 });
 
 describe('Fetch Latest Case when the API is slow or failing', () => {
 	const deployFetching = async (label: string) => {
-		const apiCredential = await createApiCredential(n8n.api, sandbox, { name: `trigger fetch: ${label}` });
+		const apiCredential = await createApiCredential(n8n.api, sandbox, {
+			name: `trigger fetch: ${label}`,
+		});
 		let subscription!: Subscription;
 		const trigger = await deployTrigger(
 			label,
@@ -457,19 +603,37 @@ describe('Fetch Latest Case when the API is slow or failing', () => {
 	};
 	/** Waits until the execution's GET /case/id has met the fault (a one-time fault is used up when it is hit). */
 	const faultHit = async (faultId: string) => {
-		for (const deadline = Date.now() + 20_000; sandbox.admin.listFaults().some((fault) => fault.id === faultId); ) {
-			if (Date.now() > deadline) throw new Error('the execution did not call GET /case/id within 20 s');
+		for (
+			const deadline = Date.now() + 20_000;
+			sandbox.admin.listFaults().some((fault) => fault.id === faultId);
+
+		) {
+			if (Date.now() > deadline)
+				throw new Error('the execution did not call GET /case/id within 20 s');
 			await new Promise((resolve) => setTimeout(resolve, 50));
 		}
 	};
 
-	test('with 20 s of latency on GET /case/id, past the provider\'s 15 s deadline, the first attempt is answered 2xx and the event runs once, with the case', async () => {
+	test("with 20 s of latency on GET /case/id, past the provider's 15 s deadline, the first attempt is answered 2xx and the event runs once, with the case", async () => {
 		const { trigger, subscription } = await deployFetching('slow API');
-		const fault = sandbox.admin.injectFault({ kind: 'latency', latencyMs: 20_000, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+		const fault = sandbox.admin.injectFault({
+			kind: 'latency',
+			latencyMs: 20_000,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+			times: 1,
+		});
 		const requests = requestsFrom(sandbox);
 		const created = await createCase();
 		// Answered before the fetch: had n8n waited for it, the attempt would have missed the 15 s deadline.
-		expect(delivered(subscription())).toEqual([expect.objectContaining({ attempt: 1, outcome: 'succeeded', statusCode: 200, nextAttemptAt: null })]);
+		expect(delivered(subscription())).toEqual([
+			expect.objectContaining({
+				attempt: 1,
+				outcome: 'succeeded',
+				statusCode: 200,
+				nextAttemptAt: null,
+			}),
+		]);
 		await faultHit(fault.id);
 		const fetches = () => requests.all().filter((entry) => entry.path === `/case/id/${created.id}`);
 		expect(fetches()).toEqual([]);
@@ -481,16 +645,37 @@ describe('Fetch Latest Case when the API is slow or failing', () => {
 
 		const executions = (await trigger.settle()).map(triggerItem);
 		expect(executions).toHaveLength(1);
-		expect(executions[0]).toMatchObject({ eventObject: { id: created.id }, latestCase: { id: created.id, caseStatus: 'Pending' } });
+		expect(executions[0]).toMatchObject({
+			eventObject: { id: created.id },
+			latestCase: { id: created.id, caseStatus: 'Pending' },
+		});
 		expect(executions[0]).not.toHaveProperty('latestCaseError');
-		expect(requests.all().filter((entry) => entry.path === `/case/id/${created.id}`).map(requestLine)).toEqual([`GET /case/id/${created.id} 200`]);
+		expect(
+			requests
+				.all()
+				.filter((entry) => entry.path === `/case/id/${created.id}`)
+				.map(requestLine),
+		).toEqual([`GET /case/id/${created.id} 200`]);
 	}, 120_000);
 
 	test('with GET /case/id answering 503, the delivery is answered 2xx and the event runs once, its output saying why the case is missing', async () => {
 		const { trigger, subscription } = await deployFetching('failing API');
-		const fault = sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+		const fault = sandbox.admin.injectFault({
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+			times: 1,
+		});
 		const created = await createCase();
-		expect(delivered(subscription())).toEqual([expect.objectContaining({ attempt: 1, outcome: 'succeeded', statusCode: 200, nextAttemptAt: null })]);
+		expect(delivered(subscription())).toEqual([
+			expect.objectContaining({
+				attempt: 1,
+				outcome: 'succeeded',
+				statusCode: 200,
+				nextAttemptAt: null,
+			}),
+		]);
 		await faultHit(fault.id);
 
 		const executions = await trigger.settle();
@@ -514,19 +699,28 @@ describe('an n8n restart', () => {
 		const created = await createCase();
 		const [first] = delivered(subscription);
 		expect(first).toMatchObject({ outcome: 'succeeded', statusCode: 200 });
-		expect((await trigger.settle()).map((execution) => triggerItem(execution).messageId)).toEqual([first.messageId]);
+		expect((await trigger.settle()).map((execution) => triggerItem(execution).messageId)).toEqual([
+			first.messageId,
+		]);
 
 		n8n = await n8n.restart();
-		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
+		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, {
+			probe: { method: 'POST', body: {} },
+		});
 		expect(probe?.status).toBe(401);
 
 		const body = JSON.stringify(first.payload);
-		const replay = await trigger.post(body, standardHeaders(trigger.signingSecret, first.messageId, body));
+		const replay = await trigger.post(
+			body,
+			standardHeaders(trigger.signingSecret, first.messageId, body),
+		);
 		expect(replay.status).toBe(200);
 		expect(replay.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
 		await step();
 		const executions = (await trigger.settle()).map(triggerItem);
-		expect(executions.map((item) => [item.eventObject.id, item.eventObject.secondaryStatus])).toEqual([
+		expect(
+			executions.map((item) => [item.eventObject.id, item.eventObject.secondaryStatus]),
+		).toEqual([
 			[created.id, 'Waiting for Authorization'],
 			[created.id, 'Authorization in Progress'],
 		]);
@@ -535,24 +729,41 @@ describe('an n8n restart', () => {
 
 describe('the saved copy of the duplicate memory', () => {
 	test('every accepted delivery is saved before it is answered: after a restart, replays of all of them run nothing, the last one included', async () => {
-		const trigger = await deployTrigger('saved before the answer', { event: 'case.statuschange' }, standardSubscription({ eventTypes: ['case.statuschange'] }));
+		const trigger = await deployTrigger(
+			'saved before the answer',
+			{ event: 'case.statuschange' },
+			standardSubscription({ eventTypes: ['case.statuschange'] }),
+		);
 		const sent = Array.from({ length: 5 }, (_, index) => {
 			const messageId = `msg-quiet-${index}-${randomUUID()}`;
 			return { messageId, body: caseEventBody(messageId, `case-quiet-${index}-${randomUUID()}`) };
 		});
 		for (const { messageId, body } of sent) {
-			expect((await trigger.post(body, standardHeaders(trigger.signingSecret, messageId, body))).status).toBe(200);
+			expect(
+				(await trigger.post(body, standardHeaders(trigger.signingSecret, messageId, body))).status,
+			).toBe(200);
 		}
 		// Nothing else reaches n8n before it stops: no later request could save what the last one left unsaved.
 		n8n = await n8n.restart();
-		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
+		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, {
+			probe: { method: 'POST', body: {} },
+		});
 		expect(probe?.status).toBe(401);
 		for (const { messageId, body } of sent) {
-			const replay = await trigger.post(body, standardHeaders(trigger.signingSecret, messageId, body));
-			expect({ messageId, status: replay.status, body: replay.body }).toEqual({ messageId, status: 200, body: expect.objectContaining({ workflowStarted: false, reason: 'duplicate' }) });
+			const replay = await trigger.post(
+				body,
+				standardHeaders(trigger.signingSecret, messageId, body),
+			);
+			expect({ messageId, status: replay.status, body: replay.body }).toEqual({
+				messageId,
+				status: 200,
+				body: expect.objectContaining({ workflowStarted: false, reason: 'duplicate' }),
+			});
 		}
 		const executions = (await trigger.settle()).map(triggerItem);
-		expect(executions.map((item) => item.messageId).sort()).toEqual(sent.map(({ messageId }) => messageId).sort());
+		expect(executions.map((item) => item.messageId).sort()).toEqual(
+			sent.map(({ messageId }) => messageId).sort(),
+		);
 	}, 120_000);
 });
 
@@ -565,7 +776,9 @@ describe('secrets', () => {
 		expect(saved).toContain('case.statuschange');
 		expect(leakedSecrets(saved, secrets)).toEqual([]);
 		// The base64 part of a whsec_ secret alone is a secret too.
-		const bare = Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, value.replace(/^whsec_/, '')]));
+		const bare = Object.fromEntries(
+			Object.entries(secrets).map(([name, value]) => [name, value.replace(/^whsec_/, '')]),
+		);
 		expect(leakedSecrets(saved, bare)).toEqual([]);
 		expect(saved.match(JWT_PATTERN)).toBeNull();
 		const log = n8n.readLog();

@@ -7,7 +7,12 @@ import { signLegacyWebhook, signStandardWebhook } from '../../nodes/shared/webho
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Standard Webhooks headers for `body`, signed now (or at `timestamp`, in seconds). */
-export function signedHeaders(secret: string, webhookId: string, body: string, timestamp = nowSeconds()): Record<string, string> {
+export function signedHeaders(
+	secret: string,
+	webhookId: string,
+	body: string,
+	timestamp = nowSeconds(),
+): Record<string, string> {
 	return {
 		'content-type': 'application/json',
 		'webhook-id': webhookId,
@@ -17,8 +22,15 @@ export function signedHeaders(secret: string, webhookId: string, body: string, t
 }
 
 /** The legacy delivery system's headers for `body`: one `<brand>-signature` header (the sandbox's name by default). */
-export function legacySignedHeaders(secret: string, body: string, headerName = 'sandbox-signature'): Record<string, string> {
-	return { 'content-type': 'application/json', [headerName]: signLegacyWebhook(secret, Date.now(), body) };
+export function legacySignedHeaders(
+	secret: string,
+	body: string,
+	headerName = 'sandbox-signature',
+): Record<string, string> {
+	return {
+		'content-type': 'application/json',
+		[headerName]: signLegacyWebhook(secret, Date.now(), body),
+	};
 }
 
 /** A case.statuschange or casedata.statuschange body whose eventObject.id is `marker`, with modStamp now. */
@@ -26,8 +38,26 @@ export function eventBody(messageId: string, marker: string, kind: 'case' | 'cas
 	const modStamp = new Date().toISOString();
 	const eventObject =
 		kind === 'case'
-			? { id: marker, groupProfileId: 'group-profile-east', caseStatus: 'Pending', caseStatusId: 'case-status-pending', secondaryStatus: null, secondaryCaseStatusId: null, modStamp }
-			: { id: marker, caseId: `case-of-${marker}`, groupProfileId: 'group-profile-east', serviceId: 'service-idv-id', status: 'clear', statusId: 'status-clear', pendingStatus: null, pendingStatusId: null, modStamp };
+			? {
+					id: marker,
+					groupProfileId: 'group-profile-east',
+					caseStatus: 'Pending',
+					caseStatusId: 'case-status-pending',
+					secondaryStatus: null,
+					secondaryCaseStatusId: null,
+					modStamp,
+				}
+			: {
+					id: marker,
+					caseId: `case-of-${marker}`,
+					groupProfileId: 'group-profile-east',
+					serviceId: 'service-idv-id',
+					status: 'clear',
+					statusId: 'status-clear',
+					pendingStatus: null,
+					pendingStatusId: null,
+					modStamp,
+				};
 	return JSON.stringify({
 		messageId,
 		event: kind === 'case' ? 'case.statuschange' : 'casedata.statuschange',

@@ -16,7 +16,9 @@ class EveryFileRanTests {
 			(file) => !file.testExecError && file.numPassingTests + file.numFailingTests === 0,
 		);
 		if (idle.length === 0) return;
-		const names = idle.map((file) => file.testFilePath.replace(`${this.globalConfig.rootDir}/`, ''));
+		const names = idle.map((file) =>
+			file.testFilePath.replace(`${this.globalConfig.rootDir}/`, ''),
+		);
 		this.error = new Error(`these test files ran no test: ${names.join(', ')}`);
 		process.stderr.write(`\n${this.error.message}\n`);
 	}

@@ -58,7 +58,8 @@ export function resolveParameters(properties: INodeProperties[], given: IDataObj
 			if (!isShown(property.displayOptions, values)) continue;
 			const value = structuredClone(property.default) as IDataObject[string];
 			// The editor stores a resource locator's value with its `__rl` marker.
-			values[property.name] = property.type === 'resourceLocator' ? { __rl: true, ...(value as IDataObject) } : value;
+			values[property.name] =
+				property.type === 'resourceLocator' ? { __rl: true, ...(value as IDataObject) } : value;
 		}
 	}
 	return values;
@@ -70,7 +71,9 @@ function valueAt(parameters: IDataObject, path: string): unknown {
 	return value;
 }
 
-const isResourceLocatorValue = (value: unknown): value is { __rl: true; mode: string; value: unknown } =>
+const isResourceLocatorValue = (
+	value: unknown,
+): value is { __rl: true; mode: string; value: unknown } =>
 	typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
 
 /** A resource locator value as the editor stores it. */
@@ -83,10 +86,22 @@ export const fromList = (value: string) => ({ __rl: true, mode: 'list', value })
  */
 export type ItemExpression = (item: INodeExecutionData, itemIndex: number) => unknown;
 
-function parameterGetter(node: INode, parameters: IDataObject, items: INodeExecutionData[] = [{ json: {} }]) {
-	return (name: string, fallback?: unknown, options?: { extractValue?: boolean }, itemIndex = 0): unknown => {
+function parameterGetter(
+	node: INode,
+	parameters: IDataObject,
+	items: INodeExecutionData[] = [{ json: {} }],
+) {
+	return (
+		name: string,
+		fallback?: unknown,
+		options?: { extractValue?: boolean },
+		itemIndex = 0,
+	): unknown => {
 		const raw = valueAt(parameters, name);
-		const value = typeof raw === 'function' ? (raw as ItemExpression)(items[itemIndex], itemIndex) : structuredClone(raw);
+		const value =
+			typeof raw === 'function'
+				? (raw as ItemExpression)(items[itemIndex], itemIndex)
+				: structuredClone(raw);
 		if (value === undefined) {
 			if (fallback !== undefined) return fallback;
 			throw new NodeOperationError(node, `Could not get parameter "${name}"`);
@@ -118,7 +133,12 @@ function nodeFor(parameters: IDataObject): INode {
 	};
 }
 
-function binaryOf(node: INode, items: INodeExecutionData[], itemIndex: number, propertyName: string): IBinaryData {
+function binaryOf(
+	node: INode,
+	items: INodeExecutionData[],
+	itemIndex: number,
+	propertyName: string,
+): IBinaryData {
 	const binary = items[itemIndex]?.binary;
 	if (binary === undefined) {
 		throw new NodeOperationError(
@@ -128,18 +148,24 @@ function binaryOf(node: INode, items: INodeExecutionData[], itemIndex: number, p
 		);
 	}
 	if (binary[propertyName] === undefined) {
-		throw new NodeOperationError(node, `The item has no binary field '${propertyName}' [item ${itemIndex}]`, {
-			itemIndex,
-			description:
-				'Check that the parameter where you specified the input binary field name is correct, and that it matches a field in the binary input',
-		});
+		throw new NodeOperationError(
+			node,
+			`The item has no binary field '${propertyName}' [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description:
+					'Check that the parameter where you specified the input binary field name is correct, and that it matches a field in the binary input',
+			},
+		);
 	}
 	return binary[propertyName];
 }
 
 function returnJsonArray(jsonData: IDataObject | IDataObject[]): INodeExecutionData[] {
 	const entries = Array.isArray(jsonData) ? jsonData : [jsonData];
-	return entries.map((entry) => (entry?.json ? (entry as unknown as INodeExecutionData) : { json: entry }));
+	return entries.map((entry) =>
+		entry?.json ? (entry as unknown as INodeExecutionData) : { json: entry },
+	);
 }
 
 function constructExecutionMetaData(
@@ -149,7 +175,10 @@ function constructExecutionMetaData(
 	return inputData.map(({ json, ...rest }) => ({ json, pairedItem: options.itemData, ...rest }));
 }
 
-export function createExecuteContext(setup: RunSetup, nodeType: INodeType = new BackgroundCheck()): IExecuteFunctions {
+export function createExecuteContext(
+	setup: RunSetup,
+	nodeType: INodeType = new BackgroundCheck(),
+): IExecuteFunctions {
 	const parameters = resolveParameters(nodeType.description.properties, setup.parameters);
 	const node = nodeFor(parameters);
 	const items = setup.items ?? [{ json: {} }];
@@ -158,16 +187,27 @@ export function createExecuteContext(setup: RunSetup, nodeType: INodeType = new 
 		getNode: () => node,
 		getInputData: () => items,
 		continueOnFail: () => setup.continueOnFail ?? false,
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown, options?: { extractValue?: boolean }) =>
-			getParameter(name, fallback, options, itemIndex),
+		getNodeParameter: (
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			options?: { extractValue?: boolean },
+		) => getParameter(name, fallback, options, itemIndex),
 		getCredentials: async (type: string) => {
-			if (type !== CREDENTIAL_TYPE) throw new NodeOperationError(node, `Node "${node.name}" does not have any credentials of type "${type}" set`);
+			if (type !== CREDENTIAL_TYPE)
+				throw new NodeOperationError(
+					node,
+					`Node "${node.name}" does not have any credentials of type "${type}" set`,
+				);
 			return setup.credentials.load();
 		},
 		helpers: {
 			httpRequest,
-			httpRequestWithAuthentication: authenticatedRequester(node, { [CREDENTIAL_TYPE]: setup.credentials }),
-			assertBinaryData: (itemIndex: number, propertyName: string) => binaryOf(node, items, itemIndex, propertyName),
+			httpRequestWithAuthentication: authenticatedRequester(node, {
+				[CREDENTIAL_TYPE]: setup.credentials,
+			}),
+			assertBinaryData: (itemIndex: number, propertyName: string) =>
+				binaryOf(node, items, itemIndex, propertyName),
 			getBinaryDataBuffer: async (itemIndex: number, propertyName: string) =>
 				Buffer.from(binaryOf(node, items, itemIndex, propertyName).data, 'base64'),
 			returnJsonArray,
@@ -185,32 +225,49 @@ export async function runNode(setup: RunSetup): Promise<INodeExecutionData[]> {
 }
 
 /** The context n8n gives a list search method while the user edits the node. */
-export function createLoadOptionsContext(setup: Omit<RunSetup, 'items' | 'continueOnFail'>): ILoadOptionsFunctions {
+export function createLoadOptionsContext(
+	setup: Omit<RunSetup, 'items' | 'continueOnFail'>,
+): ILoadOptionsFunctions {
 	const nodeType = new BackgroundCheck();
 	const parameters = resolveParameters(nodeType.description.properties, setup.parameters);
 	const node = nodeFor(parameters);
 	const getParameter = parameterGetter(node, parameters);
 	const context = {
 		getNode: () => node,
-		getNodeParameter: (name: string, fallback?: unknown, options?: { extractValue?: boolean }) => getParameter(name, fallback, options),
-		getCurrentNodeParameter: (name: string, options?: { extractValue?: boolean }) => getParameter(name, null, options) ?? undefined,
+		getNodeParameter: (name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
+			getParameter(name, fallback, options),
+		getCurrentNodeParameter: (name: string, options?: { extractValue?: boolean }) =>
+			getParameter(name, null, options) ?? undefined,
 		getCurrentNodeParameters: () => parameters,
 		getCredentials: async () => setup.credentials.load(),
 		helpers: {
 			httpRequest,
-			httpRequestWithAuthentication: authenticatedRequester(node, { [CREDENTIAL_TYPE]: setup.credentials }),
+			httpRequestWithAuthentication: authenticatedRequester(node, {
+				[CREDENTIAL_TYPE]: setup.credentials,
+			}),
 		},
 	};
 	return context as unknown as ILoadOptionsFunctions;
 }
 
 /** An input item carrying a file as binary data, the way a Read File or HTTP Request node outputs it. */
-export function itemWithFile(fileName: string, content: Buffer, mimeType: string, property = 'data'): INodeExecutionData {
+export function itemWithFile(
+	fileName: string,
+	content: Buffer,
+	mimeType: string,
+	property = 'data',
+): INodeExecutionData {
 	const extension = fileName.includes('.') ? fileName.split('.').pop() : undefined;
 	return {
 		json: { fileName },
 		binary: {
-			[property]: { data: content.toString('base64'), mimeType, fileName, fileExtension: extension, fileSize: `${content.length} B` },
+			[property]: {
+				data: content.toString('base64'),
+				mimeType,
+				fileName,
+				fileExtension: extension,
+				fileSize: `${content.length} B`,
+			},
 		},
 	};
 }

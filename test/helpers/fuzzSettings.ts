@@ -49,7 +49,8 @@ export function assertLinear(
 }
 
 /** `prefix` followed by `piece` repeated, `length` characters in all. */
-export const prefixed = (prefix: string) => (piece: string, length: number) => prefix + repeatTo(piece, length - prefix.length);
+export const prefixed = (prefix: string) => (piece: string, length: number) =>
+	prefix + repeatTo(piece, length - prefix.length);
 
 /** Lower-case hexadecimal strings. */
 export const hex = (length: { minLength?: number; maxLength?: number }) =>
@@ -57,5 +58,7 @@ export const hex = (length: { minLength?: number; maxLength?: number }) =>
 
 /** A string built from `pieces`, up to `maxLength` pieces: the characters and tokens a parser reacts to. */
 export function stringOf(pieces: string[], maxLength = 40): fc.Arbitrary<string> {
-	return fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength }).map((parts) => parts.join(''));
+	return fc
+		.array(fc.constantFrom(...pieces), { minLength: 1, maxLength })
+		.map((parts) => parts.join(''));
 }

@@ -56,7 +56,12 @@ export function costRatio<T>(run: (input: T) => unknown, small: T, large: T): Co
 	}
 	const smallMedian = median(smallTimes);
 	const largeMedian = median(largeTimes);
-	return { ratio: largeMedian / smallMedian, small: smallMedian, large: largeMedian, samples: smallTimes.length };
+	return {
+		ratio: largeMedian / smallMedian,
+		small: smallMedian,
+		large: largeMedian,
+		samples: smallTimes.length,
+	};
 }
 
 /** 4x the input: linear time gives about 4, quadratic about 16. Below this bound is "well under quadratic". */

@@ -7,7 +7,12 @@
  * the node wrapped in a NodeApiError.
  */
 import axios, { type AxiosRequestConfig } from 'axios';
-import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
+	INode,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
@@ -21,8 +26,16 @@ export class CredentialStore {
 
 	constructor(public data: ICredentialDataDecryptedObject) {}
 
-	static forSandbox(baseUrl: string, pair: { apiKey: string; clientAccessToken: string }): CredentialStore {
-		return new CredentialStore({ environment: 'custom', customBaseUrl: baseUrl, token: '', ...pair });
+	static forSandbox(
+		baseUrl: string,
+		pair: { apiKey: string; clientAccessToken: string },
+	): CredentialStore {
+		return new CredentialStore({
+			environment: 'custom',
+			customBaseUrl: baseUrl,
+			token: '',
+			...pair,
+		});
 	}
 
 	/** A decrypted copy of the stored credential, as n8n's getCredentials returns it. */
@@ -39,7 +52,8 @@ function toAxiosConfig(options: IHttpRequestOptions): AxiosRequestConfig {
 	const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
 	if (options.json) headers.Accept ??= 'application/json';
 	// n8n-core's removeEmptyBody: GET, HEAD and OPTIONS carry no body.
-	const hasBody = options.body !== undefined && !['GET', 'HEAD', 'OPTIONS'].includes(options.method ?? 'GET');
+	const hasBody =
+		options.body !== undefined && !['GET', 'HEAD', 'OPTIONS'].includes(options.method ?? 'GET');
 	if (hasBody && typeof options.body === 'object') headers['Content-Type'] ??= 'application/json';
 	return {
 		method: options.method ?? 'GET',
@@ -50,7 +64,9 @@ function toAxiosConfig(options: IHttpRequestOptions): AxiosRequestConfig {
 		headers,
 		timeout: options.timeout,
 		responseType: options.encoding === 'arraybuffer' ? 'arraybuffer' : 'json',
-		validateStatus: options.ignoreHttpStatusErrors ? () => true : (status) => status >= 200 && status < 300,
+		validateStatus: options.ignoreHttpStatusErrors
+			? () => true
+			: (status) => status >= 200 && status < 300,
 		maxRedirects: 0,
 	};
 }
@@ -62,16 +78,27 @@ function toAxiosConfig(options: IHttpRequestOptions): AxiosRequestConfig {
 export async function httpRequest(options: IHttpRequestOptions): Promise<unknown> {
 	const response = await axios.request(toAxiosConfig(options));
 	return options.returnFullResponse
-		? { body: response.data, headers: response.headers, statusCode: response.status, statusMessage: response.statusText }
+		? {
+				body: response.data,
+				headers: response.headers,
+				statusCode: response.status,
+				statusMessage: response.statusText,
+			}
 		: response.data;
 }
 
 const credentialType = new BackgroundCheckApi();
 
 /** n8n's CredentialsHelper.preAuthentication: exchange, then assign the token to the object in use and store it. */
-async function preAuthenticate(store: CredentialStore, data: ICredentialDataDecryptedObject): Promise<void> {
+async function preAuthenticate(
+	store: CredentialStore,
+	data: ICredentialDataDecryptedObject,
+): Promise<void> {
 	store.exchanges++;
-	const result = await credentialType.preAuthentication.call({ helpers: { httpRequest } } as never, data);
+	const result = await credentialType.preAuthentication.call(
+		{ helpers: { httpRequest } } as never,
+		data,
+	);
 	Object.assign(data, result);
 	// Into the stored object itself: every context built over it later sees the token, as n8n's database does.
 	Object.assign(store.data, result);
@@ -82,9 +109,17 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 export function authenticatedRequester(node: INode, credentials: Record<string, CredentialStore>) {
-	return async (type: string, options: IHttpRequestOptions, additional?: IAdditionalCredentialOptions): Promise<unknown> => {
+	return async (
+		type: string,
+		options: IHttpRequestOptions,
+		additional?: IAdditionalCredentialOptions,
+	): Promise<unknown> => {
 		const store = credentials[type];
-		if (!store) throw new NodeOperationError(node, `Node "${node.name}" does not have any credentials of type "${type}" set`);
+		if (!store)
+			throw new NodeOperationError(
+				node,
+				`Node "${node.name}" does not have any credentials of type "${type}" set`,
+			);
 		const data = additional?.credentialsDecrypted?.data ?? store.load();
 		try {
 			if (!data.token) await preAuthenticate(store, data);
@@ -102,4 +137,3 @@ export function authenticatedRequester(node: INode, credentials: Record<string, 
 		}
 	};
 }
-

@@ -9,7 +9,10 @@ export interface NodeSandbox {
 	/** A fresh credential (no token yet) for demo group 0 (East) or 1 (West). */
 	credentials(group?: number): CredentialStore;
 	/** Runs the node with a fresh East credential unless one is given. */
-	run(parameters: IDataObject, options?: Partial<Omit<RunSetup, 'parameters'>>): Promise<INodeExecutionData[]>;
+	run(
+		parameters: IDataObject,
+		options?: Partial<Omit<RunSetup, 'parameters'>>,
+	): Promise<INodeExecutionData[]>;
 	/** The API requests the sandbox received since the last reset, token exchanges left out. */
 	apiRequests(): RequestLogEntry[];
 	/** Every request, token exchanges included. */
@@ -18,11 +21,13 @@ export interface NodeSandbox {
 
 export async function startNodeSandbox(): Promise<NodeSandbox> {
 	const sandbox = await startSandbox({ port: 0, timeScale: 0 });
-	const credentials = (group = 0) => CredentialStore.forSandbox(sandbox.url, sandbox.demoCredentials[group]);
+	const credentials = (group = 0) =>
+		CredentialStore.forSandbox(sandbox.url, sandbox.demoCredentials[group]);
 	return {
 		sandbox,
 		credentials,
-		run: async (parameters, options = {}) => await runNode({ credentials: credentials(), ...options, parameters }),
+		run: async (parameters, options = {}) =>
+			await runNode({ credentials: credentials(), ...options, parameters }),
 		apiRequests: () => sandbox.admin.requestLog().filter((entry) => entry.path !== '/auth/api'),
 		allRequests: () => sandbox.admin.requestLog(),
 	};
@@ -63,7 +68,10 @@ export function newCaseParameters(overrides: IDataObject = {}): IDataObject {
 }
 
 /** Creates a case through the node and returns the API's answer. */
-export async function createCase(context: NodeSandbox, overrides: IDataObject = {}): Promise<IDataObject> {
+export async function createCase(
+	context: NodeSandbox,
+	overrides: IDataObject = {},
+): Promise<IDataObject> {
 	const [created] = await context.run(newCaseParameters(overrides));
 	if (created.json.error) throw new Error(`case create failed: ${JSON.stringify(created.json)}`);
 	return created.json;

@@ -27,16 +27,25 @@ export interface RecordingServer {
 	close(): Promise<void>;
 }
 
-export async function startRecordingServer(answer: (request: RecordedRequest) => Answer = () => ({ status: 200, body: {} })): Promise<RecordingServer> {
+export async function startRecordingServer(
+	answer: (request: RecordedRequest) => Answer = () => ({ status: 200, body: {} }),
+): Promise<RecordingServer> {
 	const requests: RecordedRequest[] = [];
 	const server = http.createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
-			const recorded = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+			const recorded = {
+				method: request.method ?? '',
+				path: request.url ?? '',
+				headers: request.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+			};
 			requests.push(recorded);
 			const { status, headers, body } = answer(recorded);
-			response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body === undefined ? '' : JSON.stringify(body));
+			response
+				.writeHead(status, { 'content-type': 'application/json', ...headers })
+				.end(body === undefined ? '' : JSON.stringify(body));
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

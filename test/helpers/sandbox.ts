@@ -34,7 +34,12 @@ export async function call(
 	const text = await response.text();
 	const contentType = response.headers.get('content-type');
 	const body = contentType?.includes('application/json') ? JSON.parse(text) : text;
-	return { status: response.status, body, contentType, retryAfter: response.headers.get('retry-after') };
+	return {
+		status: response.status,
+		body,
+		contentType,
+		retryAfter: response.headers.get('retry-after'),
+	};
 }
 
 /** The bearer token of demo group `index` (0 = East, 1 = West). */
@@ -48,7 +53,10 @@ export async function tokenFor(sandbox: Sandbox, index = 0): Promise<string> {
 let candidateCounter = 0;
 
 /** A valid case-create body with a fresh candidate email; `overrides` replace top-level keys. */
-export function caseBody(overrides: Record<string, unknown> = {}, emailTag = ''): Record<string, unknown> {
+export function caseBody(
+	overrides: Record<string, unknown> = {},
+	emailTag = '',
+): Record<string, unknown> {
 	candidateCounter++;
 	return {
 		candidate: {
@@ -63,7 +71,8 @@ export function caseBody(overrides: Record<string, unknown> = {}, emailTag = '')
 
 export async function createCase(sandbox: Sandbox, token: string, body = caseBody()): Promise<any> {
 	const result = await call(sandbox, 'POST', '/case/create', { token, body });
-	if (result.status !== 201) throw new Error(`case create failed: ${result.status} ${JSON.stringify(result.body)}`);
+	if (result.status !== 201)
+		throw new Error(`case create failed: ${result.status} ${JSON.stringify(result.body)}`);
 	return result.body;
 }
 
@@ -95,7 +104,8 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
 			received.push(webhook);
 			const status = respond(webhook, received.length - 1);
 			if (status === 'hang') return;
-			const redirect = status >= 300 && status < 400 ? { location: 'http://127.0.0.1:9/elsewhere' } : undefined;
+			const redirect =
+				status >= 300 && status < 400 ? { location: 'http://127.0.0.1:9/elsewhere' } : undefined;
 			response.writeHead(status, redirect).end('ignored');
 		});
 	});
@@ -113,7 +123,12 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
 }
 
 /** A call to the admin HTTP interface (`/__sandbox...`). */
-export async function adminCall(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function adminCall(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; body: any }> {
 	const response = await fetch(`${sandbox.adminUrl}${path}`, {
 		method,
 		body: body === undefined ? undefined : JSON.stringify(body),

@@ -10,7 +10,11 @@ export interface CountingCaseApi extends CaseApi {
 	calls: string[];
 }
 
-export async function sandboxCaseApi(sandbox: Sandbox, group = 0, pageSize = 100): Promise<CountingCaseApi> {
+export async function sandboxCaseApi(
+	sandbox: Sandbox,
+	group = 0,
+	pageSize = 100,
+): Promise<CountingCaseApi> {
 	const { apiKey, clientAccessToken } = sandbox.demoCredentials[group];
 	const auth = await fetch(`${sandbox.url}/auth/api`, {
 		method: 'POST',
@@ -21,7 +25,9 @@ export async function sandboxCaseApi(sandbox: Sandbox, group = 0, pageSize = 100
 	const calls: string[] = [];
 	const get = async (path: string) => {
 		calls.push(`GET ${path}`);
-		const response = await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+		const response = await fetch(`${sandbox.url}${path}`, {
+			headers: { authorization: `Bearer ${token}` },
+		});
 		const text = await response.text();
 		if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status} ${text}`);
 		return JSON.parse(text) as unknown;
@@ -30,6 +36,7 @@ export async function sandboxCaseApi(sandbox: Sandbox, group = 0, pageSize = 100
 		calls,
 		listPage: async (page) => await get(`/case/list?page=${page}&pageSize=${pageSize}`),
 		getCase: async (caseId) => await get(`/case/id/${encodeURIComponent(caseId)}`),
-		getCaseData: async (caseId, serviceTypeId) => await get(`/case/id/${encodeURIComponent(caseId)}/data/${encodeURIComponent(serviceTypeId)}`),
+		getCaseData: async (caseId, serviceTypeId) =>
+			await get(`/case/id/${encodeURIComponent(caseId)}/data/${encodeURIComponent(serviceTypeId)}`),
 	};
 }

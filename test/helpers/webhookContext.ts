@@ -95,7 +95,12 @@ export interface LoadedStaticData {
 
 function loadStaticData(store: StaticDataStore): LoadedStaticData {
 	const raw = store.load();
-	return { raw, root: ObservableObject.create(raw, undefined, { ignoreEmptyOnFirstChild: true }) as LoadedStaticData['root'] };
+	return {
+		raw,
+		root: ObservableObject.create(raw, undefined, {
+			ignoreEmptyOnFirstChild: true,
+		}) as LoadedStaticData['root'],
+	};
 }
 
 /** n8n 2.41's WorkflowRunner.establishContextForPersistence: a second Workflow over the same static data. */
@@ -150,7 +155,10 @@ interface RequestObject {
 	body: unknown;
 }
 
-function requestObject(delivery: IncomingDelivery, readStream?: () => Promise<Buffer>): RequestObject {
+function requestObject(
+	delivery: IncomingDelivery,
+	readStream?: () => Promise<Buffer>,
+): RequestObject {
 	const bytes = Buffer.isBuffer(delivery.body) ? delivery.body : Buffer.from(delivery.body);
 	const request: RequestObject = {
 		headers: delivery.headers,
@@ -172,7 +180,8 @@ export const NODE_TYPE = 'n8n-nodes-background-check.backgroundCheckTrigger';
 function effectiveParameters(nodeType: INodeType, parameters: IDataObject = {}): IDataObject {
 	const defaults: IDataObject = {};
 	for (const property of nodeType.description.properties) {
-		if (property.type !== 'notice') defaults[property.name] = structuredClone(property.default) as IDataObject[string];
+		if (property.type !== 'notice')
+			defaults[property.name] = structuredClone(property.default) as IDataObject[string];
 	}
 	return { ...defaults, ...parameters };
 }
@@ -211,28 +220,40 @@ function baseContext({ nodeType, setup, staticData, logs }: ContextParts) {
 	const log = (level: string) => (message: string) => logs.push({ level, message });
 	return {
 		getNode: () => node,
-		getWorkflow: () => ({ id: setup.workflowId ?? 'workflow-1', name: 'Test workflow', active: setup.workflowActive ?? true }),
+		getWorkflow: () => ({
+			id: setup.workflowId ?? 'workflow-1',
+			name: 'Test workflow',
+			active: setup.workflowActive ?? true,
+		}),
 		getMode: () => setup.mode ?? 'webhook',
 		getNodeParameter: parameterGetter(parameters),
 		getCredentials: async (type: string) => {
 			await databaseRead();
-			if (!credentials[type]) throw new Error(`Node "${node.name}" does not have any credentials of type "${type}" set`);
+			if (!credentials[type])
+				throw new Error(`Node "${node.name}" does not have any credentials of type "${type}" set`);
 			return { ...credentials[type] };
 		},
 		// n8n-workflow's Workflow.getStaticData.
 		getWorkflowStaticData: (type: string) => {
 			const key = type === 'node' ? `node:${node.name}` : type;
-			if (staticData.root[key] === undefined) staticData.root[key] = ObservableObject.create({}, staticData.root as unknown as IObservableObject) as IDataObject;
+			if (staticData.root[key] === undefined)
+				staticData.root[key] = ObservableObject.create(
+					{},
+					staticData.root as unknown as IObservableObject,
+				) as IDataObject;
 			return staticData.root[key] as IDataObject;
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
 		helpers: {
-			returnJsonArray: (items: IDataObject[]): INodeExecutionData[] => items.map((json) => ({ json })),
+			returnJsonArray: (items: IDataObject[]): INodeExecutionData[] =>
+				items.map((json) => ({ json })),
 			httpRequest,
 			// Stores over the setup's own credential objects: a token exchanged in one request is there for the next.
 			httpRequestWithAuthentication: authenticatedRequester(
 				node,
-				Object.fromEntries(Object.entries(credentials).map(([type, data]) => [type, new CredentialStore(data)])),
+				Object.fromEntries(
+					Object.entries(credentials).map(([type, data]) => [type, new CredentialStore(data)]),
+				),
 			),
 		},
 	};
@@ -251,12 +272,15 @@ export function createWebhookContext(
 	} as unknown as IWebhookFunctions;
 }
 
-export function createExecuteContext(parts: ContextParts & { items: INodeExecutionData[] }): IExecuteFunctions {
+export function createExecuteContext(
+	parts: ContextParts & { items: INodeExecutionData[] },
+): IExecuteFunctions {
 	const base = baseContext(parts);
 	return {
 		...base,
 		getInputData: () => parts.items,
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) => base.getNodeParameter(name, fallback),
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+			base.getNodeParameter(name, fallback),
 		continueOnFail: () => false,
 	} as unknown as IExecuteFunctions;
 }
@@ -283,7 +307,9 @@ export function createTriggerContext(parts: ContextParts & TriggerParts): ITrigg
 	} as unknown as ITriggerFunctions;
 }
 
-export function createHookContext(parts: ContextParts & { activation: WorkflowActivateMode }): IHookFunctions {
+export function createHookContext(
+	parts: ContextParts & { activation: WorkflowActivateMode },
+): IHookFunctions {
 	return {
 		...baseContext(parts),
 		getActivationMode: () => parts.activation,
@@ -322,7 +348,9 @@ export class TriggerHarness {
 	failStarts = 0;
 
 	/** What the node's trigger method set up at activation: its static data, scheduled ticks, and close function. */
-	private activeTrigger: { response: ITriggerResponse; crons: Array<{ expression: string; onTick: () => unknown }> } | undefined;
+	private activeTrigger:
+		| { response: ITriggerResponse; crons: Array<{ expression: string; onTick: () => unknown }> }
+		| undefined;
 
 	/** Errors the trigger saved as failed executions (a failed look of the watchdog). */
 	readonly failedTriggerRuns: Error[] = [];
@@ -351,9 +379,15 @@ export class TriggerHarness {
 		try {
 			const result: IWebhookResponseData = await this.nodeType.webhook!.call(context);
 			if (result.noWebhookResponse) {
-				handled = { statusCode: response.headersSent ? response.statusCode : undefined, body: response.body };
+				handled = {
+					statusCode: response.headersSent ? response.statusCode : undefined,
+					body: response.body,
+				};
 			} else if (result.workflowData === undefined) {
-				handled = { statusCode: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
+				handled = {
+					statusCode: 200,
+					body: result.webhookResponse ?? { message: 'Webhook call received' },
+				};
 			} else if (this.failStarts > 0) {
 				this.failStarts--;
 				handled = { statusCode: 500, body: { message: 'Could not start the execution' } };
@@ -361,15 +395,28 @@ export class TriggerHarness {
 				started = result.workflowData[0];
 				if (this.setup.runtime === 'newest') wrapAgainAsNewestDoes(staticData);
 				// responseMode onReceived with an empty responseData: the answer is webhookResponse, read after the start.
-				handled = { statusCode: 200, body: result.webhookResponse, items: started.map((item) => item.json) };
+				handled = {
+					statusCode: 200,
+					body: result.webhookResponse,
+					items: started.map((item) => item.json),
+				};
 			}
 		} catch (error) {
 			this.failedExecutions.push(error as Error);
-			handled = { statusCode: 500, body: { message: (error as Error).message }, error: error as Error };
+			handled = {
+				statusCode: 500,
+				body: { message: (error as Error).message },
+				error: error as Error,
+			};
 		}
-		await (saveAfterMs ? new Promise((resolve) => setTimeout(resolve, saveAfterMs)) : databaseRead());
+		await (saveAfterMs
+			? new Promise((resolve) => setTimeout(resolve, saveAfterMs))
+			: databaseRead());
 		if (this.setup.mode !== 'manual') this.store.saveIfChanged(staticData);
-		this.received.push({ headers: delivery.headers, body: request.rawBody ?? Buffer.from(delivery.body) });
+		this.received.push({
+			headers: delivery.headers,
+			body: request.rawBody ?? Buffer.from(delivery.body),
+		});
 		if (started) this.startExecution(started);
 		if (handled.statusCode !== undefined) response.statusCode = handled.statusCode;
 		response.emit('finish');
@@ -383,7 +430,13 @@ export class TriggerHarness {
 		const execute = this.nodeType.execute;
 		if (!execute) return;
 		const staticData = loadStaticData(this.store);
-		const context = createExecuteContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, items });
+		const context = createExecuteContext({
+			nodeType: this.nodeType,
+			setup: this.setup,
+			staticData,
+			logs: this.logs,
+			items,
+		});
 		const run = (async () => {
 			try {
 				const [result] = (await execute.call(context)) as INodeExecutionData[][];
@@ -402,9 +455,18 @@ export class TriggerHarness {
 	}
 
 	/** Runs a webhook lifecycle method (checkExists, create, delete) with the saved static data. */
-	async lifecycle(method: 'checkExists' | 'create' | 'delete', activation: WorkflowActivateMode = 'activate'): Promise<boolean> {
+	async lifecycle(
+		method: 'checkExists' | 'create' | 'delete',
+		activation: WorkflowActivateMode = 'activate',
+	): Promise<boolean> {
 		const staticData = loadStaticData(this.store);
-		const context = createHookContext({ nodeType: this.nodeType, setup: this.setup, staticData, logs: this.logs, activation });
+		const context = createHookContext({
+			nodeType: this.nodeType,
+			setup: this.setup,
+			staticData,
+			logs: this.logs,
+			activation,
+		});
 		const lifecycleMethod = this.nodeType.webhookMethods?.default?.[method];
 		if (!lifecycleMethod) throw new Error(`The node has no webhook method ${method}`);
 		const result = await lifecycleMethod.call(context);
@@ -417,7 +479,8 @@ export class TriggerHarness {
 	 * static data stays loaded for the whole activation (saved when it emits, as n8n does).
 	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<void> {
-		if (!(await this.lifecycle('checkExists', activation))) await this.lifecycle('create', activation);
+		if (!(await this.lifecycle('checkExists', activation)))
+			await this.lifecycle('create', activation);
 		await this.deactivateTrigger();
 		if (!this.nodeType.trigger) return;
 		const staticData = loadStaticData(this.store);
@@ -470,7 +533,10 @@ export interface TriggerReceiver {
 }
 
 /** Serves a harness over HTTP on 127.0.0.1; the raw body is read from the socket only when the node asks. */
-export async function startTriggerReceiver(harness: TriggerHarness, options: { rawBodyPresent?: boolean } = {}): Promise<TriggerReceiver> {
+export async function startTriggerReceiver(
+	harness: TriggerHarness,
+	options: { rawBodyPresent?: boolean } = {},
+): Promise<TriggerReceiver> {
 	const answers: Array<number | undefined> = [];
 	const server = http.createServer((request, response) => {
 		const readStream = () =>
@@ -482,7 +548,10 @@ export async function startTriggerReceiver(harness: TriggerHarness, options: { r
 			});
 		const answer = async () => {
 			const body = options.rawBodyPresent === false ? Buffer.alloc(0) : await readStream();
-			const handled = await harness.handle({ headers: request.headers, body, rawBodyPresent: options.rawBodyPresent }, { readStream });
+			const handled = await harness.handle(
+				{ headers: request.headers, body, rawBodyPresent: options.rawBodyPresent },
+				{ readStream },
+			);
 			answers.push(handled.statusCode);
 			response.statusCode = handled.statusCode ?? 204;
 			if (handled.body !== undefined) response.setHeader('content-type', 'application/json');

@@ -11,7 +11,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { catalogSource, DEFAULT_SPEC_PATH, factsFromSpec, factsSource, FACTS_PATH, GENERATED_PATH, readFacts } from '../../scripts/generate-catalog';
+import {
+	catalogSource,
+	DEFAULT_SPEC_PATH,
+	factsFromSpec,
+	factsSource,
+	FACTS_PATH,
+	GENERATED_PATH,
+	readFacts,
+} from '../../scripts/generate-catalog';
 
 const root = join(__dirname, '..', '..');
 const spec = resolve(process.env.BGC_API_SPEC ?? DEFAULT_SPEC_PATH);
@@ -24,27 +32,42 @@ describe('api/facts.json', () => {
 
 	if (existsSync(spec)) {
 		it(`says what the specification says (${spec})`, () => {
-			expect(readFileSync(FACTS_PATH, 'utf8')).toBe(factsSource(factsFromSpec(readFileSync(spec, 'utf8'))));
+			expect(readFileSync(FACTS_PATH, 'utf8')).toBe(
+				factsSource(factsFromSpec(readFileSync(spec, 'utf8'))),
+			);
 		});
 	} else if (process.env.BGC_REQUIRE_SPEC === '1') {
 		it('says what the specification says', () => {
-			throw new Error(`BGC_REQUIRE_SPEC=1 but there is no specification at ${spec} (set BGC_API_SPEC)`);
+			throw new Error(
+				`BGC_REQUIRE_SPEC=1 but there is no specification at ${spec} (set BGC_API_SPEC)`,
+			);
 		});
 	} else {
-		it.skip(`says what the specification says: SKIPPED, no specification at ${spec} (set BGC_API_SPEC)`, () => undefined);
+		it.skip(`says what the specification says: SKIPPED, no specification at ${spec} (set BGC_API_SPEC)`, () =>
+			undefined);
 	}
 
 	it('lists every endpoint the nodes and the credential call, with its method', () => {
-		const listed = new Set(facts.endpoints.map(({ method, path }) => `${method} ${path.replace(/\{\w+\}/g, '{}')}`));
+		const listed = new Set(
+			facts.endpoints.map(({ method, path }) => `${method} ${path.replace(/\{\w+\}/g, '{}')}`),
+		);
 		const called = new Set<string>();
 		for (const folder of ['nodes', 'credentials']) {
 			for (const file of readdirSync(join(root, folder), { recursive: true }).map(String)) {
 				if (!file.endsWith('.ts')) continue;
 				const source = readFileSync(join(root, folder, file), 'utf8');
-				for (const [, method, path] of source.matchAll(/'(GET|POST|PUT)',\s*apiPath`([^`]+)`/g)) called.add(`${method} ${path.replace(/\$\{[^}]+\}/g, '{}')}`);
-				for (const [, path] of source.matchAll(/fetchList\.call\([^`]*apiPath`([^`]+)`/g)) called.add(`GET ${path.replace(/\$\{[^}]+\}/g, '{}')}`);
-				for (const [, method, path] of source.matchAll(/method: '(GET|POST|PUT)',\s*url: [`'](?:\$\{\w+\})?(\/[^`']*)[`']/g)) called.add(`${method} ${path}`);
-				for (const [, path, method] of source.matchAll(/url: '(\/[^']*)',\s*method: '(GET|POST|PUT)'/g)) called.add(`${method} ${path}`);
+				for (const [, method, path] of source.matchAll(/'(GET|POST|PUT)',\s*apiPath`([^`]+)`/g))
+					called.add(`${method} ${path.replace(/\$\{[^}]+\}/g, '{}')}`);
+				for (const [, path] of source.matchAll(/fetchList\.call\([^`]*apiPath`([^`]+)`/g))
+					called.add(`GET ${path.replace(/\$\{[^}]+\}/g, '{}')}`);
+				for (const [, method, path] of source.matchAll(
+					/method: '(GET|POST|PUT)',\s*url: [`'](?:\$\{\w+\})?(\/[^`']*)[`']/g,
+				))
+					called.add(`${method} ${path}`);
+				for (const [, path, method] of source.matchAll(
+					/url: '(\/[^']*)',\s*method: '(GET|POST|PUT)'/g,
+				))
+					called.add(`${method} ${path}`);
 			}
 		}
 		expect(called).toContain('POST /auth/api');

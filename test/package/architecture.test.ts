@@ -19,7 +19,9 @@ function importsUnder(folder: string): Array<{ file: string; target: string }> {
 			const source = readFileSync(path, 'utf8');
 			return [...source.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map(([, specifier]) => ({
 				file: relative(root, path),
-				target: specifier.startsWith('.') ? relative(root, resolve(dirname(path), specifier)) : specifier,
+				target: specifier.startsWith('.')
+					? relative(root, resolve(dirname(path), specifier))
+					: specifier,
 			}));
 		});
 }
@@ -33,14 +35,20 @@ describe('the direction of imports', () => {
 
 	it('the action node and the trigger import nothing from each other', () => {
 		const across = [
-			...importsUnder('nodes/BackgroundCheck').filter(({ target }) => target.startsWith('nodes/BackgroundCheckTrigger')),
-			...importsUnder('nodes/BackgroundCheckTrigger').filter(({ target }) => /^nodes\/BackgroundCheck(\/|$)/.test(target)),
+			...importsUnder('nodes/BackgroundCheck').filter(({ target }) =>
+				target.startsWith('nodes/BackgroundCheckTrigger'),
+			),
+			...importsUnder('nodes/BackgroundCheckTrigger').filter(({ target }) =>
+				/^nodes\/BackgroundCheck(\/|$)/.test(target),
+			),
 		];
 		expect(across).toEqual([]);
 	});
 
 	it('nodes/shared/ imports no node, and the request module both nodes use lives there', () => {
-		expect(importsUnder('nodes/shared').filter(({ target }) => /^nodes\/BackgroundCheck/.test(target))).toEqual([]);
+		expect(
+			importsUnder('nodes/shared').filter(({ target }) => /^nodes\/BackgroundCheck/.test(target)),
+		).toEqual([]);
 		const users = new Set(
 			[...importsUnder('nodes/BackgroundCheck'), ...importsUnder('nodes/BackgroundCheckTrigger')]
 				.filter(({ target }) => target === 'nodes/shared/transport')
@@ -51,6 +59,10 @@ describe('the direction of imports', () => {
 
 	it('nodes/shared/webhookSignature.ts imports nothing from n8n', () => {
 		const source = readFileSync(join(root, 'nodes', 'shared', 'webhookSignature.ts'), 'utf8');
-		expect([...source.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier).filter((s) => s.includes('n8n'))).toEqual([]);
+		expect(
+			[...source.matchAll(/from '([^']+)'/g)]
+				.map(([, specifier]) => specifier)
+				.filter((s) => s.includes('n8n')),
+		).toEqual([]);
 	});
 });

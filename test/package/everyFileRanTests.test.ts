@@ -22,9 +22,9 @@ function errorAfter(files: ReturnType<typeof file>[], testNamePattern?: string):
 
 describe('everyFileRanTests (jest reporter)', () => {
 	it('fails the run naming each file that ran no test', () => {
-		expect(errorAfter([file('a.test.ts', 3), file('b.test.ts', 0, 0, 2), file('c.test.ts', 0)])?.message).toBe(
-			'these test files ran no test: test/b.test.ts, test/c.test.ts',
-		);
+		expect(
+			errorAfter([file('a.test.ts', 3), file('b.test.ts', 0, 0, 2), file('c.test.ts', 0)])?.message,
+		).toBe('these test files ran no test: test/b.test.ts, test/c.test.ts');
 	});
 
 	it('lets a file with a visible skip pass when it ran other tests, and a failing file is failing already', () => {

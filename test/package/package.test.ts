@@ -15,7 +15,8 @@ describe('package.json', () => {
 		expect(packageJson.files).toEqual(['dist']);
 		expect(packageJson.dependencies ?? {}).toEqual({});
 		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-		for (const script of ['prepare', 'preinstall', 'install', 'postinstall']) expect(packageJson.scripts[script]).toBeUndefined();
+		for (const script of ['prepare', 'preinstall', 'install', 'postinstall'])
+			expect(packageJson.scripts[script]).toBeUndefined();
 		expect(packageJson.n8n.n8nNodesApiVersion).toBe(1);
 	});
 

@@ -35,11 +35,13 @@ describe("n8n's toolchain", () => {
 	});
 
 	it('has eslint.config.mjs and .prettierrc.js exactly as the pinned CLI generates them', () => {
-		expect(read('eslint.config.mjs')).toBe(readFileSync(join(template, 'eslint.config.mjs'), 'utf8'));
+		expect(read('eslint.config.mjs')).toBe(
+			readFileSync(join(template, 'eslint.config.mjs'), 'utf8'),
+		);
 		expect(read('.prettierrc.js')).toBe(readFileSync(join(template, '.prettierrc.js'), 'utf8'));
 	});
 
-	describe('the CLI\'s Cloud-eligibility check (n8n-node cloud-support)', () => {
+	describe("the CLI's Cloud-eligibility check (n8n-node cloud-support)", () => {
 		let copy: string;
 		beforeEach(() => {
 			copy = mkdtempSync(join(tmpdir(), 'bgc-cloud-'));
@@ -56,25 +58,49 @@ describe("n8n's toolchain", () => {
 
 		// The same command on copies that differ in one point: the check above can fail.
 		it('says a copy with a changed eslint.config.mjs is not eligible', () => {
-			writeFileSync(join(copy, 'eslint.config.mjs'), `${read('eslint.config.mjs')}\nexport const extra = 1;\n`);
-			expect(cloudSupportStatus(copy)).toMatch(/Cloud support is DISABLED[\s\S]*ESLint config: using custom config/);
+			writeFileSync(
+				join(copy, 'eslint.config.mjs'),
+				`${read('eslint.config.mjs')}\nexport const extra = 1;\n`,
+			);
+			expect(cloudSupportStatus(copy)).toMatch(
+				/Cloud support is DISABLED[\s\S]*ESLint config: using custom config/,
+			);
 		});
 
 		it('says a copy without n8n.strict is not eligible', () => {
-			writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...packageJson, n8n: { ...packageJson.n8n, strict: false } }));
-			expect(cloudSupportStatus(copy)).toMatch(/Cloud support is DISABLED[\s\S]*Strict mode: disabled/);
+			writeFileSync(
+				join(copy, 'package.json'),
+				JSON.stringify({ ...packageJson, n8n: { ...packageJson.n8n, strict: false } }),
+			);
+			expect(cloudSupportStatus(copy)).toMatch(
+				/Cloud support is DISABLED[\s\S]*Strict mode: disabled/,
+			);
 		});
 	});
 });
 
 describe('the GitHub workflows', () => {
-	type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> };
-	type Job = { 'runs-on': string; if?: string; permissions?: Record<string, string>; steps: Step[] };
-	type Workflow = { on: { push?: { branches?: string[]; tags?: string[] }; pull_request?: unknown }; permissions?: Record<string, string>; jobs: Record<string, Job> };
+	type Step = {
+		uses?: string;
+		run?: string;
+		with?: Record<string, unknown>;
+		env?: Record<string, string>;
+	};
+	type Job = {
+		'runs-on': string;
+		if?: string;
+		permissions?: Record<string, string>;
+		steps: Step[];
+	};
+	type Workflow = {
+		on: { push?: { branches?: string[]; tags?: string[] }; pull_request?: unknown };
+		permissions?: Record<string, string>;
+		jobs: Record<string, Job>;
+	};
 	const workflow = (name: string): Workflow => parse(read('.github', 'workflows', name));
 	const runs = (job: Job) => job.steps.flatMap((step) => (step.run ? [step.run.trim()] : []));
 
-	it('ci.yml runs the README\'s test command on a fresh clone, for pushes to main and pull requests', () => {
+	it("ci.yml runs the README's test command on a fresh clone, for pushes to main and pull requests", () => {
 		const ci = workflow('ci.yml');
 		expect(ci.on.push?.branches).toEqual(['main']);
 		expect(ci.on).toHaveProperty('pull_request');
@@ -107,7 +133,9 @@ describe('the GitHub workflows', () => {
 });
 
 describe('package metadata names one public repository', () => {
-	const repository = /^git\+https:\/\/github\.com\/([\w.-]+\/[\w.-]+)\.git$/.exec(packageJson.repository.url)?.[1];
+	const repository = /^git\+https:\/\/github\.com\/([\w.-]+\/[\w.-]+)\.git$/.exec(
+		packageJson.repository.url,
+	)?.[1];
 	const url = `https://github.com/${repository}`;
 
 	it('in repository, homepage and bugs', () => {
@@ -119,9 +147,13 @@ describe('package metadata names one public repository', () => {
 	});
 
 	it('in the publish workflow (only that repository publishes) and in the README', () => {
-		const [job] = Object.values(parse(read('.github', 'workflows', 'publish.yml')).jobs) as Array<{ if: string }>;
+		const [job] = Object.values(parse(read('.github', 'workflows', 'publish.yml')).jobs) as Array<{
+			if: string;
+		}>;
 		expect(job.if).toBe(`github.repository == '${repository}'`);
-		const linked = [...read('README.md').matchAll(/https:\/\/github\.com\/[\w.-]+\/[\w.-]+/g)].map(([link]) => link);
+		const linked = [...read('README.md').matchAll(/https:\/\/github\.com\/[\w.-]+\/[\w.-]+/g)].map(
+			([link]) => link,
+		);
 		expect(linked.length).toBeGreaterThan(0);
 		expect(new Set(linked)).toEqual(new Set([url]));
 	});

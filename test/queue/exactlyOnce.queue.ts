@@ -19,7 +19,11 @@ import { generateWebhookSecret } from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../../scripts/n8n/http';
 import { WEBHOOK_SERVERS, startQueueStack, type QueueStack } from '../../scripts/n8n/queue';
 import { selectedRuntimeName, n8nVersion } from '../../scripts/n8n/runtime';
-import { TRIGGER_NAME, WEBHOOK_CREDENTIAL, deployTriggerWorkflow } from '../e2e/harness/backgroundCheck';
+import {
+	TRIGGER_NAME,
+	WEBHOOK_CREDENTIAL,
+	deployTriggerWorkflow,
+} from '../e2e/harness/backgroundCheck';
 import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
 import { packageTarball } from '../e2e/harness/n8nInstance';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
@@ -35,7 +39,14 @@ const WITHOUT_LB = process.env.BGC_QUEUE_WITHOUT_LB === '1';
 let turn = 0;
 
 let stack: QueueStack;
-const results: Array<{ scenario: string; unique: number; deliveries: number; executions: number; answers: Record<string, number>; servedBy: Record<string, number> }> = [];
+const results: Array<{
+	scenario: string;
+	unique: number;
+	deliveries: number;
+	executions: number;
+	answers: Record<string, number>;
+	servedBy: Record<string, number>;
+}> = [];
 
 beforeAll(async () => {
 	stack = await startQueueStack({ tarball: await packageTarball() });
@@ -49,11 +60,16 @@ afterAll(async () => {
 		(r) =>
 			`${r.scenario.padEnd(72)} unique ${String(r.unique).padStart(4)}  deliveries ${String(r.deliveries).padStart(4)}  executions ${String(r.executions).padStart(4)}  answers ${JSON.stringify(r.answers)}  served by ${JSON.stringify(r.servedBy)}`,
 	);
-	process.stderr.write(`\nqueue mode, ${runtime}, ${WITHOUT_LB ? 'WITHOUT the load balancer (straight to the webhook processes, taking turns)' : 'through HAProxy'}:\n${lines.join('\n')}\n`);
+	process.stderr.write(
+		`\nqueue mode, ${runtime}, ${WITHOUT_LB ? 'WITHOUT the load balancer (straight to the webhook processes, taking turns)' : 'through HAProxy'}:\n${lines.join('\n')}\n`,
+	);
 	const reports = path.resolve(__dirname, '..', '..', '.dev', 'test-reports');
 	fs.mkdirSync(reports, { recursive: true });
 	const report = `queue-mode-${selectedRuntimeName()}${WITHOUT_LB ? '-without-lb' : ''}.json`;
-	fs.writeFileSync(path.join(reports, report), JSON.stringify({ runtime, withoutLoadBalancer: WITHOUT_LB, results }, null, 2) + '\n');
+	fs.writeFileSync(
+		path.join(reports, report),
+		JSON.stringify({ runtime, withoutLoadBalancer: WITHOUT_LB, results }, null, 2) + '\n',
+	);
 }, 60_000);
 
 // ---------------------------------------------------------------------------------------------
@@ -82,11 +98,23 @@ async function deployScenario(name: string, parameters: Json = {}): Promise<Scen
 		{
 			name: `queue: ${name}`,
 			webhookId: randomUUID(),
-			parameters: { event: 'any', ...parameters, options: { dedupMemorySize: MEMORY_SIZE, ...(parameters.options as Json) } },
+			parameters: {
+				event: 'any',
+				...parameters,
+				options: { dedupMemorySize: MEMORY_SIZE, ...(parameters.options as Json) },
+			},
 			webhookCredential: credential,
 		},
 	);
-	return { name, secret, legacySecret, workflowId: workflow.id, path: `/webhook/${webhookPath}`, answers: {}, deliveries: 0 };
+	return {
+		name,
+		secret,
+		legacySecret,
+		workflowId: workflow.id,
+		path: `/webhook/${webhookPath}`,
+		answers: {},
+		deliveries: 0,
+	};
 }
 
 /** One unique event: its body (fixed, so every copy has the same content) and its marker (the case id). */
@@ -106,21 +134,34 @@ function events(scenario: Scenario, count = EVENTS): Event[] {
 }
 
 /** POSTs one delivery through the load balancer and records how it was answered. */
-async function deliver(scenario: Scenario, body: string, headers: Record<string, string>): Promise<number> {
+async function deliver(
+	scenario: Scenario,
+	body: string,
+	headers: Record<string, string>,
+): Promise<number> {
 	const base = WITHOUT_LB ? stack.webhooks[turn++ % stack.webhooks.length].baseUrl : stack.lbUrl;
-	const answer = await httpRequest(`${base}${scenario.path}`, { method: 'POST', body, headers, timeoutMs: 30_000 });
+	const answer = await httpRequest(`${base}${scenario.path}`, {
+		method: 'POST',
+		body,
+		headers,
+		timeoutMs: 30_000,
+	});
 	const json = answer.json as Json | undefined;
 	const outcome =
-		answer.status === 200 && json && typeof json === 'object' && json.workflowStarted === false ? `200 ${json.reason}` : String(answer.status);
+		answer.status === 200 && json && typeof json === 'object' && json.workflowStarted === false
+			? `200 ${json.reason}`
+			: String(answer.status);
 	scenario.answers[outcome] = (scenario.answers[outcome] ?? 0) + 1;
 	scenario.deliveries++;
 	return answer.status;
 }
 
 /** The standard delivery of `event` (a retry keeps the webhook-id and is signed afresh). */
-const standard = (scenario: Scenario, event: Event) => deliver(scenario, event.body, signedHeaders(scenario.secret, event.messageId, event.body));
+const standard = (scenario: Scenario, event: Event) =>
+	deliver(scenario, event.body, signedHeaders(scenario.secret, event.messageId, event.body));
 
-const finished = (execution: Execution) => !['new', 'running', 'waiting'].includes(execution.status);
+const finished = (execution: Execution) =>
+	!['new', 'running', 'waiting'].includes(execution.status);
 
 /** Waits until the workflow has no unfinished execution and their count stayed the same for 3 s; returns them with data. */
 async function settledExecutions(workflowId: string): Promise<Execution[]> {
@@ -129,7 +170,11 @@ async function settledExecutions(workflowId: string): Promise<Execution[]> {
 	let seen = '';
 	await waitFor(
 		async () => {
-			const all = await stack.api.listExecutions({ workflowId, includeData: false, limit: 100_000 });
+			const all = await stack.api.listExecutions({
+				workflowId,
+				includeData: false,
+				limit: 100_000,
+			});
 			const unfinished = all.filter((execution) => !finished(execution));
 			seen = `${all.length} executions, ${unfinished.length} unfinished`;
 			if (all.length !== last || unfinished.length > 0) {
@@ -139,7 +184,11 @@ async function settledExecutions(workflowId: string): Promise<Execution[]> {
 			}
 			return Date.now() - stableSince >= 3000 ? true : undefined;
 		},
-		{ timeoutMs: 180_000, intervalMs: 500, describe: () => `executions of workflow ${workflowId} did not settle (${seen})` },
+		{
+			timeoutMs: 180_000,
+			intervalMs: 500,
+			describe: () => `executions of workflow ${workflowId} did not settle (${seen})`,
+		},
 	);
 	return await stack.api.listExecutions({ workflowId, includeData: true, limit: 100_000 });
 }
@@ -154,7 +203,11 @@ async function servedCounts(): Promise<Record<string, number>> {
  * Runs `send`, then asserts from n8n's executions that each of `unique` ran exactly once (and nothing else
  * ran), with every execution successful.
  */
-async function expectExactlyOnce(scenario: Scenario, unique: Event[], send: () => Promise<void>): Promise<void> {
+async function expectExactlyOnce(
+	scenario: Scenario,
+	unique: Event[],
+	send: () => Promise<void>,
+): Promise<void> {
 	const before = await servedCounts();
 	await send();
 	const after = await servedCounts();
@@ -173,11 +226,24 @@ async function expectExactlyOnce(scenario: Scenario, unique: Event[], send: () =
 		answers: scenario.answers,
 		servedBy: Object.fromEntries(WEBHOOK_SERVERS.map((name) => [name, after[name] - before[name]])),
 	});
-	const twice = [...ran].filter(([, count]) => count > 1).map(([marker, count]) => `${marker} x${count}`);
+	const twice = [...ran]
+		.filter(([, count]) => count > 1)
+		.map(([marker, count]) => `${marker} x${count}`);
 	const missing = unique.filter((event) => !ran.has(event.marker)).map((event) => event.marker);
-	const strangers = [...ran.keys()].filter((marker) => !unique.some((event) => event.marker === marker));
-	expect({ executions: executions.length, twice, missing, strangers }).toEqual({ executions: unique.length, twice: [], missing: [], strangers: [] });
-	expect(executions.filter((execution) => execution.status !== 'success').map((execution) => `${execution.id}:${execution.status}`)).toEqual([]);
+	const strangers = [...ran.keys()].filter(
+		(marker) => !unique.some((event) => event.marker === marker),
+	);
+	expect({ executions: executions.length, twice, missing, strangers }).toEqual({
+		executions: unique.length,
+		twice: [],
+		missing: [],
+		strangers: [],
+	});
+	expect(
+		executions
+			.filter((execution) => execution.status !== 'success')
+			.map((execution) => `${execution.id}:${execution.status}`),
+	).toEqual([]);
 }
 
 const between = (low: number, high: number) => low + Math.random() * (high - low);
@@ -198,13 +264,17 @@ describe('queue mode through HAProxy: one execution per unique event', () => {
 		const scenario = await deployScenario('two copies, same webhook-id, at once');
 		const unique = events(scenario);
 		await expectExactlyOnce(scenario, unique, async () => {
-			await runPool(unique, SENDERS, (event) => Promise.all([standard(scenario, event), standard(scenario, event)]));
+			await runPool(unique, SENDERS, (event) =>
+				Promise.all([standard(scenario, event), standard(scenario, event)]),
+			);
 		});
 		expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
 	});
 
 	test('two copies with the same webhook-id, each signed at its own moment, sent at once (the "one to each process" pattern)', async () => {
-		const scenario = await deployScenario('two copies, same webhook-id, each signed afresh, at once');
+		const scenario = await deployScenario(
+			'two copies, same webhook-id, each signed afresh, at once',
+		);
 		const unique = events(scenario);
 		await expectExactlyOnce(scenario, unique, async () => {
 			await runPool(unique, SENDERS, async (event) => {
@@ -217,13 +287,22 @@ describe('queue mode through HAProxy: one execution per unique event', () => {
 	});
 
 	test('same content under a new webhook-id, both delivery systems on, sent at once', async () => {
-		const scenario = await deployScenario('same content, new webhook-id (standard + legacy), at once', { signatureScheme: 'both' });
+		const scenario = await deployScenario(
+			'same content, new webhook-id (standard + legacy), at once',
+			{ signatureScheme: 'both' },
+		);
 		const unique = events(scenario);
 		await expectExactlyOnce(scenario, unique, async () => {
 			await runPool(unique, SENDERS, (event) => {
 				// The legacy system's copy: the same event in a message of its own.
-				const legacyBody = JSON.stringify({ ...JSON.parse(event.body), messageId: `legacy-${event.messageId}` });
-				return Promise.all([standard(scenario, event), deliver(scenario, legacyBody, legacySignedHeaders(scenario.legacySecret, legacyBody))]);
+				const legacyBody = JSON.stringify({
+					...JSON.parse(event.body),
+					messageId: `legacy-${event.messageId}`,
+				});
+				return Promise.all([
+					standard(scenario, event),
+					deliver(scenario, legacyBody, legacySignedHeaders(scenario.legacySecret, legacyBody)),
+				]);
 			});
 		});
 		expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
@@ -257,7 +336,11 @@ describe('queue mode through HAProxy: one execution per unique event', () => {
 			});
 			expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
 		};
-		await Promise.all([late('second copy 2-5 s later', 2000, 5000), late('second copy 0.3-1 s later', 300, 1000), afterPause()]);
+		await Promise.all([
+			late('second copy 2-5 s later', 2000, 5000),
+			late('second copy 0.3-1 s later', 300, 1000),
+			afterPause(),
+		]);
 	}, 300_000);
 
 	test("the webhook process that owns the workflow's path killed and started again between two copies", async () => {
@@ -289,13 +372,21 @@ describe('queue mode through HAProxy: one execution per unique event', () => {
 		const other = generateWebhookSecret();
 		const bad: Array<(event: Event) => Record<string, string>> = [
 			(event) => signedHeaders(other, event.messageId, event.body),
-			(event) => ({ ...signedHeaders(scenario.secret, event.messageId, event.body), 'webhook-id': `other-${event.messageId}` }),
+			(event) => ({
+				...signedHeaders(scenario.secret, event.messageId, event.body),
+				'webhook-id': `other-${event.messageId}`,
+			}),
 			(event) => signedHeaders(scenario.secret, event.messageId, event.body, nowSeconds() - 3600),
-			(event) => ({ ...signedHeaders(scenario.secret, event.messageId, event.body), 'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }),
+			(event) => ({
+				...signedHeaders(scenario.secret, event.messageId, event.body),
+				'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+			}),
 			(event) => legacySignedHeaders(scenario.legacySecret, event.body),
 		];
 		await expectExactlyOnce(scenario, [], async () => {
-			await runPool(unique, SENDERS, (event, index) => deliver(scenario, event.body, bad[index % bad.length](event)));
+			await runPool(unique, SENDERS, (event, index) =>
+				deliver(scenario, event.body, bad[index % bad.length](event)),
+			);
 		});
 		expect(scenario.answers).toEqual({ 401: EVENTS });
 	});

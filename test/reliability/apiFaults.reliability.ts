@@ -10,8 +10,21 @@
  * One n8n and one sandbox for the file; the sandbox is not reset (a slow request runs across tests).
  */
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
-import { actionNode, byId, createApiCredential, requestsFrom, startTestSandbox } from '../e2e/harness/backgroundCheck';
-import { deployWebhookWorkflow, linearWebhookWorkflow, nodeOutput, type Credential, type Execution, type N8nNode } from '../e2e/harness/n8nApi';
+import {
+	actionNode,
+	byId,
+	createApiCredential,
+	requestsFrom,
+	startTestSandbox,
+} from '../e2e/harness/backgroundCheck';
+import {
+	deployWebhookWorkflow,
+	linearWebhookWorkflow,
+	nodeOutput,
+	type Credential,
+	type Execution,
+	type N8nNode,
+} from '../e2e/harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
 import { escapedRequests, waitFor } from './harness';
 
@@ -43,7 +56,9 @@ afterAll(async () => {
 		const all = fileRequests.all();
 		expect(all.length).toBeGreaterThan(0);
 		expect(escapedRequests(all)).toEqual([]);
-		const exchanges = all.filter((entry) => entry.path === '/auth/api').map((entry) => entry.status);
+		const exchanges = all
+			.filter((entry) => entry.path === '/auth/api')
+			.map((entry) => entry.status);
 		expect(exchanges.length).toBeLessThanOrEqual(2);
 		expect(exchanges.every((status) => status === 200)).toBe(true);
 	}
@@ -84,7 +99,10 @@ async function start(label: string, nodes: N8nNode[], body: unknown = {}): Promi
 	return {
 		workflowId: deployed.workflow.id,
 		finished: async (timeoutMs = 30_000) => {
-			const [execution] = await n8n.api.waitForExecutions(deployed.workflow.id, 1, { timeoutMs, intervalMs: 200 });
+			const [execution] = await n8n.api.waitForExecutions(deployed.workflow.id, 1, {
+				timeoutMs,
+				intervalMs: 200,
+			});
 			return execution;
 		},
 	};
@@ -99,29 +117,51 @@ async function run(label: string, nodes: N8nNode[], body: unknown = {}) {
 }
 
 /** The node's error in a failed execution: message, description and HTTP code as n8n saved them. */
-function nodeError(execution: Execution): { message?: string; description?: string; httpCode?: string } {
-	const error = (execution.data?.resultData.runData[NODE]?.[0]?.error ?? execution.data?.resultData.error) as Json | undefined;
-	return { message: error?.message, description: error?.description ?? undefined, httpCode: error?.httpCode ?? undefined };
+function nodeError(execution: Execution): {
+	message?: string;
+	description?: string;
+	httpCode?: string;
+} {
+	const error = (execution.data?.resultData.runData[NODE]?.[0]?.error ??
+		execution.data?.resultData.error) as Json | undefined;
+	return {
+		message: error?.message,
+		description: error?.description ?? undefined,
+		httpCode: error?.httpCode ?? undefined,
+	};
 }
 
 let candidateNumber = 0;
-const newEmail = (tag: string) => `reliability-${tag}-${++candidateNumber}-${Date.now()}@example.com`;
+const newEmail = (tag: string) =>
+	`reliability-${tag}-${++candidateNumber}-${Date.now()}@example.com`;
 
 const createCaseNode = (email: string, opts: { onError?: 'continueRegularOutput' } = {}) =>
 	actionNode(
-		{ resource: 'case', operation: 'create', candidateFirstName: 'Ann', candidateLastName: 'Lee', candidateEmail: email, services: [SSN_TRACE] },
+		{
+			resource: 'case',
+			operation: 'create',
+			candidateFirstName: 'Ann',
+			candidateLastName: 'Lee',
+			candidateEmail: email,
+			services: [SSN_TRACE],
+		},
 		east,
 		opts,
 	);
 
 /** Cases of the East group for an email, as the sandbox holds them. */
 async function casesFor(email: string): Promise<Json[]> {
-	const { execution } = await run('list cases', [actionNode({ resource: 'case', operation: 'getMany', returnAll: true }, east)]);
+	const { execution } = await run('list cases', [
+		actionNode({ resource: 'case', operation: 'getMany', returnAll: true }, east),
+	]);
 	expect(execution.status).toBe('success');
-	return (nodeOutput(execution, NODE) as Json[]).filter((record) => record.candidate?.email === email);
+	return (nodeOutput(execution, NODE) as Json[]).filter(
+		(record) => record.candidate?.email === email,
+	);
 }
 
-const creates = (entries: RequestLogEntry[]) => entries.filter((entry) => entry.method === 'POST' && entry.path === '/case/create');
+const creates = (entries: RequestLogEntry[]) =>
+	entries.filter((entry) => entry.method === 'POST' && entry.path === '/case/create');
 
 // ---------------------------------------------------------------------------------------------
 
@@ -129,28 +169,47 @@ const creates = (entries: RequestLogEntry[]) => entries.filter((entry) => entry.
 let slow: { email: string; started: Started; requests: ReturnType<typeof requestsFrom> };
 
 async function startSlowCreate(): Promise<typeof slow> {
-	sandbox.admin.injectFault({ kind: 'latency', method: 'POST', pathPrefix: '/case/create', latencyMs: 70_000, times: 1 });
+	sandbox.admin.injectFault({
+		kind: 'latency',
+		method: 'POST',
+		pathPrefix: '/case/create',
+		latencyMs: 70_000,
+		times: 1,
+	});
 	const email = newEmail('slow');
 	const requests = requestsFrom(sandbox);
 	const started = await start('slow create', [createCaseNode(email)]);
 	// The request has reached the sandbox once the rule is used up; the tests run meanwhile.
-	await waitFor(() => (sandbox.admin.listFaults().length === 0 ? true : undefined), { timeoutMs: 20_000, describe: () => 'the slow request did not arrive' });
+	await waitFor(() => (sandbox.admin.listFaults().length === 0 ? true : undefined), {
+		timeoutMs: 20_000,
+		describe: () => 'the slow request did not arrive',
+	});
 	return { email, requests, started };
 }
 
 describe('an API answering 5xx or dropping the connection', () => {
-	test.each([500, 502, 503, 504])('Case > Create answered %i: a clear error with the "may or may not" wording, sent once, nothing created', async (status) => {
-		sandbox.admin.injectFault({ kind: 'status', status, method: 'POST', pathPrefix: '/case/create' });
-		const email = newEmail(`status-${status}`);
-		const { execution, requests } = await run(`create ${status}`, [createCaseNode(email)]);
-		sandbox.admin.clearFaults();
-		expect(execution.status).toBe('error');
-		const error = nodeError(execution);
-		expect(error.message).toMatch(new RegExp(`^The API failed on POST /case/create \\(HTTP ${status}\\): Injected fault`));
-		expect(error.description).toMatch(MAY_OR_MAY_NOT);
-		expect(creates(requests).map((entry) => entry.status)).toEqual([status]);
-		expect(await casesFor(email)).toEqual([]);
-	});
+	test.each([500, 502, 503, 504])(
+		'Case > Create answered %i: a clear error with the "may or may not" wording, sent once, nothing created',
+		async (status) => {
+			sandbox.admin.injectFault({
+				kind: 'status',
+				status,
+				method: 'POST',
+				pathPrefix: '/case/create',
+			});
+			const email = newEmail(`status-${status}`);
+			const { execution, requests } = await run(`create ${status}`, [createCaseNode(email)]);
+			sandbox.admin.clearFaults();
+			expect(execution.status).toBe('error');
+			const error = nodeError(execution);
+			expect(error.message).toMatch(
+				new RegExp(`^The API failed on POST /case/create \\(HTTP ${status}\\): Injected fault`),
+			);
+			expect(error.description).toMatch(MAY_OR_MAY_NOT);
+			expect(creates(requests).map((entry) => entry.status)).toEqual([status]);
+			expect(await casesFor(email)).toEqual([]);
+		},
+	);
 
 	test('Case > Create whose connection is dropped: "got no answer" and the "may or may not" wording, sent once', async () => {
 		sandbox.admin.injectFault({ kind: 'drop', method: 'POST', pathPrefix: '/case/create' });
@@ -174,21 +233,48 @@ describe('an API answering 5xx or dropping the connection', () => {
 		const requests = requestsFrom(sandbox);
 		// Rules match in order and are used up: a no-op rule takes the first create, the 503 the second.
 		const node = actionNode(
-			{ resource: 'case', operation: 'create', candidateFirstName: 'Ann', candidateLastName: 'Lee', candidateEmail: '={{ $json.email }}', services: [SSN_TRACE] },
+			{
+				resource: 'case',
+				operation: 'create',
+				candidateFirstName: 'Ann',
+				candidateLastName: 'Lee',
+				candidateEmail: '={{ $json.email }}',
+				services: [SSN_TRACE],
+			},
 			east,
 			{ onError: 'continueRegularOutput' },
 		);
-		sandbox.admin.injectFault({ kind: 'latency', method: 'POST', pathPrefix: '/case/create', latencyMs: 0, times: 1 });
-		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'POST', pathPrefix: '/case/create', times: 1 });
-		const started = await start('batch with a fault', [splitItems, node], { items: emails.map((email) => ({ email })) });
+		sandbox.admin.injectFault({
+			kind: 'latency',
+			method: 'POST',
+			pathPrefix: '/case/create',
+			latencyMs: 0,
+			times: 1,
+		});
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 503,
+			method: 'POST',
+			pathPrefix: '/case/create',
+			times: 1,
+		});
+		const started = await start('batch with a fault', [splitItems, node], {
+			items: emails.map((email) => ({ email })),
+		});
 		const execution = await started.finished();
 		sandbox.admin.clearFaults();
 		expect(execution.status).toBe('success');
 		const output = nodeOutput(execution, NODE) as Json[];
-		expect(output.map((item) => item.candidate?.email ?? 'error')).toEqual([emails[0], 'error', emails[2]]);
+		expect(output.map((item) => item.candidate?.email ?? 'error')).toEqual([
+			emails[0],
+			'error',
+			emails[2],
+		]);
 		expect(output[1].error).toMatch(/^The API failed on POST \/case\/create \(HTTP 503\)/);
 		expect(output[1].errorDescription).toMatch(MAY_OR_MAY_NOT);
-		expect(creates(requests.api()).map((entry) => [(entry.body as Json).candidate.email, entry.status])).toEqual([
+		expect(
+			creates(requests.api()).map((entry) => [(entry.body as Json).candidate.email, entry.status]),
+		).toEqual([
 			[emails[0], 201],
 			[emails[1], 503],
 			[emails[2], 201],
@@ -196,10 +282,19 @@ describe('an API answering 5xx or dropping the connection', () => {
 	});
 
 	test('reads: a 502 and a dropped connection give clear errors; once the fault clears the same read works', async () => {
-		const [created] = nodeOutput((await run('fixture', [createCaseNode(newEmail('read'))])).execution, NODE) as Json[];
-		const getCase = () => actionNode({ resource: 'case', operation: 'get', caseId: byId(created.id) }, east);
+		const [created] = nodeOutput(
+			(await run('fixture', [createCaseNode(newEmail('read'))])).execution,
+			NODE,
+		) as Json[];
+		const getCase = () =>
+			actionNode({ resource: 'case', operation: 'get', caseId: byId(created.id) }, east);
 
-		sandbox.admin.injectFault({ kind: 'status', status: 502, method: 'GET', pathPrefix: '/case/id/' });
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 502,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+		});
 		const failed = await run('read 502', [getCase()]);
 		expect(failed.execution.status).toBe('error');
 		expect(nodeError(failed.execution)).toMatchObject({
@@ -211,30 +306,40 @@ describe('an API answering 5xx or dropping the connection', () => {
 		sandbox.admin.injectFault({ kind: 'drop', method: 'GET', pathPrefix: '/case/id/' });
 		const dropped = await run('read dropped', [getCase()]);
 		expect(dropped.execution.status).toBe('error');
-		expect(nodeError(dropped.execution).message).toMatch(new RegExp(`^The request GET /case/id/${created.id} got no answer: `));
-		expect(nodeError(dropped.execution).description).toBe('Check that the API is reachable and try again.');
+		expect(nodeError(dropped.execution).message).toMatch(
+			new RegExp(`^The request GET /case/id/${created.id} got no answer: `),
+		);
+		expect(nodeError(dropped.execution).description).toBe(
+			'Check that the API is reachable and try again.',
+		);
 		sandbox.admin.clearFaults();
 
 		const recovered = await run('read after the faults', [getCase()]);
 		expect(recovered.execution.status).toBe('success');
-		expect(nodeOutput(recovered.execution, NODE)).toEqual([expect.objectContaining({ id: created.id, candidate: created.candidate })]);
-		// One request per run: no retries.
-		expect([failed, dropped, recovered].map((result) => result.requests.map((entry) => [entry.method, entry.status]))).toEqual([
-			[['GET', 502]],
-			[['GET', null]],
-			[['GET', 200]],
+		expect(nodeOutput(recovered.execution, NODE)).toEqual([
+			expect.objectContaining({ id: created.id, candidate: created.candidate }),
 		]);
+		// One request per run: no retries.
+		expect(
+			[failed, dropped, recovered].map((result) =>
+				result.requests.map((entry) => [entry.method, entry.status]),
+			),
+		).toEqual([[['GET', 502]], [['GET', null]], [['GET', 200]]]);
 	});
 
 	test('a slow API inside the timeout (3 s per call): reads and a create succeed, each sent once', async () => {
 		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 3000 });
 		const email = newEmail('latency');
 		const created = await run('create slowly', [createCaseNode(email)]);
-		const listed = await run('list slowly', [actionNode({ resource: 'shipmentMask', operation: 'getMany' }, east)]);
+		const listed = await run('list slowly', [
+			actionNode({ resource: 'shipmentMask', operation: 'getMany' }, east),
+		]);
 		sandbox.admin.clearFaults();
 		expect([created.execution.status, listed.execution.status]).toEqual(['success', 'success']);
 		expect(creates(created.requests).map((entry) => entry.status)).toEqual([201]);
-		expect(listed.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(['GET /shipment/mask/list 200']);
+		expect(listed.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(
+			['GET /shipment/mask/list 200'],
+		);
 		expect(nodeOutput(listed.execution, NODE).length).toBeGreaterThan(0);
 		expect(await casesFor(email)).toHaveLength(1);
 	});
@@ -242,31 +347,85 @@ describe('an API answering 5xx or dropping the connection', () => {
 
 describe('bad input in real n8n (a sample; badInput.reliability.ts has the breadth)', () => {
 	test('Case > Get over items whose IDs are empty, blank, paths, dot segments, encoded, with ? or #: one error item each naming the field and the item, only the good ID sent', async () => {
-		const [created] = nodeOutput((await run('fixture', [createCaseNode(newEmail('ids'))])).execution, NODE) as Json[];
-		const ids = ['', '   ', 'a/b', '../case/list', '..', '.', '%2e%2e', '..%2F..%2Fauth%2Fapi', '100%', 'a?b=1', 'a#b', 'a b', created.id];
-		const node = actionNode({ resource: 'case', operation: 'get', caseId: byId('={{ $json.id }}') }, east, { onError: 'continueRegularOutput' });
-		const { execution, requests } = await run('bad ids', [splitItems, node], { items: ids.map((id) => ({ id })) });
+		const [created] = nodeOutput(
+			(await run('fixture', [createCaseNode(newEmail('ids'))])).execution,
+			NODE,
+		) as Json[];
+		const ids = [
+			'',
+			'   ',
+			'a/b',
+			'../case/list',
+			'..',
+			'.',
+			'%2e%2e',
+			'..%2F..%2Fauth%2Fapi',
+			'100%',
+			'a?b=1',
+			'a#b',
+			'a b',
+			created.id,
+		];
+		const node = actionNode(
+			{ resource: 'case', operation: 'get', caseId: byId('={{ $json.id }}') },
+			east,
+			{ onError: 'continueRegularOutput' },
+		);
+		const { execution, requests } = await run('bad ids', [splitItems, node], {
+			items: ids.map((id) => ({ id })),
+		});
 		expect(execution.status).toBe('success');
 		const output = nodeOutput(execution, NODE) as Json[];
 		expect(output).toHaveLength(ids.length);
 		ids.slice(0, -1).forEach((id, index) => {
 			expect({ id, error: output[index].error }).toEqual({
 				id,
-				error: id.trim() === '' ? `Case ID is empty [item ${index}]` : `Case ID "${id.trim()}" is not a valid ID [item ${index}]`,
+				error:
+					id.trim() === ''
+						? `Case ID is empty [item ${index}]`
+						: `Case ID "${id.trim()}" is not a valid ID [item ${index}]`,
 			});
 		});
 		expect(output[ids.length - 1]).toMatchObject({ id: created.id });
-		expect(requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual([`GET /case/id/${created.id}`]);
+		expect(requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+			`GET /case/id/${created.id}`,
+		]);
 	});
 
 	test('Case > Create over items with a bad name, an over-long staffingAgency, malformed, non-object and deeply nested JSON: each refused naming the field, nothing sent', async () => {
 		const items = [
-			{ firstName: 'Ann!', extra: '{}', error: /^candidate\.firstName contains characters the API does not accept \("!"\).*\[item 0\]$/ },
-			{ firstName: 'Ann', extra: JSON.stringify({ aliases: [{ lastName: 'Van Dyke' }] }), error: /^aliases\[0\]\.lastName contains characters .*\(space\).*\[item 1\]$/ },
-			{ firstName: 'Ann', extra: JSON.stringify({ orderData: [{ staffingAgency: 'S'.repeat(101) }] }), error: /^orderData\[0\]\.staffingAgency is 101 characters long; the API accepts at most 100 \[item 2\]$/ },
-			{ firstName: 'Ann', extra: '{"candidate": ', error: /^Additional Fields \(JSON\) is not valid JSON \[item 3\]$/ },
-			{ firstName: 'Ann', extra: '[1, 2]', error: /^Additional Fields \(JSON\) must be a JSON object \[item 4\]$/ },
-			{ firstName: 'Ann', extra: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, error: /^Additional Fields \(JSON\) is nested more than 100 levels deep \[item 5\]$/ },
+			{
+				firstName: 'Ann!',
+				extra: '{}',
+				error:
+					/^candidate\.firstName contains characters the API does not accept \("!"\).*\[item 0\]$/,
+			},
+			{
+				firstName: 'Ann',
+				extra: JSON.stringify({ aliases: [{ lastName: 'Van Dyke' }] }),
+				error: /^aliases\[0\]\.lastName contains characters .*\(space\).*\[item 1\]$/,
+			},
+			{
+				firstName: 'Ann',
+				extra: JSON.stringify({ orderData: [{ staffingAgency: 'S'.repeat(101) }] }),
+				error:
+					/^orderData\[0\]\.staffingAgency is 101 characters long; the API accepts at most 100 \[item 2\]$/,
+			},
+			{
+				firstName: 'Ann',
+				extra: '{"candidate": ',
+				error: /^Additional Fields \(JSON\) is not valid JSON \[item 3\]$/,
+			},
+			{
+				firstName: 'Ann',
+				extra: '[1, 2]',
+				error: /^Additional Fields \(JSON\) must be a JSON object \[item 4\]$/,
+			},
+			{
+				firstName: 'Ann',
+				extra: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
+				error: /^Additional Fields \(JSON\) is nested more than 100 levels deep \[item 5\]$/,
+			},
 		];
 		const node = actionNode(
 			{
@@ -281,7 +440,13 @@ describe('bad input in real n8n (a sample; badInput.reliability.ts has the bread
 			east,
 			{ onError: 'continueRegularOutput' },
 		);
-		const body = { items: items.map((item, index) => ({ firstName: item.firstName, extra: item.extra, email: newEmail(`bad-${index}`) })) };
+		const body = {
+			items: items.map((item, index) => ({
+				firstName: item.firstName,
+				extra: item.extra,
+				email: newEmail(`bad-${index}`),
+			})),
+		};
 		const { execution, requests } = await run('bad create input', [splitItems, node], body);
 		expect(execution.status).toBe('success');
 		const output = nodeOutput(execution, NODE) as Json[];
@@ -293,44 +458,79 @@ describe('bad input in real n8n (a sample; badInput.reliability.ts has the bread
 
 describe('another company group', () => {
 	test("West's token cannot read or change an East case: each operation on it fails with a 403 that says the case belongs to another group; nothing changes", async () => {
-		const [created] = nodeOutput((await run('fixture', [createCaseNode(newEmail('east'))])).execution, NODE) as Json[];
+		const [created] = nodeOutput(
+			(await run('fixture', [createCaseNode(newEmail('east'))])).execution,
+			NODE,
+		) as Json[];
 		const before = sandbox.admin.getCase(created.id);
 		const caseId = byId(created.id);
 		const operations: Array<[string, Json]> = [
 			['Case > Get', { resource: 'case', operation: 'get', caseId }],
-			['Case > Get Data', { resource: 'case', operation: 'getData', caseId, serviceTypeId: byId('service-type-idv') }],
-			['Case > Add Services', { resource: 'case', operation: 'addServices', caseId, services: ['service-bankruptcy'] }],
+			[
+				'Case > Get Data',
+				{ resource: 'case', operation: 'getData', caseId, serviceTypeId: byId('service-type-idv') },
+			],
+			[
+				'Case > Add Services',
+				{ resource: 'case', operation: 'addServices', caseId, services: ['service-bankruptcy'] },
+			],
 			['CPLC > Get Definitions', { resource: 'cplc', operation: 'getDefinitions', caseId }],
 			[
 				'Testimony > Create',
-				{ resource: 'testimony', operation: 'create', caseId, cplcId: 'cplc-registered-nurse', firstName: 'Ann', lastName: 'Lee', licenseNumber: 'RN1', certifyingBody: 'Board' },
+				{
+					resource: 'testimony',
+					operation: 'create',
+					caseId,
+					cplcId: 'cplc-registered-nurse',
+					firstName: 'Ann',
+					lastName: 'Lee',
+					licenseNumber: 'RN1',
+					certifyingBody: 'Board',
+				},
 			],
 		];
 		for (const [name, parameters] of operations) {
 			const { execution, requests } = await run(`west ${name}`, [actionNode(parameters, west)]);
 			expect({ name, status: execution.status }).toEqual({ name, status: 'error' });
 			const error = nodeError(execution);
-			expect({ name, message: error.message }).toEqual({ name, message: 'Access to this case was refused (403)' });
-			expect(error.description).toMatch(new RegExp(`^The API said: Case ${created.id} belongs to another group or is not accessible with this token\\. The case usually belongs to another company group: the client access token in this credential only sees its own group's cases\\.$`));
-			expect(requests.map((entry) => [entry.status, entry.groupProfileId])).toEqual([[403, 'group-profile-west']]);
+			expect({ name, message: error.message }).toEqual({
+				name,
+				message: 'Access to this case was refused (403)',
+			});
+			expect(error.description).toMatch(
+				new RegExp(
+					`^The API said: Case ${created.id} belongs to another group or is not accessible with this token\\. The case usually belongs to another company group: the client access token in this credential only sees its own group's cases\\.$`,
+				),
+			);
+			expect(requests.map((entry) => [entry.status, entry.groupProfileId])).toEqual([
+				[403, 'group-profile-west'],
+			]);
 		}
 		expect(sandbox.admin.getCase(created.id)).toEqual(before);
 		// East still reads it.
-		const { execution } = await run('east get', [actionNode({ resource: 'case', operation: 'get', caseId }, east)]);
+		const { execution } = await run('east get', [
+			actionNode({ resource: 'case', operation: 'get', caseId }, east),
+		]);
 		expect(nodeOutput(execution, NODE)).toEqual([expect.objectContaining({ id: created.id })]);
 	});
 });
 
 describe('an API that does not answer in time', () => {
-	test("the slow Case > Create: after the node's 60 s timeout, \"got no answer\" with the \"may or may not\" wording; sent once; the API did create the case (why the node never retries)", async () => {
+	test('the slow Case > Create: after the node\'s 60 s timeout, "got no answer" with the "may or may not" wording; sent once; the API did create the case (why the node never retries)', async () => {
 		const execution = await slow.started.finished(90_000);
 		expect(execution.status).toBe('error');
 		const error = nodeError(execution);
 		expect(error.message).toBe('The request POST /case/create got no answer within 60 seconds');
 		expect(error.description).toMatch(MAY_OR_MAY_NOT);
 		// The sandbox finishes the request after its 70 s delay: one create, and the case exists.
-		const slowCreates = () => creates(slow.requests.api()).filter((entry) => (entry.body as Json).candidate.email === slow.email);
-		await waitFor(() => (slowCreates().length > 0 ? true : undefined), { timeoutMs: 30_000, describe: () => 'the slow create never finished' });
+		const slowCreates = () =>
+			creates(slow.requests.api()).filter(
+				(entry) => (entry.body as Json).candidate.email === slow.email,
+			);
+		await waitFor(() => (slowCreates().length > 0 ? true : undefined), {
+			timeoutMs: 30_000,
+			describe: () => 'the slow create never finished',
+		});
 		expect(slowCreates().map((entry) => entry.status)).toEqual([201]);
 		expect(await casesFor(slow.email)).toHaveLength(1);
 	}, 150_000);

@@ -45,7 +45,9 @@ interface Operation {
 	endpoint: string;
 }
 
-const file = () => [itemWithFile('license.pdf', Buffer.from('%PDF-1.4 license'), 'application/pdf')];
+const file = () => [
+	itemWithFile('license.pdf', Buffer.from('%PDF-1.4 license'), 'application/pdf'),
+];
 
 const OPERATIONS: Record<string, Operation> = {
 	caseCreate: {
@@ -60,22 +62,45 @@ const OPERATIONS: Record<string, Operation> = {
 			services: [SSN_TRACE],
 		},
 	},
-	caseGet: { name: 'Case > Get', endpoint: 'GET /case/id/{caseId}', parameters: { resource: 'case', operation: 'get', caseId: byId('case-1') } },
-	caseGetMany: { name: 'Case > Get Many', endpoint: 'GET /case/list', parameters: { resource: 'case', operation: 'getMany', limit: 5 } },
+	caseGet: {
+		name: 'Case > Get',
+		endpoint: 'GET /case/id/{caseId}',
+		parameters: { resource: 'case', operation: 'get', caseId: byId('case-1') },
+	},
+	caseGetMany: {
+		name: 'Case > Get Many',
+		endpoint: 'GET /case/list',
+		parameters: { resource: 'case', operation: 'getMany', limit: 5 },
+	},
 	caseAddServices: {
 		name: 'Case > Add Services',
 		endpoint: 'POST /case/id/{caseId}/add/services',
-		parameters: { resource: 'case', operation: 'addServices', caseId: byId('case-1'), services: [SSN_TRACE] },
+		parameters: {
+			resource: 'case',
+			operation: 'addServices',
+			caseId: byId('case-1'),
+			services: [SSN_TRACE],
+		},
 	},
 	caseGetData: {
 		name: 'Case > Get Data',
 		endpoint: 'GET /case/id/{caseId}/data/{serviceTypeId}',
-		parameters: { resource: 'case', operation: 'getData', caseId: byId('case-1'), serviceTypeId: byId('service-type-idv') },
+		parameters: {
+			resource: 'case',
+			operation: 'getData',
+			caseId: byId('case-1'),
+			serviceTypeId: byId('service-type-idv'),
+		},
 	},
 	caseDataCancelSearch: {
 		name: 'Case Data > Cancel Search',
 		endpoint: 'POST /case/data/id/{caseDataId}/search/id/{searchId}/cancel',
-		parameters: { resource: 'caseData', operation: 'cancelSearch', caseDataId: 'case-data-1', searchId: 'search-1' },
+		parameters: {
+			resource: 'caseData',
+			operation: 'cancelSearch',
+			caseDataId: 'case-data-1',
+			searchId: 'search-1',
+		},
 	},
 	packageGetServices: {
 		name: 'Package > Get Services',
@@ -110,15 +135,29 @@ const OPERATIONS: Record<string, Operation> = {
 	testimonyUpdate: {
 		name: 'Testimony > Update',
 		endpoint: 'PUT /testimony/id/{testimonyId}/update/case/id/{caseId}',
-		parameters: { resource: 'testimony', operation: 'update', testimonyId: 'testimony-1', caseId: byId('case-1'), licenseFields: { state: 'TX' } },
+		parameters: {
+			resource: 'testimony',
+			operation: 'update',
+			testimonyId: 'testimony-1',
+			caseId: byId('case-1'),
+			licenseFields: { state: 'TX' },
+		},
 	},
 	cplcGetDefinitions: {
 		name: 'Professional License (CPLC) > Get Definitions',
 		endpoint: 'GET /service/cplc/case/id/{caseId}',
 		parameters: { resource: 'cplc', operation: 'getDefinitions', caseId: byId('case-1') },
 	},
-	shipmentMaskGetMany: { name: 'Shipment Mask > Get Many', endpoint: 'GET /shipment/mask/list', parameters: { resource: 'shipmentMask', operation: 'getMany' } },
-	companyUserGetMany: { name: 'Company User > Get Many', endpoint: 'GET /company/user/list', parameters: { resource: 'companyUser', operation: 'getMany' } },
+	shipmentMaskGetMany: {
+		name: 'Shipment Mask > Get Many',
+		endpoint: 'GET /shipment/mask/list',
+		parameters: { resource: 'shipmentMask', operation: 'getMany' },
+	},
+	companyUserGetMany: {
+		name: 'Company User > Get Many',
+		endpoint: 'GET /company/user/list',
+		parameters: { resource: 'companyUser', operation: 'getMany' },
+	},
 };
 
 /** A place where a user's value goes, and the field name the error must start with. */
@@ -135,45 +174,125 @@ interface Slot {
 	pathParam?: string;
 }
 
-const with_ = (patch: (value: string) => Parameters) => (parameters: Parameters, value: string) => ({ ...parameters, ...patch(value) });
+const with_ =
+	(patch: (value: string) => Parameters) => (parameters: Parameters, value: string) => ({
+		...parameters,
+		...patch(value),
+	});
 
-const CASE_ID_OPERATIONS = ['caseGet', 'caseAddServices', 'caseGetData', 'testimonyCreate', 'testimonyUpdate', 'cplcGetDefinitions'] as const;
+const CASE_ID_OPERATIONS = [
+	'caseGet',
+	'caseAddServices',
+	'caseGetData',
+	'testimonyCreate',
+	'testimonyUpdate',
+	'cplcGetDefinitions',
+] as const;
 
 const ID_SLOTS: Slot[] = [
-	...CASE_ID_OPERATIONS.map((operation): Slot => ({ operation, field: 'Case ID', set: with_((value) => ({ caseId: byId(value) })), pathParam: 'caseId' })),
-	{ operation: 'caseGetData', field: 'Service Type ID', set: with_((value) => ({ serviceTypeId: byId(value) })), pathParam: 'serviceTypeId' },
-	{ operation: 'caseDataCancelSearch', field: 'Case Data ID', set: with_((caseDataId) => ({ caseDataId })), pathParam: 'caseDataId' },
-	{ operation: 'caseDataCancelSearch', field: 'Search ID', set: with_((searchId) => ({ searchId })), pathParam: 'searchId' },
-	{ operation: 'packageGetServices', field: 'Package ID', set: with_((packageId) => ({ packageId })), pathParam: 'packageId' },
-	{ operation: 'testimonyCreate', field: 'CPLC Definition ID', set: with_((cplcId) => ({ cplcId })) },
-	{ operation: 'testimonyUpdate', field: 'Testimony ID', set: with_((testimonyId) => ({ testimonyId })), pathParam: 'testimonyId' },
-	{ operation: 'caseCreate', field: 'Package ID', set: with_((packageId) => ({ packageId })), optional: true },
-	{ operation: 'caseCreate', field: 'Services', set: with_((value) => ({ services: [SSN_TRACE, value] })), list: true },
-	{ operation: 'caseCreate', field: 'Custom Service IDs', set: with_((value) => ({ customServiceIds: `service-bankruptcy, ${value}` })), list: true },
-	{ operation: 'caseCreate', field: 'Custom Excluded Service IDs', set: with_((value) => ({ customExcludeServiceIds: value })), list: true },
+	...CASE_ID_OPERATIONS.map(
+		(operation): Slot => ({
+			operation,
+			field: 'Case ID',
+			set: with_((value) => ({ caseId: byId(value) })),
+			pathParam: 'caseId',
+		}),
+	),
+	{
+		operation: 'caseGetData',
+		field: 'Service Type ID',
+		set: with_((value) => ({ serviceTypeId: byId(value) })),
+		pathParam: 'serviceTypeId',
+	},
+	{
+		operation: 'caseDataCancelSearch',
+		field: 'Case Data ID',
+		set: with_((caseDataId) => ({ caseDataId })),
+		pathParam: 'caseDataId',
+	},
+	{
+		operation: 'caseDataCancelSearch',
+		field: 'Search ID',
+		set: with_((searchId) => ({ searchId })),
+		pathParam: 'searchId',
+	},
+	{
+		operation: 'packageGetServices',
+		field: 'Package ID',
+		set: with_((packageId) => ({ packageId })),
+		pathParam: 'packageId',
+	},
+	{
+		operation: 'testimonyCreate',
+		field: 'CPLC Definition ID',
+		set: with_((cplcId) => ({ cplcId })),
+	},
+	{
+		operation: 'testimonyUpdate',
+		field: 'Testimony ID',
+		set: with_((testimonyId) => ({ testimonyId })),
+		pathParam: 'testimonyId',
+	},
+	{
+		operation: 'caseCreate',
+		field: 'Package ID',
+		set: with_((packageId) => ({ packageId })),
+		optional: true,
+	},
+	{
+		operation: 'caseCreate',
+		field: 'Services',
+		set: with_((value) => ({ services: [SSN_TRACE, value] })),
+		list: true,
+	},
+	{
+		operation: 'caseCreate',
+		field: 'Custom Service IDs',
+		set: with_((value) => ({ customServiceIds: `service-bankruptcy, ${value}` })),
+		list: true,
+	},
+	{
+		operation: 'caseCreate',
+		field: 'Custom Excluded Service IDs',
+		set: with_((value) => ({ customExcludeServiceIds: value })),
+		list: true,
+	},
 	{
 		operation: 'caseCreate',
 		field: 'Order Contacts 1: Custom Contact Type',
-		set: with_((customType) => ({ contacts: { contact: [{ type: '__other', customType, email: 'hr@example.com' }] } })),
+		set: with_((customType) => ({
+			contacts: { contact: [{ type: '__other', customType, email: 'hr@example.com' }] },
+		})),
 	},
 	{
 		operation: 'caseCreate',
 		field: 'Order Data > Employment 1: Secure Document IDs',
-		set: with_((secureDocumentIds) => ({ orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, secureDocumentIds }] } })),
+		set: with_((secureDocumentIds) => ({
+			orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, secureDocumentIds }] },
+		})),
 		list: true,
 	},
 	{
 		operation: 'caseCreate',
 		field: 'Order Data > Shipment 1: Shipment Mask ID',
-		set: with_((shipmentMaskId) => ({ orderData: { shipment: [{ serviceId: '', shipmentMaskId }] } })),
+		set: with_((shipmentMaskId) => ({
+			orderData: { shipment: [{ serviceId: '', shipmentMaskId }] },
+		})),
 		optional: true,
 	},
 	{
 		operation: 'caseCreate',
 		field: 'Order Data > Other Order Data 1: Service (custom ID)',
-		set: with_((customServiceId) => ({ orderData: { other: [{ serviceId: '__custom', customServiceId, type: 't' }] } })),
+		set: with_((customServiceId) => ({
+			orderData: { other: [{ serviceId: '__custom', customServiceId, type: 't' }] },
+		})),
 	},
-	{ operation: 'caseAddServices', field: 'Custom Service IDs', set: with_((customServiceIds) => ({ customServiceIds })), list: true },
+	{
+		operation: 'caseAddServices',
+		field: 'Custom Service IDs',
+		set: with_((customServiceIds) => ({ customServiceIds })),
+		list: true,
+	},
 	{
 		operation: 'testimonyCreate',
 		field: 'Secure Document IDs',
@@ -224,9 +343,21 @@ const BAD_IDS = [
 ];
 
 const NAME_SLOTS: Slot[] = [
-	{ operation: 'caseCreate', field: 'candidate.firstName', set: with_((candidateFirstName) => ({ candidateFirstName })) },
-	{ operation: 'caseCreate', field: 'candidate.lastName', set: with_((candidateLastName) => ({ candidateLastName })) },
-	{ operation: 'caseCreate', field: 'candidate.middleName', set: with_((middleName) => ({ candidateFields: { middleName } })) },
+	{
+		operation: 'caseCreate',
+		field: 'candidate.firstName',
+		set: with_((candidateFirstName) => ({ candidateFirstName })),
+	},
+	{
+		operation: 'caseCreate',
+		field: 'candidate.lastName',
+		set: with_((candidateLastName) => ({ candidateLastName })),
+	},
+	{
+		operation: 'caseCreate',
+		field: 'candidate.middleName',
+		set: with_((middleName) => ({ candidateFields: { middleName } })),
+	},
 	{
 		operation: 'caseCreate',
 		field: 'aliases[0].firstName',
@@ -235,7 +366,9 @@ const NAME_SLOTS: Slot[] = [
 	{
 		operation: 'caseCreate',
 		field: 'aliases[1].lastName',
-		set: with_((lastName) => ({ aliases: { alias: [{ firstName: 'Annie', lastName: 'Lee' }, { lastName }] } })),
+		set: with_((lastName) => ({
+			aliases: { alias: [{ firstName: 'Annie', lastName: 'Lee' }, { lastName }] },
+		})),
 	},
 	{
 		operation: 'caseCreate',
@@ -245,7 +378,9 @@ const NAME_SLOTS: Slot[] = [
 	{
 		operation: 'caseCreate',
 		field: 'aliases[0].middleInitial',
-		set: with_((middleInitial) => ({ additionalBody: JSON.stringify({ aliases: [{ firstName: 'A', middleInitial }] }) })),
+		set: with_((middleInitial) => ({
+			additionalBody: JSON.stringify({ aliases: [{ firstName: 'A', middleInitial }] }),
+		})),
 	},
 	// Spec 7 names case creation, aliases and the candidate-info update only: the bodies of Add Services and
 	// the verification-book search are not held to the name rule (test/security/securityReview.test.ts, finding 6).
@@ -277,15 +412,29 @@ const STAFFING_SLOTS: Slot[] = [
 	{
 		operation: 'caseCreate',
 		field: 'orderData[0].staffingAgency',
-		set: with_((staffingAgency) => ({ orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }] } })),
+		set: with_((staffingAgency) => ({
+			orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }] },
+		})),
 	},
 	{
 		operation: 'caseCreate',
 		field: 'orderData[0].staffingAgency',
-		set: with_((staffingAgency) => ({ additionalBody: JSON.stringify({ orderData: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }] }) })),
+		set: with_((staffingAgency) => ({
+			additionalBody: JSON.stringify({
+				orderData: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }],
+			}),
+		})),
 	},
-	{ operation: 'testimonyCreate', field: 'staffingAgency', set: with_((staffingAgency) => ({ testimonyOptions: { staffingAgency } })) },
-	{ operation: 'testimonyUpdate', field: 'staffingAgency', set: with_((staffingAgency) => ({ testimonyOptions: { staffingAgency } })) },
+	{
+		operation: 'testimonyCreate',
+		field: 'staffingAgency',
+		set: with_((staffingAgency) => ({ testimonyOptions: { staffingAgency } })),
+	},
+	{
+		operation: 'testimonyUpdate',
+		field: 'staffingAgency',
+		set: with_((staffingAgency) => ({ testimonyOptions: { staffingAgency } })),
+	},
 	{
 		operation: 'caseDataCancelSearch',
 		field: 'staffingAgency',
@@ -293,21 +442,53 @@ const STAFFING_SLOTS: Slot[] = [
 	},
 ];
 
-const LONG_STAFFING_AGENCIES = [101, 102, 1_000, 100_000].map((length) => 'Staffing Co '.repeat(length).slice(0, length));
+const LONG_STAFFING_AGENCIES = [101, 102, 1_000, 100_000].map((length) =>
+	'Staffing Co '.repeat(length).slice(0, length),
+);
 
 const JSON_SLOTS: Slot[] = [
-	{ operation: 'caseCreate', field: 'Additional Fields (JSON)', set: with_((additionalBody) => ({ additionalBody })) },
+	{
+		operation: 'caseCreate',
+		field: 'Additional Fields (JSON)',
+		set: with_((additionalBody) => ({ additionalBody })),
+	},
 	{
 		operation: 'caseCreate',
 		field: 'Order Data > Other Order Data 1: Additional Fields (JSON)',
-		set: with_((additionalFields) => ({ orderData: { other: [{ serviceId: '', type: 't', additionalFields }] } })),
+		set: with_((additionalFields) => ({
+			orderData: { other: [{ serviceId: '', type: 't', additionalFields }] },
+		})),
 	},
-	{ operation: 'caseGetMany', field: 'Additional Query Parameters (JSON)', set: with_((additionalQuery) => ({ additionalQuery })) },
-	{ operation: 'caseAddServices', field: 'Additional Fields (JSON)', set: with_((additionalBody) => ({ additionalBody })) },
-	{ operation: 'caseDataCancelSearch', field: 'Additional Fields (JSON)', set: with_((additionalBody) => ({ additionalBody })) },
-	{ operation: 'verificationBookSearch', field: 'Additional Fields (JSON)', set: with_((additionalBody) => ({ additionalBody })) },
-	{ operation: 'testimonyCreate', field: 'Additional Fields (JSON)', set: with_((additionalBody) => ({ additionalBody })) },
-	{ operation: 'testimonyUpdate', field: 'Additional Fields (JSON)', set: with_((additionalBody) => ({ additionalBody })) },
+	{
+		operation: 'caseGetMany',
+		field: 'Additional Query Parameters (JSON)',
+		set: with_((additionalQuery) => ({ additionalQuery })),
+	},
+	{
+		operation: 'caseAddServices',
+		field: 'Additional Fields (JSON)',
+		set: with_((additionalBody) => ({ additionalBody })),
+	},
+	{
+		operation: 'caseDataCancelSearch',
+		field: 'Additional Fields (JSON)',
+		set: with_((additionalBody) => ({ additionalBody })),
+	},
+	{
+		operation: 'verificationBookSearch',
+		field: 'Additional Fields (JSON)',
+		set: with_((additionalBody) => ({ additionalBody })),
+	},
+	{
+		operation: 'testimonyCreate',
+		field: 'Additional Fields (JSON)',
+		set: with_((additionalBody) => ({ additionalBody })),
+	},
+	{
+		operation: 'testimonyUpdate',
+		field: 'Additional Fields (JSON)',
+		set: with_((additionalBody) => ({ additionalBody })),
+	},
 	{
 		operation: 'secureDocumentCreate',
 		field: 'Additional Document Fields (JSON)',
@@ -343,7 +524,12 @@ function badJsonTexts(): Array<{ text: string; problem: RegExp }> {
 		{ text: `{"a":${'['.repeat(101)}${']'.repeat(101)}}`, problem: tooDeep },
 	];
 	// Valid objects cut at a random point, and single characters flipped into garbage.
-	const source = JSON.stringify({ candidate: { phone: '555-0100', tags: ['a', 'b'] }, note: 'x', n: 1.5, ok: true });
+	const source = JSON.stringify({
+		candidate: { phone: '555-0100', tags: ['a', 'b'] },
+		note: 'x',
+		n: 1.5,
+		ok: true,
+	});
 	const truncated = Array.from({ length: 12 }, () => {
 		const cut = 1 + Math.floor(random() * (source.length - 2));
 		return { text: source.slice(0, cut), problem: notJson };
@@ -371,7 +557,11 @@ async function run(operation: Operation, parameters: Parameters): Promise<Outcom
 }
 
 /** Runs every (slot, value) pair and returns a line for each one that was not refused as expected. */
-async function refusals(slots: Slot[], values: string[], expected: (slot: Slot, value: string) => string | RegExp): Promise<{ runs: number; problems: string[] }> {
+async function refusals(
+	slots: Slot[],
+	values: string[],
+	expected: (slot: Slot, value: string) => string | RegExp,
+): Promise<{ runs: number; problems: string[] }> {
 	const problems: string[] = [];
 	let runs = 0;
 	for (const slot of slots) {
@@ -383,10 +573,18 @@ async function refusals(slots: Slot[], values: string[], expected: (slot: Slot, 
 			const { error, requests } = await run(operation, slot.set(operation.parameters, value));
 			const want = expected(slot, value);
 			const label = `${operation.name} / ${slot.field} = ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...(${value.length})` : value)}`;
-			if (!(error instanceof NodeOperationError)) problems.push(`${label}: ${error ? `${error.constructor.name} ${error.message}` : 'accepted'}`);
-			else if (typeof want === 'string' ? error.message !== want : !want.test(error.message)) problems.push(`${label}: message ${JSON.stringify(error.message.slice(0, 200))}`);
-			else if ((error as NodeOperationError).context.itemIndex !== 0) problems.push(`${label}: itemIndex ${(error as NodeOperationError).context.itemIndex}`);
-			if (requests.length > 0) problems.push(`${label}: sent ${requests.map((entry) => `${entry.method} ${entry.path}`).join(', ')}`);
+			if (!(error instanceof NodeOperationError))
+				problems.push(
+					`${label}: ${error ? `${error.constructor.name} ${error.message}` : 'accepted'}`,
+				);
+			else if (typeof want === 'string' ? error.message !== want : !want.test(error.message))
+				problems.push(`${label}: message ${JSON.stringify(error.message.slice(0, 200))}`);
+			else if ((error as NodeOperationError).context.itemIndex !== 0)
+				problems.push(`${label}: itemIndex ${(error as NodeOperationError).context.itemIndex}`);
+			if (requests.length > 0)
+				problems.push(
+					`${label}: sent ${requests.map((entry) => `${entry.method} ${entry.path}`).join(', ')}`,
+				);
 		}
 	}
 	return { runs, problems };
@@ -396,11 +594,24 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 describe('the endpoints the path checks use', () => {
 	test('the check refuses paths outside them and accepts encoded single segments', () => {
-		const escapes = ['/case/id/a/b', '/case/id/', '/case/id/..', '/case/id/%2e%2e', '/case/id/a%2Fb', '/case/id/x/../list', '/case/listx', '/auth/api/', '/case/id/%E0%A4%A'];
+		const escapes = [
+			'/case/id/a/b',
+			'/case/id/',
+			'/case/id/..',
+			'/case/id/%2e%2e',
+			'/case/id/a%2Fb',
+			'/case/id/x/../list',
+			'/case/listx',
+			'/auth/api/',
+			'/case/id/%E0%A4%A',
+		];
 		expect(escapes.filter((path) => matchEndpoint({ method: 'GET', path }))).toEqual([]);
 		expect(matchEndpoint({ method: 'GET', path: '/case/id/%252e%252e' })).toBeUndefined();
 		expect(matchEndpoint({ method: 'GET', path: '/case/id/%25252F' })).toBeUndefined();
-		expect(matchEndpoint({ method: 'GET', path: '/case/id/a%3Bb%20c' })).toEqual({ endpoint: 'GET /case/id/{caseId}', params: { caseId: 'a;b c' } });
+		expect(matchEndpoint({ method: 'GET', path: '/case/id/a%3Bb%20c' })).toEqual({
+			endpoint: 'GET /case/id/{caseId}',
+			params: { caseId: 'a;b c' },
+		});
 		expect(matchEndpoint({ method: 'POST', path: '/case/id/x' })).toBeUndefined();
 	});
 });
@@ -410,12 +621,19 @@ describe('every operation', () => {
 		for (const operation of Object.values(OPERATIONS)) {
 			const { error, requests } = await run(operation, operation.parameters);
 			// Made-up IDs may be unknown to the API; the node itself must not object.
-			expect({ operation: operation.name, refusedByNode: error instanceof NodeOperationError ? error.message : null }).toEqual({
+			expect({
+				operation: operation.name,
+				refusedByNode: error instanceof NodeOperationError ? error.message : null,
+			}).toEqual({
 				operation: operation.name,
 				refusedByNode: null,
 			});
 			if (error) expect(error).toBeInstanceOf(NodeApiError);
-			expect(requests.filter((entry) => entry.path !== '/auth/api').map((entry) => matchEndpoint(entry)?.endpoint)).toEqual([operation.endpoint]);
+			expect(
+				requests
+					.filter((entry) => entry.path !== '/auth/api')
+					.map((entry) => matchEndpoint(entry)?.endpoint),
+			).toEqual([operation.endpoint]);
 		}
 	});
 });
@@ -423,37 +641,70 @@ describe('every operation', () => {
 describe('refused before any request, naming the field', () => {
 	test(`IDs: ${BAD_IDS.length} bad values in every ID field of every operation`, async () => {
 		const { runs, problems } = await refusals(ID_SLOTS, BAD_IDS, (slot, value) =>
-			value.trim() === '' ? `${slot.field} is empty [item 0]` : `${slot.field} "${value.trim()}" is not a valid ID [item 0]`,
+			value.trim() === ''
+				? `${slot.field} is empty [item 0]`
+				: `${slot.field} "${value.trim()}" is not a valid ID [item 0]`,
 		);
 		expect(problems).toEqual([]);
 		expect(runs).toBeGreaterThan(500);
 	});
 
 	test(`names: ${BAD_NAMES.length} values with refused characters in every name field, typed or in JSON`, async () => {
-		const { runs, problems } = await refusals(NAME_SLOTS, BAD_NAMES, (slot) => new RegExp(`^${escapeRegExp(slot.field)} contains characters the API does not accept \\(.+\\); allowed are .* \\[item 0\\]$`));
+		const { runs, problems } = await refusals(
+			NAME_SLOTS,
+			BAD_NAMES,
+			(slot) =>
+				new RegExp(
+					`^${escapeRegExp(slot.field)} contains characters the API does not accept \\(.+\\); allowed are .* \\[item 0\\]$`,
+				),
+		);
 		expect(problems).toEqual([]);
 		expect(runs).toBe(NAME_SLOTS.length * BAD_NAMES.length);
 	});
 
 	test('empty required names and email', async () => {
 		const slots: Slot[] = [
-			{ operation: 'caseCreate', field: 'Candidate First Name', set: with_((candidateFirstName) => ({ candidateFirstName })) },
-			{ operation: 'caseCreate', field: 'Candidate Last Name', set: with_((candidateLastName) => ({ candidateLastName })) },
-			{ operation: 'caseCreate', field: 'Candidate Email', set: with_((candidateEmail) => ({ candidateEmail })) },
+			{
+				operation: 'caseCreate',
+				field: 'Candidate First Name',
+				set: with_((candidateFirstName) => ({ candidateFirstName })),
+			},
+			{
+				operation: 'caseCreate',
+				field: 'Candidate Last Name',
+				set: with_((candidateLastName) => ({ candidateLastName })),
+			},
+			{
+				operation: 'caseCreate',
+				field: 'Candidate Email',
+				set: with_((candidateEmail) => ({ candidateEmail })),
+			},
 		];
-		const { problems } = await refusals(slots, ['', ' ', '\n\t'], (slot) => `${slot.field} is empty [item 0]`);
+		const { problems } = await refusals(
+			slots,
+			['', ' ', '\n\t'],
+			(slot) => `${slot.field} is empty [item 0]`,
+		);
 		expect(problems).toEqual([]);
 	});
 
 	test('staffingAgency over 100 characters, typed or in JSON, in order data and testimony', async () => {
-		const { runs, problems } = await refusals(STAFFING_SLOTS, LONG_STAFFING_AGENCIES, (slot, value) =>
-			new RegExp(`^${escapeRegExp(slot.field)} is ${value.length} characters long; the API accepts at most 100 \\[item 0\\]$`),
+		const { runs, problems } = await refusals(
+			STAFFING_SLOTS,
+			LONG_STAFFING_AGENCIES,
+			(slot, value) =>
+				new RegExp(
+					`^${escapeRegExp(slot.field)} is ${value.length} characters long; the API accepts at most 100 \\[item 0\\]$`,
+				),
 		);
 		expect(problems).toEqual([]);
 		expect(runs).toBe(STAFFING_SLOTS.length * LONG_STAFFING_AGENCIES.length);
 		// 100 is allowed.
 		const slot = STAFFING_SLOTS[2];
-		const { error } = await run(OPERATIONS[slot.operation], slot.set(OPERATIONS[slot.operation].parameters, 'S'.repeat(100)));
+		const { error } = await run(
+			OPERATIONS[slot.operation],
+			slot.set(OPERATIONS[slot.operation].parameters, 'S'.repeat(100)),
+		);
 		expect(error).not.toBeInstanceOf(NodeOperationError);
 	});
 
@@ -462,16 +713,28 @@ describe('refused before any request, naming the field', () => {
 		const { runs, problems } = await refusals(
 			JSON_SLOTS,
 			texts.map((entry) => entry.text),
-			(slot, value) => new RegExp(`^${escapeRegExp(slot.field)} ${texts.find((entry) => entry.text === value)!.problem.source} \\[item 0\\]$`),
+			(slot, value) =>
+				new RegExp(
+					`^${escapeRegExp(slot.field)} ${texts.find((entry) => entry.text === value)!.problem.source} \\[item 0\\]$`,
+				),
 		);
 		expect(problems).toEqual([]);
 		expect(runs).toBe(JSON_SLOTS.length * texts.length);
 	});
 
 	test('secure document: no binary field of that name, or none given', async () => {
-		const slot: Slot = { operation: 'secureDocumentCreate', field: '', set: with_((binaryPropertyName) => ({ binaryPropertyName })) };
-		const { problems } = await refusals([slot], ['', ' , ', 'license', 'data, scan'], (_slot, value) =>
-			value.replace(/[ ,]/g, '') === '' ? 'Input Binary Field is empty [item 0]' : /^The item has no binary field '(license|scan)'/,
+		const slot: Slot = {
+			operation: 'secureDocumentCreate',
+			field: '',
+			set: with_((binaryPropertyName) => ({ binaryPropertyName })),
+		};
+		const { problems } = await refusals(
+			[slot],
+			['', ' , ', 'license', 'data, scan'],
+			(_slot, value) =>
+				value.replace(/[ ,]/g, '') === ''
+					? 'Input Binary Field is empty [item 0]'
+					: /^The item has no binary field '(license|scan)'/,
 		);
 		expect(problems).toEqual([]);
 	});
@@ -523,26 +786,36 @@ describe('odd but allowed values stay inside their path segment', () => {
 				runs++;
 				const { error, requests } = await run(operation, slot.set(operation.parameters, value));
 				const label = `${operation.name} / ${slot.field} = ${JSON.stringify(value.slice(0, 40))}`;
-				if (error && !(error instanceof NodeApiError)) problems.push(`${label}: ${error.constructor.name} ${error.message}`);
+				if (error && !(error instanceof NodeApiError))
+					problems.push(`${label}: ${error.constructor.name} ${error.message}`);
 				if (error && !error.message) problems.push(`${label}: an error without a message`);
 				const calls = requests.filter((entry) => entry.path !== '/auth/api');
 				const matched = calls.map((entry) => matchEndpoint(entry));
 				if (calls.length !== 1) problems.push(`${label}: ${calls.length} requests`);
-				else if (matched[0]?.endpoint !== operation.endpoint) problems.push(`${label}: went to ${calls[0].method} ${calls[0].path}`);
-				else if (matched[0].params[slot.pathParam!] !== value) problems.push(`${label}: received as ${JSON.stringify(matched[0].params[slot.pathParam!])}`);
+				else if (matched[0]?.endpoint !== operation.endpoint)
+					problems.push(`${label}: went to ${calls[0].method} ${calls[0].path}`);
+				else if (matched[0].params[slot.pathParam!] !== value)
+					problems.push(
+						`${label}: received as ${JSON.stringify(matched[0].params[slot.pathParam!])}`,
+					);
 			}
 		}
 		expect(problems).toEqual([]);
 		expect(runs).toBe(ID_SLOTS.filter((candidate) => candidate.pathParam).length * ODD_IDS.length);
 	});
 
-	test('a huge JSON body that is valid is sent once and the API\'s refusal is shown (the spec gives no size limit, the sandbox takes 10 MB)', async () => {
+	test("a huge JSON body that is valid is sent once and the API's refusal is shown (the spec gives no size limit, the sandbox takes 10 MB)", async () => {
 		const operation = OPERATIONS.caseCreate;
-		const { error, requests } = await run(operation, { ...operation.parameters, additionalBody: JSON.stringify({ note: 'x'.repeat(11 * 1024 * 1024) }) });
+		const { error, requests } = await run(operation, {
+			...operation.parameters,
+			additionalBody: JSON.stringify({ note: 'x'.repeat(11 * 1024 * 1024) }),
+		});
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toBe('The request body is too large');
 		expect((error as NodeApiError).description).toBe('HTTP 413 on POST /case/create');
-		expect(requests.filter((entry) => entry.path === '/case/create').map((entry) => entry.status)).toEqual([413]);
+		expect(
+			requests.filter((entry) => entry.path === '/case/create').map((entry) => entry.status),
+		).toEqual([413]);
 	});
 
 	test('every request of this file went to an endpoint of the spec', () => {

@@ -9,7 +9,9 @@ import type { RequestLogEntry } from '../../sandbox';
 import { readFacts } from '../../scripts/generate-catalog';
 
 /** Spec 4.1-4.3, method and path template, from api/facts.json (test/package/apiFacts.test.ts checks it against the spec). */
-export const SPEC_ENDPOINTS: ReadonlyArray<readonly [string, string]> = readFacts().endpoints.map(({ method, path }) => [method, path] as const);
+export const SPEC_ENDPOINTS: ReadonlyArray<readonly [string, string]> = readFacts().endpoints.map(
+	({ method, path }) => [method, path] as const,
+);
 
 export interface EndpointMatch {
 	/** The spec template, e.g. `GET /case/id/{caseId}`. */
@@ -24,7 +26,9 @@ export interface EndpointMatch {
  * segments, and no placeholder whose value is empty, or is a dot segment or contains a slash once decoded,
  * or decoded twice or three times (an encoded `../` that a server or proxy decoding again would follow).
  */
-export function matchEndpoint(entry: Pick<RequestLogEntry, 'method' | 'path'>): EndpointMatch | undefined {
+export function matchEndpoint(
+	entry: Pick<RequestLogEntry, 'method' | 'path'>,
+): EndpointMatch | undefined {
 	const segments = entry.path.split('/');
 	for (const [method, template] of SPEC_ENDPOINTS) {
 		if (method !== entry.method) continue;
@@ -46,7 +50,10 @@ export function matchEndpoint(entry: Pick<RequestLogEntry, 'method' | 'path'>): 
 				}
 				decodings.push(text);
 			}
-			if (decodings.some((decoded) => ['.', '..'].includes(decoded.trim()) || /[/\\]/.test(decoded))) return false;
+			if (
+				decodings.some((decoded) => ['.', '..'].includes(decoded.trim()) || /[/\\]/.test(decoded))
+			)
+				return false;
 			params[part.slice(1, -1)] = decodings[0];
 			return true;
 		});
@@ -57,7 +64,9 @@ export function matchEndpoint(entry: Pick<RequestLogEntry, 'method' | 'path'>): 
 
 /** Requests that addressed no endpoint of the spec, as `METHOD path` lines. */
 export function escapedRequests(entries: RequestLogEntry[]): string[] {
-	return entries.filter((entry) => !matchEndpoint(entry)).map((entry) => `${entry.method} ${entry.path}`);
+	return entries
+		.filter((entry) => !matchEndpoint(entry))
+		.map((entry) => `${entry.method} ${entry.path}`);
 }
 
 /** A small deterministic PRNG (mulberry32): the same seed gives the same fuzz and the same order. */
@@ -82,7 +91,11 @@ export function shuffle<T>(values: T[], random: () => number): T[] {
 }
 
 /** Runs `task` for every input with at most `concurrency` in flight; results in input order. */
-export async function runPool<T, R>(inputs: T[], concurrency: number, task: (input: T, index: number) => Promise<R>): Promise<R[]> {
+export async function runPool<T, R>(
+	inputs: T[],
+	concurrency: number,
+	task: (input: T, index: number) => Promise<R>,
+): Promise<R[]> {
 	const results = new Array<R>(inputs.length);
 	let next = 0;
 	const worker = async () => {
@@ -106,7 +119,8 @@ export async function waitFor<T>(
 	for (;;) {
 		const value = await probe();
 		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`not reached within ${opts.timeoutMs} ms: ${await opts.describe()}`);
+		if (Date.now() > deadline)
+			throw new Error(`not reached within ${opts.timeoutMs} ms: ${await opts.describe()}`);
 		await sleep(opts.intervalMs ?? 250);
 	}
 }

@@ -34,7 +34,10 @@ test('JSON nested thousands of levels deep is refused naming the field, not with
 	const deepObject = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
 	const deepArray = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
 	const cases: Array<[IDataObject, RegExp]> = [
-		[{ resource: 'case', operation: 'getMany', additionalQuery: deepObject }, /^Additional Query Parameters \(JSON\) is nested more than 100 levels deep \[item 0\]$/],
+		[
+			{ resource: 'case', operation: 'getMany', additionalQuery: deepObject },
+			/^Additional Query Parameters \(JSON\) is nested more than 100 levels deep \[item 0\]$/,
+		],
 		[
 			{ resource: 'verificationBook', operation: 'search', additionalBody: deepArray },
 			/^Additional Fields \(JSON\) is nested more than 100 levels deep \[item 0\]$/,
@@ -48,7 +51,12 @@ test('JSON nested thousands of levels deep is refused naming the field, not with
 		expect(context.sandbox.admin.requestLog()).toEqual([]);
 	}
 	// 100 levels are fine.
-	const [item] = await context.run({ resource: 'verificationBook', operation: 'search', limit: 1, additionalBody: `{"a":${'['.repeat(98)}${']'.repeat(98)}}` });
+	const [item] = await context.run({
+		resource: 'verificationBook',
+		operation: 'search',
+		limit: 1,
+		additionalBody: `{"a":${'['.repeat(98)}${']'.repeat(98)}}`,
+	});
 	expect(item.json).toHaveProperty('id');
 });
 
@@ -67,17 +75,34 @@ test('the sandbox logs a request whose body it refuses as too large (413), so "s
 		error = caught as Error;
 	}
 	expect(error?.message).toBe('The request body is too large');
-	const logged = context.sandbox.admin.requestLog().slice(before).filter((entry) => entry.path !== '/auth/api');
-	expect(logged.map((entry) => [entry.method, entry.path, entry.status])).toEqual([['POST', '/vbook/search', 413]]);
+	const logged = context.sandbox.admin
+		.requestLog()
+		.slice(before)
+		.filter((entry) => entry.path !== '/auth/api');
+	expect(logged.map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+		['POST', '/vbook/search', 413],
+	]);
 });
 
 test('a request that times out (60 s) says so, not "The connection was aborted, perhaps the server is offline" (what n8n makes of axios\'s ECONNABORTED)', async () => {
-	const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
+	const node = {
+		name: 'Background Check',
+		type: 'n8n-nodes-background-check.backgroundCheck',
+	} as INode;
 	// What n8n-core throws when axios gives up after `timeout`: a NodeApiError around the axios error.
-	const timeout = Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED', isAxiosError: true });
+	const timeout = Object.assign(new Error('timeout of 60000ms exceeded'), {
+		code: 'ECONNABORTED',
+		isAxiosError: true,
+	});
 	const executeContext = {
 		getNode: () => node,
-		getCredentials: async () => ({ environment: 'custom', customBaseUrl: 'https://api.example.com', apiKey: 'k', clientAccessToken: 't', token: 'x' }),
+		getCredentials: async () => ({
+			environment: 'custom',
+			customBaseUrl: 'https://api.example.com',
+			apiKey: 'k',
+			clientAccessToken: 't',
+			token: 'x',
+		}),
 		helpers: {
 			httpRequestWithAuthentication: async () => {
 				throw new NodeApiError(node, timeout as never);

@@ -7,7 +7,12 @@
  * n8n's HTTP Request node runs the same workflow with the same limit; its result is logged for comparison
  * (it ignores Retry-After), not asserted. No timing is asserted.
  */
-import { createCases, deployCaseWorkflow, HTTP_REQUEST_VERSION, runCaseWorkflow } from '../../bench/lib/caseWorkflow';
+import {
+	createCases,
+	deployCaseWorkflow,
+	HTTP_REQUEST_VERSION,
+	runCaseWorkflow,
+} from '../../bench/lib/caseWorkflow';
 import { DEFAULT_CONCURRENCY } from '../../nodes/BackgroundCheck/helpers/execute';
 import type { Sandbox } from '../../sandbox';
 import { startTestSandbox } from '../e2e/harness/backgroundCheck';
@@ -24,7 +29,12 @@ beforeAll(async () => {
 	sandbox = await startTestSandbox();
 	n8n = await startTestN8n('reliability-rate-limit');
 	caseIds = await createCases(sandbox, ITEMS);
-	sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: PER_SECOND, method: 'GET', pathPrefix: '/case/id/' });
+	sandbox.admin.injectFault({
+		kind: 'rateLimit',
+		perSecond: PER_SECOND,
+		method: 'GET',
+		pathPrefix: '/case/id/',
+	});
 }, 300_000);
 
 afterAll(async () => {
@@ -35,7 +45,10 @@ afterAll(async () => {
 
 describe(`${ITEMS} reads under a limit of ${PER_SECOND} requests per second per token`, () => {
 	it('the Background Check node with default settings returns every case, in order and paired, with one token exchange', async () => {
-		const workflow = await deployCaseWorkflow(n8n.api, sandbox, { kind: 'backgroundCheck', label: 'Background Check (defaults)' });
+		const workflow = await deployCaseWorkflow(n8n.api, sandbox, {
+			kind: 'backgroundCheck',
+			label: 'Background Check (defaults)',
+		});
 		const run = await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds, { allowFailure: true });
 		expect(run.failure).toBeUndefined();
 		expect(run.correctItems).toBe(ITEMS);
@@ -46,11 +59,16 @@ describe(`${ITEMS} reads under a limit of ${PER_SECOND} requests per second per 
 		// It slowed down: refused are about the requests in flight when the limit was first reached, not the
 		// ~20 of every one-second window that pausing alone gets (312 for these 500 reads without the pace).
 		expect(run.refused).toBeLessThanOrEqual(2 * DEFAULT_CONCURRENCY);
-		console.log(`Background Check under ${PER_SECOND}/s: ${run.executionMs} ms, ${run.caseGets} GETs, ${run.refused} answered 429`);
+		console.log(
+			`Background Check under ${PER_SECOND}/s: ${run.executionMs} ms, ${run.caseGets} GETs, ${run.refused} answered 429`,
+		);
 	}, 240_000);
 
-	it('reports what n8n\'s HTTP Request node does with the same limit (for comparison, not asserted)', async () => {
-		const workflow = await deployCaseWorkflow(n8n.api, sandbox, { kind: 'httpRequest', label: `HTTP Request v${HTTP_REQUEST_VERSION}` });
+	it("reports what n8n's HTTP Request node does with the same limit (for comparison, not asserted)", async () => {
+		const workflow = await deployCaseWorkflow(n8n.api, sandbox, {
+			kind: 'httpRequest',
+			label: `HTTP Request v${HTTP_REQUEST_VERSION}`,
+		});
 		const run = await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds, { allowFailure: true });
 		console.log(
 			`HTTP Request v${HTTP_REQUEST_VERSION} under ${PER_SECOND}/s: ${run.correctItems}/${ITEMS} items right, ${run.caseGets} GETs, ` +

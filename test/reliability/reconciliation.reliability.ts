@@ -46,25 +46,43 @@ const SERVICES = ['service-idv-id', 'service-drug-10-panel'];
 const STEP_SECONDS = 300;
 
 /** The content key of what a message carried. */
-const keyOfPayload = (payload: unknown) => contentKey(parseEvent(Buffer.from(JSON.stringify(payload)))!);
+const keyOfPayload = (payload: unknown) =>
+	contentKey(parseEvent(Buffer.from(JSON.stringify(payload)))!);
 
 function triggerItem(execution: Execution): Json {
 	const ran = execution.data?.resultData.runData[TRIGGER];
-	if (!ran) throw new Error(`the trigger did not run in execution ${execution.id} (${execution.status}, mode ${execution.mode}): ${JSON.stringify(execution.data?.resultData).slice(0, 2000)}`);
+	if (!ran)
+		throw new Error(
+			`the trigger did not run in execution ${execution.id} (${execution.status}, mode ${execution.mode}): ${JSON.stringify(execution.data?.resultData).slice(0, 2000)}`,
+		);
 	const items = nodeOutput(execution, TRIGGER) as Json[];
-	if (items.length !== 1) throw new Error(`execution ${execution.id}: ${items.length} trigger items`);
+	if (items.length !== 1)
+		throw new Error(`execution ${execution.id}: ${items.length} trigger items`);
 	return items[0];
 }
 
-const keyOfItem = (item: Json) => contentKey({ event: item.event, eventObject: item.eventObject, body: item });
+const keyOfItem = (item: Json) =>
+	contentKey({ event: item.event, eventObject: item.eventObject, body: item });
 
 describe('20% of the events never delivered, cases walking their whole lifecycle', () => {
 	test('every status change runs exactly once: the missed ones found by the first look after them, the delivered ones never twice', async () => {
 		const webhookId = randomUUID();
-		const subscription: Subscription = sandbox.admin.createSubscription({ url: `${n8n.baseUrl}/webhook/${webhookId}/webhook` });
-		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 0.2, seed: 'reconciliation-proof' });
-		const webhookCredential = await n8n.api.createCredential({ name: 'webhook: reconciliation', type: WEBHOOK_CREDENTIAL, data: { signingSecret: subscription.secret } });
-		const apiCredential = await createApiCredential(n8n.api, sandbox, { name: 'api: reconciliation' });
+		const subscription: Subscription = sandbox.admin.createSubscription({
+			url: `${n8n.baseUrl}/webhook/${webhookId}/webhook`,
+		});
+		sandbox.admin.injectDeliveryFault({
+			subscriptionId: subscription.id,
+			dropRate: 0.2,
+			seed: 'reconciliation-proof',
+		});
+		const webhookCredential = await n8n.api.createCredential({
+			name: 'webhook: reconciliation',
+			type: WEBHOOK_CREDENTIAL,
+			data: { signingSecret: subscription.secret },
+		});
+		const apiCredential = await createApiCredential(n8n.api, sandbox, {
+			name: 'api: reconciliation',
+		});
 		const { workflow } = await deployTriggerWorkflow(n8n, {
 			name: 'reliability: reconciliation',
 			webhookId,
@@ -74,7 +92,11 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 		});
 
 		const [demo] = sandbox.demoCredentials;
-		const auth = await fetch(`${sandbox.url}/auth/api`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken }) });
+		const auth = await fetch(`${sandbox.url}/auth/api`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken }),
+		});
 		const token = ((await auth.json()) as Json).token as string;
 		const caseIds: string[] = [];
 
@@ -84,7 +106,8 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 		const watchLooks = () => {
 			const log = sandbox.admin.requestLog();
 			for (const entry of log.slice(seenRequests)) {
-				if (entry.method === 'GET' && entry.path === '/case/list' && entry.query.page === '0') lookStarts.push(Date.now());
+				if (entry.method === 'GET' && entry.path === '/case/list' && entry.query.page === '0')
+					lookStarts.push(Date.now());
 			}
 			seenRequests = log.length;
 		};
@@ -93,15 +116,25 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 			const byMessage = new Map<string, { key: string; delivered: boolean }>();
 			for (const attempt of sandbox.admin.deliveryLog({ subscriptionId: subscription.id })) {
 				const known = byMessage.get(attempt.messageId);
-				byMessage.set(attempt.messageId, { key: keyOfPayload(attempt.payload), delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded' });
+				byMessage.set(attempt.messageId, {
+					key: keyOfPayload(attempt.payload),
+					delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded',
+				});
 			}
 			return [...byMessage.values()];
 		};
-		const finished = (execution: Execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status);
+		const finished = (execution: Execution) =>
+			['success', 'error', 'crashed', 'canceled'].includes(execution.status);
 		/** Every execution once all have finished (n8n 2.41 lists them from their start, 2.8.4 once finished); else undefined. */
 		const executions = async () => {
-			const all = await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 1000 });
-			return all.every(finished) ? all.map((execution) => ({ execution, item: triggerItem(execution) })) : undefined;
+			const all = await n8n.api.listExecutions({
+				workflowId: workflow.id,
+				includeData: true,
+				limit: 1000,
+			});
+			return all.every(finished)
+				? all.map((execution) => ({ execution, item: triggerItem(execution) }))
+				: undefined;
 		};
 
 		const transitions: Array<{ at: number; keys: string[] }> = [];
@@ -113,7 +146,10 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 			watchLooks();
 			const at = Date.now();
 			const now = published();
-			transitions.push({ at, keys: now.filter(({ key }) => !before.has(key)).map(({ key }) => key) });
+			transitions.push({
+				at,
+				keys: now.filter(({ key }) => !before.has(key)).map(({ key }) => key),
+			});
 			// Every event published so far has run, once: delivered, or found by a look.
 			await waitFor(
 				async () => {
@@ -121,7 +157,12 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 					const ran = await executions();
 					return ran && ran.length >= now.length ? true : undefined;
 				},
-				{ timeoutMs: 90_000, intervalMs: 100, describe: async () => `${(await executions())?.length ?? 'unfinished'} executions for ${now.length} events` },
+				{
+					timeoutMs: 90_000,
+					intervalMs: 100,
+					describe: async () =>
+						`${(await executions())?.length ?? 'unfinished'} executions for ${now.length} events`,
+				},
 			);
 		};
 
@@ -131,12 +172,23 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 				const response = await fetch(`${sandbox.url}/case/create`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-					body: JSON.stringify({ candidate: { firstName: 'Ann', lastName: 'Lee', email: `reconcile-${index}-${randomUUID()}@example.com` }, services: SERVICES.map((id) => ({ id })) }),
+					body: JSON.stringify({
+						candidate: {
+							firstName: 'Ann',
+							lastName: 'Lee',
+							email: `reconcile-${index}-${randomUUID()}@example.com`,
+						},
+						services: SERVICES.map((id) => ({ id })),
+					}),
 				});
 				caseIds.push(((await response.json()) as Json).id);
 			}
 		});
-		for (let step = 0; caseIds.some((caseId) => sandbox.admin.getCase(caseId).caseStatus !== 'Complete'); step++) {
+		for (
+			let step = 0;
+			caseIds.some((caseId) => sandbox.admin.getCase(caseId).caseStatus !== 'Complete');
+			step++
+		) {
 			expect(step).toBeLessThan(12);
 			await runTransition(async () => {
 				await sandbox.admin.advanceClock(STEP_SECONDS);
@@ -155,18 +207,29 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 
 		// Exactly once each, nothing else.
 		const runs = new Map<string, Json[]>();
-		for (const { item } of ran) runs.set(keyOfItem(item), [...(runs.get(keyOfItem(item)) ?? []), item]);
-		expect([...runs.entries()].filter(([, items]) => items.length !== 1).map(([key]) => key)).toEqual([]);
+		for (const { item } of ran)
+			runs.set(keyOfItem(item), [...(runs.get(keyOfItem(item)) ?? []), item]);
+		expect(
+			[...runs.entries()].filter(([, items]) => items.length !== 1).map(([key]) => key),
+		).toEqual([]);
 		expect([...runs.keys()].sort()).toEqual(events.map(({ key }) => key).sort());
 		expect(ran.every(({ execution }) => execution.status === 'success')).toBe(true);
 		// Delivered ones from the webhook, the others from a look.
-		for (const { key, delivered } of events) expect({ key, source: runs.get(key)![0].source }).toEqual({ key, source: delivered ? 'webhook' : 'reconciliation' });
+		for (const { key, delivered } of events)
+			expect({ key, source: runs.get(key)![0].source }).toEqual({
+				key,
+				source: delivered ? 'webhook' : 'reconciliation',
+			});
 
 		// Each missed change was run by the first look that started after it: before a second look started.
-		const startedAt = new Map(ran.map(({ execution, item }) => [keyOfItem(item), Date.parse(execution.startedAt)]));
+		const startedAt = new Map(
+			ran.map(({ execution, item }) => [keyOfItem(item), Date.parse(execution.startedAt)]),
+		);
 		for (const transition of transitions) {
 			const secondLook = lookStarts.filter((time) => time > transition.at)[1] ?? Infinity;
-			const late = transition.keys.filter((key) => missed.some((event) => event.key === key) && startedAt.get(key)! > secondLook);
+			const late = transition.keys.filter(
+				(key) => missed.some((event) => event.key === key) && startedAt.get(key)! > secondLook,
+			);
 			expect(late).toEqual([]);
 		}
 	}, 600_000);

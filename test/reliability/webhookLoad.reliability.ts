@@ -14,7 +14,12 @@ import { randomUUID } from 'node:crypto';
 import { generateWebhookSecret } from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../../scripts/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
-import { TRIGGER_NAME as TRIGGER, WEBHOOK_CREDENTIAL, deployTriggerWorkflow, startTestSandbox } from '../e2e/harness/backgroundCheck';
+import {
+	TRIGGER_NAME as TRIGGER,
+	WEBHOOK_CREDENTIAL,
+	deployTriggerWorkflow,
+	startTestSandbox,
+} from '../e2e/harness/backgroundCheck';
 import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
 import { eventBody, nowSeconds, signedHeaders } from '../helpers/deliveries';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
@@ -47,19 +52,26 @@ interface Trigger {
 	webhookId: string;
 	url: string;
 	signingSecret: string;
-	post(body: string, headers: Record<string, string>): Promise<{ status: number; body: Json | string }>;
+	post(
+		body: string,
+		headers: Record<string, string>,
+	): Promise<{ status: number; body: Json | string }>;
 	/**
 	 * Sends a sentinel event last and waits until it has run and every execution is finished (except those
 	 * with an ID up to `unfinishedUpToId`: created before a restart). Returns, oldest first, the executions in
 	 * which the trigger ran (sentinels left out) and those in which it did not.
 	 */
-	settle(timeoutMs: number, opts?: { unfinishedUpToId?: number }): Promise<{ ran: Execution[]; didNotRun: Execution[] }>;
+	settle(
+		timeoutMs: number,
+		opts?: { unfinishedUpToId?: number },
+	): Promise<{ ran: Execution[]; didNotRun: Execution[] }>;
 }
 
 /** The one item the trigger output in an execution. */
 function triggerItem(execution: Execution): Json {
 	const items = nodeOutput(execution, TRIGGER) as Json[];
-	if (items.length !== 1) throw new Error(`execution ${execution.id}: ${items.length} trigger items`);
+	if (items.length !== 1)
+		throw new Error(`execution ${execution.id}: ${items.length} trigger items`);
 	return items[0];
 }
 
@@ -67,10 +79,20 @@ function triggerItem(execution: Execution): Json {
 const triggerItemOf = (execution: Execution): Json | undefined =>
 	execution.data?.resultData.runData[TRIGGER] ? triggerItem(execution) : undefined;
 
-const finished = (execution: Execution) => !['new', 'running', 'waiting'].includes(execution.status);
+const finished = (execution: Execution) =>
+	!['new', 'running', 'waiting'].includes(execution.status);
 
-async function deployTrigger(name: string, signingSecret: string, parameters: Json, webhookId = randomUUID()): Promise<Trigger> {
-	const credential = await n8n.api.createCredential({ name: `webhook: ${name}`, type: WEBHOOK_CREDENTIAL, data: { signingSecret } });
+async function deployTrigger(
+	name: string,
+	signingSecret: string,
+	parameters: Json,
+	webhookId = randomUUID(),
+): Promise<Trigger> {
+	const credential = await n8n.api.createCredential({
+		name: `webhook: ${name}`,
+		type: WEBHOOK_CREDENTIAL,
+		data: { signingSecret },
+	});
 	const { workflow, webhookPath } = await deployTriggerWorkflow(n8n, {
 		name: `reliability: ${name}`,
 		webhookId,
@@ -80,7 +102,12 @@ async function deployTrigger(name: string, signingSecret: string, parameters: Js
 
 	const post = async (body: string, headers: Record<string, string>) => {
 		// n8n.baseUrl is read at each call: after a restart the port is the same but the instance is new.
-		const answer = await httpRequest(`${n8n.baseUrl}/webhook/${webhookPath}`, { method: 'POST', body, headers, timeoutMs: 30_000 });
+		const answer = await httpRequest(`${n8n.baseUrl}/webhook/${webhookPath}`, {
+			method: 'POST',
+			body,
+			headers,
+			timeoutMs: 30_000,
+		});
 		return { status: answer.status, body: (answer.json ?? answer.text) as Json | string };
 	};
 	let sentinels = 0;
@@ -89,28 +116,55 @@ async function deployTrigger(name: string, signingSecret: string, parameters: Js
 		const body = eventBody(marker, marker, 'case');
 		expect((await post(body, signedHeaders(signingSecret, marker, body))).status).toBe(200);
 		// Executions n8n created before a restart may stay unfinished; every later one must finish.
-		const mustFinish = (execution: Execution) => Number(execution.id) > (opts.unfinishedUpToId ?? 0);
+		const mustFinish = (execution: Execution) =>
+			Number(execution.id) > (opts.unfinishedUpToId ?? 0);
 		let seen = '';
 		await waitFor(
 			async () => {
-				const all = await n8n.api.listExecutions({ workflowId: workflow.id, includeData: false, limit: 100_000 });
+				const all = await n8n.api.listExecutions({
+					workflowId: workflow.id,
+					includeData: false,
+					limit: 100_000,
+				});
 				const unfinished = all.filter((execution) => !finished(execution) && mustFinish(execution));
 				seen = `${all.length} executions, unfinished: ${unfinished.map((execution) => `${execution.id}:${execution.status}`).join(', ') || 'none'}`;
 				if (unfinished.length > 0) return undefined;
 				// The sentinel went out after everything else: its execution is among the newest.
-				const newest = await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 50 });
-				return newest.some((execution) => triggerItemOf(execution)?.eventObject.id === marker) ? true : undefined;
+				const newest = await n8n.api.listExecutions({
+					workflowId: workflow.id,
+					includeData: true,
+					limit: 50,
+				});
+				return newest.some((execution) => triggerItemOf(execution)?.eventObject.id === marker)
+					? true
+					: undefined;
 			},
-			{ timeoutMs, intervalMs: 1000, describe: () => `sentinel ${marker} of workflow ${workflow.id} not run (${seen})` },
+			{
+				timeoutMs,
+				intervalMs: 1000,
+				describe: () => `sentinel ${marker} of workflow ${workflow.id} not run (${seen})`,
+			},
 		);
-		const withData = (await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 100_000 })).reverse();
-		const isSentinel = (execution: Execution) => String(triggerItemOf(execution)?.eventObject.id).startsWith('sentinel-');
+		const withData = (
+			await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 100_000 })
+		).reverse();
+		const isSentinel = (execution: Execution) =>
+			String(triggerItemOf(execution)?.eventObject.id).startsWith('sentinel-');
 		return {
-			ran: withData.filter((execution) => triggerItemOf(execution) !== undefined && !isSentinel(execution)),
+			ran: withData.filter(
+				(execution) => triggerItemOf(execution) !== undefined && !isSentinel(execution),
+			),
 			didNotRun: withData.filter((execution) => triggerItemOf(execution) === undefined),
 		};
 	};
-	return { workflowId: workflow.id, webhookId, url: `${n8n.baseUrl}/webhook/${webhookPath}`, signingSecret, post, settle };
+	return {
+		workflowId: workflow.id,
+		webhookId,
+		url: `${n8n.baseUrl}/webhook/${webhookPath}`,
+		signingSecret,
+		post,
+		settle,
+	};
 }
 
 /** Counts of each value. */
@@ -150,14 +204,26 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 			const messageId = `msg-${marker}`;
 			const body = eventBody(messageId, marker, kind);
 			valid.push(marker);
-			deliveries.push({ kind: 'original', marker, build: () => ({ body, headers: signedHeaders(secret, messageId, body) }) });
+			deliveries.push({
+				kind: 'original',
+				marker,
+				build: () => ({ body, headers: signedHeaders(secret, messageId, body) }),
+			});
 			// The copies the provider may send: the same message again (signed afresh), and the same event
 			// under a new message ID (as the other delivery system sends it).
 			if (index < DUPLICATES / 2) {
-				deliveries.push({ kind: 'replay', marker, build: () => ({ body, headers: signedHeaders(secret, messageId, body) }) });
+				deliveries.push({
+					kind: 'replay',
+					marker,
+					build: () => ({ body, headers: signedHeaders(secret, messageId, body) }),
+				});
 				const copyId = `copy-${marker}`;
 				const copy = JSON.stringify({ ...JSON.parse(body), messageId: copyId });
-				deliveries.push({ kind: 'copy', marker, build: () => ({ body: copy, headers: signedHeaders(secret, copyId, copy) }) });
+				deliveries.push({
+					kind: 'copy',
+					marker,
+					build: () => ({ body: copy, headers: signedHeaders(secret, copyId, copy) }),
+				});
 			}
 		}
 		const otherSecret = generateWebhookSecret();
@@ -165,7 +231,10 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 			// Tampered: signed, then the body changed.
 			(marker) => () => {
 				const body = eventBody(`msg-${marker}`, marker, 'case');
-				return { body: body.replace('"Pending"', '"Complete"'), headers: signedHeaders(secret, `msg-${marker}`, body) };
+				return {
+					body: body.replace('"Pending"', '"Complete"'),
+					headers: signedHeaders(secret, `msg-${marker}`, body),
+				};
 			},
 			// Another endpoint's secret.
 			(marker) => () => {
@@ -175,12 +244,24 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 			// Signed for another webhook-id.
 			(marker) => () => {
 				const body = eventBody(`msg-${marker}`, marker, 'case');
-				return { body, headers: { ...signedHeaders(secret, `msg-${marker}`, body), 'webhook-id': `other-${marker}` } };
+				return {
+					body,
+					headers: {
+						...signedHeaders(secret, `msg-${marker}`, body),
+						'webhook-id': `other-${marker}`,
+					},
+				};
 			},
 			// A signature that is not one, and none at all.
 			(marker) => () => {
 				const body = eventBody(`msg-${marker}`, marker, 'case');
-				return { body, headers: { ...signedHeaders(secret, `msg-${marker}`, body), 'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } };
+				return {
+					body,
+					headers: {
+						...signedHeaders(secret, `msg-${marker}`, body),
+						'webhook-signature': 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+					},
+				};
 			},
 			(marker) => () => {
 				const body = eventBody(`msg-${marker}`, marker, 'caseData');
@@ -191,14 +272,25 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 		];
 		for (let index = 0; index < BAD_SIGNATURES; index++) {
 			const marker = `bad-${run}-${index}`;
-			deliveries.push({ kind: 'badSignature', marker, build: badKinds[index % badKinds.length](marker) });
+			deliveries.push({
+				kind: 'badSignature',
+				marker,
+				build: badKinds[index % badKinds.length](marker),
+			});
 		}
 		for (let index = 0; index < STALE; index++) {
 			const marker = `stale-${run}-${index}`;
 			const body = eventBody(`msg-${marker}`, marker, index % 2 === 0 ? 'case' : 'caseData');
 			// Correctly signed, 6 minutes to 2 hours ago (the tolerance is 5 minutes).
 			const age = 360 + Math.floor(random() * 7000);
-			deliveries.push({ kind: 'stale', marker, build: () => ({ body, headers: signedHeaders(secret, `msg-${marker}`, body, nowSeconds() - age) }) });
+			deliveries.push({
+				kind: 'stale',
+				marker,
+				build: () => ({
+					body,
+					headers: signedHeaders(secret, `msg-${marker}`, body, nowSeconds() - age),
+				}),
+			});
 		}
 		expect(deliveries).toHaveLength(TOTAL);
 
@@ -209,7 +301,9 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 			const outcome =
 				answer.status === 401
 					? `refused: ${typeof answer.body === 'object' ? answer.body.message : answer.body}`
-					: answer.status === 200 && typeof answer.body === 'object' && answer.body.workflowStarted === false
+					: answer.status === 200 &&
+						  typeof answer.body === 'object' &&
+						  answer.body.workflowStarted === false
 						? `acknowledged: ${answer.body.reason}`
 						: answer.status === 200
 							? 'started'
@@ -219,8 +313,15 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 
 		const sendingSeconds = (Date.now() - sendingStarted) / 1000;
 		// n8n's answers: every bad or stale delivery refused, one start per valid event, every copy a duplicate.
-		const outcomes = (kinds: Kind[]) => tally(answers.filter(({ delivery }) => kinds.includes(delivery.kind)).map(({ outcome }) => outcome));
-		expect(outcomes(['stale'])).toEqual(new Map([['refused: Webhook signature rejected: timestamp too old', STALE]]));
+		const outcomes = (kinds: Kind[]) =>
+			tally(
+				answers
+					.filter(({ delivery }) => kinds.includes(delivery.kind))
+					.map(({ outcome }) => outcome),
+			);
+		expect(outcomes(['stale'])).toEqual(
+			new Map([['refused: Webhook signature rejected: timestamp too old', STALE]]),
+		);
 		expect(outcomes(['badSignature'])).toEqual(
 			new Map([
 				['refused: Webhook signature rejected: signature mismatch', (BAD_SIGNATURES * 4) / 5],
@@ -233,7 +334,9 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 				['acknowledged: duplicate', DUPLICATES],
 			]),
 		);
-		const startedMarkers = tally(answers.filter(({ outcome }) => outcome === 'started').map(({ delivery }) => delivery.marker));
+		const startedMarkers = tally(
+			answers.filter(({ outcome }) => outcome === 'started').map(({ delivery }) => delivery.marker),
+		);
 		expect([...startedMarkers.values()].every((count) => count === 1)).toBe(true);
 		expect(startedMarkers.size).toBe(UNIQUE);
 
@@ -245,8 +348,12 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 			`[reliability] ${TOTAL} deliveries sent by 50 senders in ${sendingSeconds.toFixed(1)} s; ${executions.length} executions all finished and read ${((Date.now() - settleStarted) / 1000).toFixed(1)} s later\n`,
 		);
 		expect(executions).toHaveLength(UNIQUE);
-		expect(tally(executions.map((execution) => execution.status))).toEqual(new Map([['success', UNIQUE]]));
-		const executed = tally(executions.map((execution) => String(triggerItem(execution).eventObject.id)));
+		expect(tally(executions.map((execution) => execution.status))).toEqual(
+			new Map([['success', UNIQUE]]),
+		);
+		const executed = tally(
+			executions.map((execution) => String(triggerItem(execution).eventObject.id)),
+		);
 		expect([...executed.entries()].filter(([, count]) => count !== 1)).toEqual([]);
 		expect([...executed.keys()].sort()).toEqual([...valid].sort());
 		// Invalid ones (their markers start with bad- or stale-) never ran: implied by the equality above.
@@ -255,9 +362,13 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 		// n8n reads the workflow's static data for every delivery (and 2.8.4 copies it into every saved
 		// execution; 2.41 no longer does, so it is read from the workflow). The trigger's saved copy of its
 		// duplicate memory holds the newest 100 events (Duplicate Memory Size), 10 characters each.
-		const staticData = (await n8n.api.getWorkflow(trigger.workflowId)).staticData as Json | undefined;
+		const staticData = (await n8n.api.getWorkflow(trigger.workflowId)).staticData as
+			| Json
+			| undefined;
 		const savedCopy = staticData?.[`node:${TRIGGER}`]?.deliveryDedup as string | undefined;
-		const savedHashes = (savedCopy?.split('\nlatest')[0].split('\n').slice(1) ?? []).map((line) => line.split(' ')[1]).join('');
+		const savedHashes = (savedCopy?.split('\nlatest')[0].split('\n').slice(1) ?? [])
+			.map((line) => line.split(' ')[1])
+			.join('');
 		expect(savedHashes.length).toBe(100 * 10);
 		expect(JSON.stringify(staticData).length).toBeLessThan(1200);
 	}, 420_000);
@@ -266,18 +377,27 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 describe('n8n stopped while the sandbox delivers', () => {
 	/** Stop n8n but keep its user folder (the harness's stop takes keepUserFolder second; restart() uses it). */
 	const stopKeepingUserFolder = (instance: TestN8n) =>
-		(instance.stop as (timeoutMs?: number, keepUserFolder?: boolean) => Promise<void>)(undefined, true);
+		(instance.stop as (timeoutMs?: number, keepUserFolder?: boolean) => Promise<void>)(
+			undefined,
+			true,
+		);
 
 	test("after a restart, the sandbox's retries land every event exactly once", async () => {
 		await sandbox.admin.idle();
 		sandbox.admin.reset();
 		const webhookId = randomUUID();
-		const subscription: Subscription = sandbox.admin.createSubscription({ url: `${n8n.baseUrl}/webhook/${webhookId}/webhook` });
+		const subscription: Subscription = sandbox.admin.createSubscription({
+			url: `${n8n.baseUrl}/webhook/${webhookId}/webhook`,
+		});
 		const trigger = await deployTrigger('outage', subscription.secret, { event: 'any' }, webhookId);
-		const attempts = (): DeliveryAttempt[] => sandbox.admin.deliveryLog({ subscriptionId: subscription.id });
+		const attempts = (): DeliveryAttempt[] =>
+			sandbox.admin.deliveryLog({ subscriptionId: subscription.id });
 
 		const [demo] = sandbox.demoCredentials;
-		const auth = await httpRequest(`${sandbox.url}/auth/api`, { method: 'POST', body: { apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken } });
+		const auth = await httpRequest(`${sandbox.url}/auth/api`, {
+			method: 'POST',
+			body: { apiKey: demo.apiKey, clientAccessToken: demo.clientAccessToken },
+		});
 		const token = (auth.json as Json).token as string;
 		let ordered = 0;
 		/** Orders a case that stops at lifecycle step 2: two case.statuschange events, the first sent at once. */
@@ -287,7 +407,10 @@ describe('n8n stopped while the sandbox delivers', () => {
 			const created = await httpRequest(`${sandbox.url}/case/create`, {
 				method: 'POST',
 				headers: { authorization: `Bearer ${token}` },
-				body: { candidate: { firstName: 'Ann', lastName: 'Lee', email }, services: [{ id: 'service-idv-id' }] },
+				body: {
+					candidate: { firstName: 'Ann', lastName: 'Lee', email },
+					services: [{ id: 'service-idv-id' }],
+				},
 			});
 			expect(created.status).toBe(201);
 		};
@@ -316,16 +439,32 @@ describe('n8n stopped while the sandbox delivers', () => {
 			`[reliability] n8n stopped while the sandbox delivered a step of ${CASES} events: ${JSON.stringify([...tally(step.map((attempt) => (attempt.outcome === 'failed' ? attempt.failure : 'succeeded'))).entries()])}\n`,
 		);
 		const undelivered = new Set(attempts().map((attempt) => attempt.messageId));
-		for (const attempt of attempts().filter((candidate) => candidate.outcome === 'succeeded')) undelivered.delete(attempt.messageId);
-		expect(step.filter((attempt) => attempt.outcome === 'succeeded').length).toBeGreaterThanOrEqual(3);
+		for (const attempt of attempts().filter((candidate) => candidate.outcome === 'succeeded'))
+			undelivered.delete(attempt.messageId);
+		expect(step.filter((attempt) => attempt.outcome === 'succeeded').length).toBeGreaterThanOrEqual(
+			3,
+		);
 		expect(undelivered.size).toBeGreaterThanOrEqual(10);
-		expect(attempts().filter((attempt) => attempt.outcome === 'failed').every((attempt) => attempt.nextAttemptAt !== null)).toBe(true);
+		expect(
+			attempts()
+				.filter((attempt) => attempt.outcome === 'failed')
+				.every((attempt) => attempt.nextAttemptAt !== null),
+		).toBe(true);
 
 		n8n = await startTestN8n(LABEL, { port: n8n.port }, n8n.userFolder);
-		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, { probe: { method: 'POST', body: {} } });
+		const probe = await waitForWebhook(n8n.baseUrl, `${trigger.webhookId}/webhook`, {
+			probe: { method: 'POST', body: {} },
+		});
 		expect(probe?.status).toBe(401);
-		const beforeRestart = await n8n.api.listExecutions({ workflowId: trigger.workflowId, includeData: false, limit: 100_000 });
-		const lastIdBeforeRestart = Math.max(0, ...beforeRestart.map((execution) => Number(execution.id)));
+		const beforeRestart = await n8n.api.listExecutions({
+			workflowId: trigger.workflowId,
+			includeData: false,
+			limit: 100_000,
+		});
+		const lastIdBeforeRestart = Math.max(
+			0,
+			...beforeRestart.map((execution) => Number(execution.id)),
+		);
 
 		// Sandbox time moves past the retry delays (5 s, 5 min, 30 min), and the late cases reach step 2.
 		for (let hour = 0; hour < 3; hour++) await sandbox.admin.advanceClock(3600);
@@ -334,23 +473,36 @@ describe('n8n stopped while the sandbox delivers', () => {
 		const all = attempts();
 		const messages = [...new Set(all.map((attempt) => attempt.messageId))];
 		expect(messages).toHaveLength(2 * (CASES + 10));
-		const successes = tally(all.filter((attempt) => attempt.outcome === 'succeeded').map((attempt) => attempt.messageId));
+		const successes = tally(
+			all.filter((attempt) => attempt.outcome === 'succeeded').map((attempt) => attempt.messageId),
+		);
 		// Every message got exactly one 2xx, and those n8n missed got theirs from a retry.
 		expect(messages.filter((messageId) => successes.get(messageId) !== 1)).toEqual([]);
-		const retried = all.filter((attempt) => attempt.outcome === 'succeeded' && undelivered.has(attempt.messageId));
+		const retried = all.filter(
+			(attempt) => attempt.outcome === 'succeeded' && undelivered.has(attempt.messageId),
+		);
 		expect(retried).toHaveLength(undelivered.size);
 		expect(retried.every((attempt) => attempt.attempt >= 2)).toBe(true);
 
-		const { ran: executions, didNotRun } = await trigger.settle(60_000, { unfinishedUpToId: lastIdBeforeRestart });
+		const { ran: executions, didNotRun } = await trigger.settle(60_000, {
+			unfinishedUpToId: lastIdBeforeRestart,
+		});
 		const ran = tally(executions.map((execution) => String(triggerItem(execution).messageId)));
 		expect([...ran.entries()].filter(([, count]) => count !== 1)).toEqual([]);
 		expect([...ran.keys()].sort()).toEqual([...messages].sort());
 		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
 		// A delivery n8n accepted while stopping gets an execution that never ran (crashed, or left new) and a
 		// failure the sandbox retries: no more of those than step deliveries that got an answer or a reset.
-		const acceptedThenFailed = step.filter((attempt) => attempt.outcome === 'failed' && !/ECONNREFUSED/.test(attempt.failure ?? ''));
+		const acceptedThenFailed = step.filter(
+			(attempt) => attempt.outcome === 'failed' && !/ECONNREFUSED/.test(attempt.failure ?? ''),
+		);
 		expect(didNotRun.length).toBeLessThanOrEqual(acceptedThenFailed.length);
-		expect(didNotRun.every((execution) => Number(execution.id) <= lastIdBeforeRestart && execution.status !== 'success')).toBe(true);
+		expect(
+			didNotRun.every(
+				(execution) =>
+					Number(execution.id) <= lastIdBeforeRestart && execution.status !== 'success',
+			),
+		).toBe(true);
 		process.stderr.write(
 			`[reliability] after the restart: ${executions.length} events ran once each; ${didNotRun.length} execution(s) n8n created while stopping never ran (${didNotRun.map((execution) => execution.status).join(', ') || 'none'})\n`,
 		);

@@ -14,7 +14,13 @@ beforeEach(() => sandbox.admin.reset());
 describe('faults', () => {
 	it('answers matching requests with the injected status for the given number of times', async () => {
 		const token = await tokenFor(sandbox);
-		const fault = sandbox.admin.injectFault({ kind: 'status', status: 502, method: 'GET', pathPrefix: '/case/', times: 2 });
+		const fault = sandbox.admin.injectFault({
+			kind: 'status',
+			status: 502,
+			method: 'GET',
+			pathPrefix: '/case/',
+			times: 2,
+		});
 
 		for (let attempt = 0; attempt < 2; attempt++) {
 			const result = await call(sandbox, 'GET', '/case/list', { token });
@@ -23,7 +29,9 @@ describe('faults', () => {
 		}
 		expect((await call(sandbox, 'GET', '/case/list', { token })).status).toBe(200);
 		expect(sandbox.admin.listFaults()).toEqual([]);
-		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(2);
+		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(
+			2,
+		);
 	});
 
 	it('drops the connection without an answer', async () => {
@@ -36,7 +44,10 @@ describe('faults', () => {
 
 	it('adds latency and then answers normally', async () => {
 		const fault = sandbox.admin.injectFault({ kind: 'latency', latencyMs: 20 });
-		expect((await call(sandbox, 'GET', '/shipment/mask/list', { token: await tokenFor(sandbox) })).status).toBe(200);
+		expect(
+			(await call(sandbox, 'GET', '/shipment/mask/list', { token: await tokenFor(sandbox) }))
+				.status,
+		).toBe(200);
 		expect(sandbox.admin.requestLog().every((entry) => entry.faultId === fault.id)).toBe(true);
 		sandbox.admin.removeFault(fault.id);
 		expect(sandbox.admin.listFaults()).toEqual([]);
@@ -45,8 +56,15 @@ describe('faults', () => {
 	it('limits each token to N requests per second, answering the rest 429 with Retry-After', async () => {
 		const east = await tokenFor(sandbox, 0);
 		const west = await tokenFor(sandbox, 1);
-		const fault = sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 3, method: 'GET', pathPrefix: '/shipment/' });
-		const results = await Promise.all(Array.from({ length: 5 }, () => call(sandbox, 'GET', '/shipment/mask/list', { token: east })));
+		const fault = sandbox.admin.injectFault({
+			kind: 'rateLimit',
+			perSecond: 3,
+			method: 'GET',
+			pathPrefix: '/shipment/',
+		});
+		const results = await Promise.all(
+			Array.from({ length: 5 }, () => call(sandbox, 'GET', '/shipment/mask/list', { token: east })),
+		);
 		expect(results.map((result) => result.status).sort()).toEqual([200, 200, 200, 429, 429]);
 		const refused = results.find((result) => result.status === 429)!;
 		expect(refused.retryAfter).toBe('1');
@@ -54,23 +72,35 @@ describe('faults', () => {
 		// Another token has its own allowance; other paths are not limited.
 		expect((await call(sandbox, 'GET', '/shipment/mask/list', { token: west })).status).toBe(200);
 		expect((await call(sandbox, 'GET', '/case/list', { token: east })).status).toBe(200);
-		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(2);
-		expect(sandbox.admin.listFaults()).toEqual([expect.objectContaining({ kind: 'rateLimit', perSecond: 3 })]);
+		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(
+			2,
+		);
+		expect(sandbox.admin.listFaults()).toEqual([
+			expect.objectContaining({ kind: 'rateLimit', perSecond: 3 }),
+		]);
 	});
 
-	it('starts a token\'s allowance again after its one-second window', () => {
+	it("starts a token's allowance again after its one-second window", () => {
 		const faults = new FaultInjector();
 		faults.add({ kind: 'rateLimit', perSecond: 2 });
-		const at = (ms: number) => faults.rateLimited('GET', '/case/list', 'Bearer a', ms)?.retryAfterSeconds;
+		const at = (ms: number) =>
+			faults.rateLimited('GET', '/case/list', 'Bearer a', ms)?.retryAfterSeconds;
 		expect([at(0), at(100), at(200), at(999)]).toEqual([undefined, undefined, 1, 1]);
 		expect([at(1000), at(1500), at(1600)]).toEqual([undefined, undefined, 1]);
 	});
 
 	it('refuses a rate limit without a positive whole perSecond, or with times', async () => {
 		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit' })).status).toBe(400);
-		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 0.5 })).status).toBe(400);
-		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5, times: 2 })).status).toBe(400);
-		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5 })).status).toBe(200);
+		expect(
+			(await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 0.5 })).status,
+		).toBe(400);
+		expect(
+			(await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5, times: 2 }))
+				.status,
+		).toBe(400);
+		expect(
+			(await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5 })).status,
+		).toBe(200);
 	});
 
 	it('rejects malformed rules over HTTP with 400', async () => {
@@ -92,7 +122,13 @@ describe('reset', () => {
 
 		expect((await adminCall(sandbox, 'POST', '/reset')).status).toBe(204);
 
-		expect(sandbox.admin.summary().counts).toEqual({ cases: 0, apiClients: 0, subscriptions: 0, deliveryAttempts: 0, requests: 0 });
+		expect(sandbox.admin.summary().counts).toEqual({
+			cases: 0,
+			apiClients: 0,
+			subscriptions: 0,
+			deliveryAttempts: 0,
+			requests: 0,
+		});
 		expect(sandbox.admin.listFaults()).toEqual([]);
 		expect((await call(sandbox, 'GET', '/case/list', { token })).status).toBe(401);
 	});
@@ -120,17 +156,29 @@ describe('summary', () => {
 	it('lists the demo credentials and their groups', async () => {
 		const summary = (await adminCall(sandbox, 'GET', '')).body;
 		expect(summary.demoCredentials).toHaveLength(2);
-		expect(new Set(summary.demoCredentials.map((credential: { companyId: string }) => credential.companyId)).size).toBe(1);
-		expect(summary.webhookSettings).toEqual({ standardEnabled: true, legacyEnabled: false, legacyHeaderName: 'sandbox-signature' });
+		expect(
+			new Set(
+				summary.demoCredentials.map((credential: { companyId: string }) => credential.companyId),
+			).size,
+		).toBe(1);
+		expect(summary.webhookSettings).toEqual({
+			standardEnabled: true,
+			legacyEnabled: false,
+			legacyHeaderName: 'sandbox-signature',
+		});
 	});
 });
 
 describe('demo inbox', () => {
 	it('records what the example workflows post, per inbox, and forgets it on reset', async () => {
-		expect((await adminCall(sandbox, 'POST', '/inbox/ats', { caseId: 'c1', result: 'clear' })).status).toBe(200);
+		expect(
+			(await adminCall(sandbox, 'POST', '/inbox/ats', { caseId: 'c1', result: 'clear' })).status,
+		).toBe(200);
 		await adminCall(sandbox, 'POST', '/inbox/onboarding', { caseId: 'c2' });
 		const ats = await adminCall(sandbox, 'GET', '/inbox/ats');
-		expect(ats.body).toEqual([expect.objectContaining({ inbox: 'ats', body: { caseId: 'c1', result: 'clear' } })]);
+		expect(ats.body).toEqual([
+			expect.objectContaining({ inbox: 'ats', body: { caseId: 'c1', result: 'clear' } }),
+		]);
 		expect(sandbox.admin.inbox()).toHaveLength(2);
 		sandbox.admin.reset();
 		expect(sandbox.admin.inbox()).toEqual([]);

@@ -11,7 +11,10 @@ afterAll(() => sandbox.stop());
 beforeEach(() => sandbox.admin.reset());
 
 function decodeJwt(token: string) {
-	const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
+	const [header, payload] = token
+		.split('.')
+		.slice(0, 2)
+		.map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
 	return { header, payload };
 }
 
@@ -38,8 +41,14 @@ describe('POST /auth/api', () => {
 	});
 
 	it.each([
-		['an unknown clientAccessToken', { apiKey: 'sandbox-api-key-demo-partner', clientAccessToken: 'nope' }],
-		['an unknown apiKey', { apiKey: 'nope', clientAccessToken: 'sandbox-client-access-token-east' }],
+		[
+			'an unknown clientAccessToken',
+			{ apiKey: 'sandbox-api-key-demo-partner', clientAccessToken: 'nope' },
+		],
+		[
+			'an unknown apiKey',
+			{ apiKey: 'nope', clientAccessToken: 'sandbox-client-access-token-east' },
+		],
 		['no values', {}],
 	])('answers 403 for %s', async (_case, body) => {
 		const result = await call(sandbox, 'POST', '/auth/api', { body });
@@ -55,7 +64,9 @@ describe('bearer header', () => {
 			['GET', '/shipment/mask/list'],
 			['POST', '/vbook/search'],
 		]) {
-			const result = await call(sandbox, method, path, { body: method === 'POST' ? {} : undefined });
+			const result = await call(sandbox, method, path, {
+				body: method === 'POST' ? {} : undefined,
+			});
 			expect(result.status).toBe(401);
 			expect(result.body).toMatchObject({ error: 'Unauthorized', statusCode: 401 });
 		}
@@ -81,11 +92,16 @@ describe('group isolation', () => {
 			error: 'Forbidden',
 			statusCode: 403,
 		});
-		for (const path of [`/case/id/${eastCase.id}/data/any`, `/service/cplc/case/id/${eastCase.id}`]) {
+		for (const path of [
+			`/case/id/${eastCase.id}/data/any`,
+			`/service/cplc/case/id/${eastCase.id}`,
+		]) {
 			expect((await call(sandbox, 'GET', path, { token: west })).status).toBe(403);
 		}
 		expect((await call(sandbox, 'GET', '/case/list', { token: west })).body.caseList).toEqual([]);
-		expect((await call(sandbox, 'GET', '/case/list', { token: east })).body.caseList).toHaveLength(1);
+		expect((await call(sandbox, 'GET', '/case/list', { token: east })).body.caseList).toHaveLength(
+			1,
+		);
 	});
 
 	it('answers an unknown case with 404 and the bare text "Invalid case"', async () => {

@@ -1,7 +1,20 @@
 /** Spec 3.1-3.3 and issue 3 item 5: case progress on the sandbox clock, and scripting it. */
-import { CASE_DATA_STATUSES, CASE_STATUS_SEQUENCE, PENDING_STATUSES } from '../../nodes/shared/catalog';
+import {
+	CASE_DATA_STATUSES,
+	CASE_STATUS_SEQUENCE,
+	PENDING_STATUSES,
+} from '../../nodes/shared/catalog';
 import type { Sandbox } from '../../sandbox';
-import { adminCall, call, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type Receiver } from '../helpers/sandbox';
+import {
+	adminCall,
+	call,
+	caseBody,
+	createCase,
+	startReceiver,
+	startTestSandbox,
+	tokenFor,
+	type Receiver,
+} from '../helpers/sandbox';
 
 const STEP_SECONDS = 300;
 const DRUG_PANEL = 'service-drug-10-panel';
@@ -27,8 +40,10 @@ beforeEach(async () => {
 	token = await tokenFor(sandbox);
 });
 
-const statusIdOf = (status: string) => CASE_DATA_STATUSES.find((entry) => entry.status === status)!.statusId;
-const pendingNameOf = (id: string) => PENDING_STATUSES.find((entry) => entry.pendingStatusId === id)!.name;
+const statusIdOf = (status: string) =>
+	CASE_DATA_STATUSES.find((entry) => entry.status === status)!.statusId;
+const pendingNameOf = (id: string) =>
+	PENDING_STATUSES.find((entry) => entry.pendingStatusId === id)!.name;
 
 async function fetchCase(caseId: string) {
 	return (await call(sandbox, 'GET', `/case/id/${caseId}`, { token })).body;
@@ -43,21 +58,32 @@ async function runToCompletion(caseId: string) {
 }
 
 const caseEvents = () =>
-	receiver.received.filter((hook) => hook.json.event === 'case.statuschange').map((hook) => hook.json.eventObject);
+	receiver.received
+		.filter((hook) => hook.json.event === 'case.statuschange')
+		.map((hook) => hook.json.eventObject);
 const caseDataEvents = (serviceId: string) =>
 	receiver.received
-		.filter((hook) => hook.json.event === 'casedata.statuschange' && hook.json.eventObject.serviceId === serviceId)
+		.filter(
+			(hook) =>
+				hook.json.event === 'casedata.statuschange' &&
+				hook.json.eventObject.serviceId === serviceId,
+		)
 		.map((hook) => hook.json.eventObject);
 
 describe('case status sequence', () => {
 	it('walks the four steps of spec 3.3, emitting case.statuschange at each', async () => {
 		const created = await createCase(sandbox, token);
-		expect(created).toMatchObject({ caseStatus: 'Pending', secondaryStatus: 'Waiting for Authorization' });
+		expect(created).toMatchObject({
+			caseStatus: 'Pending',
+			secondaryStatus: 'Waiting for Authorization',
+		});
 
 		await runToCompletion(created.id);
 
 		const sequence = caseEvents().map((event) => [event.caseStatus, event.secondaryStatus]);
-		expect(sequence).toEqual(CASE_STATUS_SEQUENCE.map((step) => [step.caseStatus, step.secondaryStatus]));
+		expect(sequence).toEqual(
+			CASE_STATUS_SEQUENCE.map((step) => [step.caseStatus, step.secondaryStatus]),
+		);
 		for (const event of caseEvents()) {
 			expect(event.id).toBe(created.id);
 			expect(event.caseStatusId).toEqual(expect.any(String));
@@ -65,7 +91,11 @@ describe('case status sequence', () => {
 			expect(event.modStamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 		}
 		const finished = await fetchCase(created.id);
-		expect(finished).toMatchObject({ caseStatus: 'Complete', caseStatusId: 'case-status-complete', secondaryStatus: null });
+		expect(finished).toMatchObject({
+			caseStatus: 'Complete',
+			caseStatusId: 'case-status-complete',
+			secondaryStatus: null,
+		});
 		expect(finished.modStamp).toBe(caseEvents()[3].modStamp);
 	});
 
@@ -86,7 +116,11 @@ describe('case data', () => {
 			caseBody({ services: [{ id: SSN_TRACE }, { id: DRUG_PANEL }, { id: TB_TEST }] }),
 		);
 		for (const service of created.services) {
-			expect(service).toMatchObject({ status: 'pending', statusId: statusIdOf('pending'), pendingStatus: null });
+			expect(service).toMatchObject({
+				status: 'pending',
+				statusId: statusIdOf('pending'),
+				pendingStatus: null,
+			});
 		}
 
 		await runToCompletion(created.id);
@@ -103,7 +137,11 @@ describe('case data', () => {
 			expect(event.status).toBe('pending');
 			expect(event.pendingStatus).toBe(pendingNameOf(event.pendingStatusId));
 		}
-		expect(drug.at(-1)).toMatchObject({ status: 'clear', statusId: statusIdOf('clear'), pendingStatus: null });
+		expect(drug.at(-1)).toMatchObject({
+			status: 'clear',
+			statusId: statusIdOf('clear'),
+			pendingStatus: null,
+		});
 		expect(caseDataEvents(TB_TEST).map((event) => event.pendingStatusId)).toEqual([
 			'pending-status-scheduled',
 			'pending-status-pending',
@@ -128,19 +166,37 @@ describe('case data', () => {
 			}),
 		);
 		const typeId = created.services[0].serviceTypeId;
-		const data = (await call(sandbox, 'GET', `/case/id/${created.id}/data/${typeId}`, { token })).body;
+		const data = (await call(sandbox, 'GET', `/case/id/${created.id}/data/${typeId}`, { token }))
+			.body;
 		expect(data.caseDataList).toHaveLength(2);
 		const [employmentData, countyData] = data.caseDataList;
 		expect(employmentData.details.records).toEqual([
-			expect.objectContaining({ employerName: 'Acme Logistics', searchId: expect.any(String), statusId: statusIdOf('pending') }),
-			expect.objectContaining({ employerName: 'Harbor Point Clinic', searchId: expect.any(String), statusId: statusIdOf('pending') }),
+			expect.objectContaining({
+				employerName: 'Acme Logistics',
+				searchId: expect.any(String),
+				statusId: statusIdOf('pending'),
+			}),
+			expect.objectContaining({
+				employerName: 'Harbor Point Clinic',
+				searchId: expect.any(String),
+				statusId: statusIdOf('pending'),
+			}),
 		]);
 		expect(countyData.details.jurisdictions).toEqual([
-			expect.objectContaining({ county: 'Cook', state: 'IL', searchId: expect.any(String), status: 'pending' }),
+			expect.objectContaining({
+				county: 'Cook',
+				state: 'IL',
+				searchId: expect.any(String),
+				status: 'pending',
+			}),
 		]);
 
-		const byService = (await call(sandbox, 'GET', `/case/id/${created.id}/data/${employment}`, { token })).body;
-		expect(byService.caseDataList.map((entry: { serviceId: string }) => entry.serviceId)).toEqual([employment]);
+		const byService = (
+			await call(sandbox, 'GET', `/case/id/${created.id}/data/${employment}`, { token })
+		).body;
+		expect(byService.caseDataList.map((entry: { serviceId: string }) => entry.serviceId)).toEqual([
+			employment,
+		]);
 	});
 
 	it('cancels one search record; a case data whose searches are all canceled ends canceled', async () => {
@@ -148,7 +204,10 @@ describe('case data', () => {
 		const created = await createCase(
 			sandbox,
 			token,
-			caseBody({ services: [{ id: education }], orderData: [{ serviceId: education, schoolName: 'Valley State University' }] }),
+			caseBody({
+				services: [{ id: education }],
+				orderData: [{ serviceId: education, schoolName: 'Valley State University' }],
+			}),
 		);
 		const caseDataId = created.services[0].caseDataId;
 		const detail = sandbox.admin.getCase(created.id).caseData[0];
@@ -157,23 +216,36 @@ describe('case data', () => {
 		const cancelPath = `/case/data/id/${caseDataId}/search/id/${searchId}/cancel`;
 		const result = await call(sandbox, 'POST', cancelPath, { token });
 		expect(result.status).toBe(200);
-		expect(result.body.details.records[0]).toMatchObject({ status: 'canceled', statusId: statusIdOf('canceled') });
+		expect(result.body.details.records[0]).toMatchObject({
+			status: 'canceled',
+			statusId: statusIdOf('canceled'),
+		});
 		expect(result.body).toMatchObject({ status: 'canceled', statusId: statusIdOf('canceled') });
 		expect((await call(sandbox, 'POST', cancelPath, { token })).status).toBe(400);
-		expect((await call(sandbox, 'POST', `/case/data/id/${caseDataId}/search/id/nope/cancel`, { token })).status).toBe(404);
-		expect((await call(sandbox, 'POST', cancelPath, { token: await tokenFor(sandbox, 1) })).status).toBe(403);
+		expect(
+			(await call(sandbox, 'POST', `/case/data/id/${caseDataId}/search/id/nope/cancel`, { token }))
+				.status,
+		).toBe(404);
+		expect(
+			(await call(sandbox, 'POST', cancelPath, { token: await tokenFor(sandbox, 1) })).status,
+		).toBe(403);
 	});
 });
 
 describe('scripting', () => {
 	it('ends a scripted candidate with consider (admin script by email)', async () => {
 		const body = caseBody();
-		sandbox.admin.scriptCandidate((body.candidate as { email: string }).email, { finalStatus: 'consider' });
+		sandbox.admin.scriptCandidate((body.candidate as { email: string }).email, {
+			finalStatus: 'consider',
+		});
 		const created = await createCase(sandbox, token, body);
 
 		await runToCompletion(created.id);
 
-		expect((await fetchCase(created.id)).services[0]).toMatchObject({ status: 'consider', statusId: statusIdOf('consider') });
+		expect((await fetchCase(created.id)).services[0]).toMatchObject({
+			status: 'consider',
+			statusId: statusIdOf('consider'),
+		});
 		expect((await fetchCase(created.id)).caseStatus).toBe('Complete');
 	});
 
@@ -184,22 +256,35 @@ describe('scripting', () => {
 	});
 
 	it('holds a case at a step until advanced, and scripts single services and pending paths', async () => {
-		const created = await createCase(sandbox, token, caseBody({ services: [{ id: SSN_TRACE }, { id: DRUG_PANEL }] }));
+		const created = await createCase(
+			sandbox,
+			token,
+			caseBody({ services: [{ id: SSN_TRACE }, { id: DRUG_PANEL }] }),
+		);
 		sandbox.admin.scriptCase(created.id, {
 			holdAtStep: 1,
-			services: { [DRUG_PANEL]: { finalStatus: 'consider', pendingStatusIds: ['pending-status-followup-required'] } },
+			services: {
+				[DRUG_PANEL]: {
+					finalStatus: 'consider',
+					pendingStatusIds: ['pending-status-followup-required'],
+				},
+			},
 		});
 
 		await sandbox.admin.advanceClock(10 * STEP_SECONDS);
 		expect((await fetchCase(created.id)).secondaryStatus).toBe('Waiting for Authorization');
 
-		expect(sandbox.admin.advanceCase(created.id).case.secondaryStatus).toBe('Authorization in Progress');
+		expect(sandbox.admin.advanceCase(created.id).case.secondaryStatus).toBe(
+			'Authorization in Progress',
+		);
 		expect(sandbox.admin.advanceCase(created.id).case.secondaryStatus).toBeNull();
 		const processing = sandbox.admin.advanceCase(created.id).case;
-		expect(processing.services.map((service) => [service.status, service.pendingStatusId])).toEqual([
-			['clear', null],
-			['pending', 'pending-status-followup-required'],
-		]);
+		expect(processing.services.map((service) => [service.status, service.pendingStatusId])).toEqual(
+			[
+				['clear', null],
+				['pending', 'pending-status-followup-required'],
+			],
+		);
 		const done = sandbox.admin.advanceCase(created.id);
 		expect(done.case.caseStatus).toBe('Complete');
 		expect(done.case.services[1].status).toBe('consider');
@@ -208,7 +293,9 @@ describe('scripting', () => {
 
 	it('rejects scripts with statuses that are not in the spec', async () => {
 		const created = await createCase(sandbox, token);
-		expect(() => sandbox.admin.scriptCase(created.id, { finalStatus: 'great' as never })).toThrow(/finalStatus/);
+		expect(() => sandbox.admin.scriptCase(created.id, { finalStatus: 'great' as never })).toThrow(
+			/finalStatus/,
+		);
 		const response = await adminCall(sandbox, 'POST', `/cases/${created.id}/script`, {
 			services: { [SSN_TRACE]: { pendingStatusIds: ['not-a-status'] } },
 		});
@@ -227,15 +314,13 @@ describe('adding services', () => {
 		});
 		expect(result.status).toBe(200);
 		expect(result.body).toMatchObject({ caseStatus: 'Pending', secondaryStatus: null });
-		expect(result.body.services.map((service: { serviceId: string }) => service.serviceId)).toEqual([
-			SSN_TRACE,
-			'service-bankruptcy',
-		]);
+		expect(result.body.services.map((service: { serviceId: string }) => service.serviceId)).toEqual(
+			[SSN_TRACE, 'service-bankruptcy'],
+		);
 
 		await runToCompletion(created.id);
-		expect((await fetchCase(created.id)).services.map((service: { status: string }) => service.status)).toEqual([
-			'clear',
-			'clear',
-		]);
+		expect(
+			(await fetchCase(created.id)).services.map((service: { status: string }) => service.status),
+		).toEqual(['clear', 'clear']);
 	});
 });

@@ -45,7 +45,7 @@ describe('name fields', () => {
 
 	it("accepts letters, digits, - ' , . and _ (accented letters included)", async () => {
 		const body = caseBody();
-		Object.assign(body.candidate as object, { firstName: "Zoë-Anne_2.", lastName: "O'Brien,Jr" });
+		Object.assign(body.candidate as object, { firstName: 'Zoë-Anne_2.', lastName: "O'Brien,Jr" });
 		expect((await call(sandbox, 'POST', '/case/create', { token, body })).status).toBe(201);
 	});
 
@@ -62,15 +62,24 @@ describe('name fields', () => {
 		const created = await createCase(sandbox, token);
 		const path = `/case/id/${created.id}/candidate`;
 
-		const rejected = await call(sandbox, 'PUT', path, { token, body: { candidate: { lastName: 'Smith (née Jones)' } } });
+		const rejected = await call(sandbox, 'PUT', path, {
+			token,
+			body: { candidate: { lastName: 'Smith (née Jones)' } },
+		});
 		expect(rejected.status).toBe(400);
-		const aliasRejected = await call(sandbox, 'PUT', path, { token, body: { aliases: [{ firstName: 'A&B' }] } });
+		const aliasRejected = await call(sandbox, 'PUT', path, {
+			token,
+			body: { aliases: [{ firstName: 'A&B' }] },
+		});
 		expect(aliasRejected.status).toBe(400);
 		const unchanged = await call(sandbox, 'GET', `/case/id/${created.id}`, { token });
 		expect(unchanged.body.candidate.lastName).toBe(created.candidate.lastName);
 		expect(unchanged.body.aliases).toEqual([]);
 
-		const accepted = await call(sandbox, 'PUT', path, { token, body: { candidate: { lastName: 'Smith-Jones' } } });
+		const accepted = await call(sandbox, 'PUT', path, {
+			token,
+			body: { candidate: { lastName: 'Smith-Jones' } },
+		});
 		expect(accepted.status).toBe(200);
 		expect(accepted.body.candidate.lastName).toBe('Smith-Jones');
 	});
@@ -98,7 +107,9 @@ describe('name fields outside the bodies spec 7 names', () => {
 	it('reads names in NFC and digits as decimal digits at case creation', async () => {
 		const decomposed = caseBody();
 		Object.assign(decomposed.candidate as object, { firstName: 'Jose\u0301' });
-		expect((await call(sandbox, 'POST', '/case/create', { token, body: decomposed })).status).toBe(201);
+		expect((await call(sandbox, 'POST', '/case/create', { token, body: decomposed })).status).toBe(
+			201,
+		);
 		const fraction = caseBody({}, 'fraction');
 		Object.assign(fraction.candidate as object, { lastName: 'Lee½' });
 		const refused = await call(sandbox, 'POST', '/case/create', { token, body: fraction });
@@ -114,9 +125,13 @@ describe('staffingAgency', () => {
 		const order = (length: number) =>
 			caseBody({
 				services: [{ id: employment }],
-				orderData: [{ serviceId: employment, employerName: 'Acme', staffingAgency: 'x'.repeat(length) }],
+				orderData: [
+					{ serviceId: employment, employerName: 'Acme', staffingAgency: 'x'.repeat(length) },
+				],
 			});
-		expect((await call(sandbox, 'POST', '/case/create', { token, body: order(100) })).status).toBe(201);
+		expect((await call(sandbox, 'POST', '/case/create', { token, body: order(100) })).status).toBe(
+			201,
+		);
 
 		const result = await call(sandbox, 'POST', '/case/create', { token, body: order(101) });
 		expect(result.status).toBe(400);
@@ -190,13 +205,15 @@ describe('service IDs', () => {
 		const created = await createCase(
 			sandbox,
 			token,
-			caseBody({ services: undefined, packageId: 'pkg-basic-criminal', excludeServices: ['03635d39-c9df-418f-948d-10d38a7e06db'] }),
+			caseBody({
+				services: undefined,
+				packageId: 'pkg-basic-criminal',
+				excludeServices: ['03635d39-c9df-418f-948d-10d38a7e06db'],
+			}),
 		);
-		expect(created.services.map((service: { serviceName: string }) => service.serviceName)).toEqual([
-			'SSN Trace',
-			'National Criminal Search',
-			'County Criminal Search',
-		]);
+		expect(created.services.map((service: { serviceName: string }) => service.serviceName)).toEqual(
+			['SSN Trace', 'National Criminal Search', 'County Criminal Search'],
+		);
 	});
 });
 
@@ -208,10 +225,15 @@ describe('duplicate candidate', () => {
 
 		const result = await call(sandbox, 'POST', '/case/create', { token, body: again });
 		expect(result.status).toBe(409);
-		expect(result.body).toEqual({ httpStatus: 409, cases: [expect.objectContaining({ id: first.id })] });
+		expect(result.body).toEqual({
+			httpStatus: 409,
+			cases: [expect.objectContaining({ id: first.id })],
+		});
 
 		const otherGroup = await tokenFor(sandbox, 1);
-		expect((await call(sandbox, 'POST', '/case/create', { token: otherGroup, body: again })).status).toBe(201);
+		expect(
+			(await call(sandbox, 'POST', '/case/create', { token: otherGroup, body: again })).status,
+		).toBe(201);
 	});
 });
 
@@ -225,7 +247,10 @@ describe('malformed bodies', () => {
 		expect(response.status).toBe(400);
 		expect(await response.json()).toEqual(badRequestBody);
 
-		const result = await call(sandbox, 'POST', '/case/create', { token, body: { candidate: { firstName: 'Ann' } } });
+		const result = await call(sandbox, 'POST', '/case/create', {
+			token,
+			body: { candidate: { firstName: 'Ann' } },
+		});
 		expect(result.status).toBe(400);
 		expect(messages(result.body)).toEqual(
 			expect.arrayContaining(['candidate.lastName is required', 'candidate.email is required']),

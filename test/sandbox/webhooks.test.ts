@@ -8,7 +8,16 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../nodes/shared/catalog';
 import type { Sandbox } from '../../sandbox';
 import { DeliveryFaults } from '../../sandbox/webhooks/deliveryFaults';
-import { adminCall, caseBody, createCase, startReceiver, startTestSandbox, tokenFor, type ReceivedWebhook, type Receiver } from '../helpers/sandbox';
+import {
+	adminCall,
+	caseBody,
+	createCase,
+	startReceiver,
+	startTestSandbox,
+	tokenFor,
+	type ReceivedWebhook,
+	type Receiver,
+} from '../helpers/sandbox';
 
 const DEADLINE_MS = 300;
 
@@ -75,13 +84,22 @@ describe('standard delivery (6.2, 6.3)', () => {
 			}),
 		});
 		expect(hook.headers['content-type']).toBe('application/json');
-		expect(() => new Webhook(sandbox.admin.createSubscription({ url: other.url }).secret).verify(hook.rawBody, standardHeaders(hook))).toThrow();
+		expect(() =>
+			new Webhook(sandbox.admin.createSubscription({ url: other.url }).secret).verify(
+				hook.rawBody,
+				standardHeaders(hook),
+			),
+		).toThrow();
 	});
 
 	it('carries apiTrackingCode / apiTrackingUser from the case and sends casedata.statuschange', async () => {
 		sandbox.admin.createSubscription({ url: receiver.url, eventTypes: ['casedata.statuschange'] });
 		const token = await tokenFor(sandbox);
-		const created = await createCase(sandbox, token, caseBody({ apiTrackingCode: 'REQ-7', apiTrackingUser: 'ats-user-1' }));
+		const created = await createCase(
+			sandbox,
+			token,
+			caseBody({ apiTrackingCode: 'REQ-7', apiTrackingUser: 'ats-user-1' }),
+		);
 		for (let step = 0; step < 3; step++) sandbox.admin.advanceCase(created.id);
 		await sandbox.admin.idle();
 
@@ -105,15 +123,24 @@ describe('retries (6.5, 8)', () => {
 
 		const attempts = sandbox.admin.deliveryLog({ subscriptionId: subscription.id });
 		expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-		const gapsSeconds = attempts.slice(1).map((attempt, index) => (Date.parse(attempt.at) - Date.parse(attempts[index].at)) / 1000);
+		const gapsSeconds = attempts
+			.slice(1)
+			.map((attempt, index) => (Date.parse(attempt.at) - Date.parse(attempts[index].at)) / 1000);
 		expect(gapsSeconds).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
-		expect(attempts.every((attempt) => attempt.outcome === 'failed' && attempt.statusCode === 500)).toBe(true);
-		expect(attempts.map((attempt) => attempt.nextAttemptAt)).toEqual([...attempts.slice(1).map((attempt) => attempt.at), null]);
+		expect(
+			attempts.every((attempt) => attempt.outcome === 'failed' && attempt.statusCode === 500),
+		).toBe(true);
+		expect(attempts.map((attempt) => attempt.nextAttemptAt)).toEqual([
+			...attempts.slice(1).map((attempt) => attempt.at),
+			null,
+		]);
 
 		expect(receiver.received).toHaveLength(8);
 		expect(new Set(receiver.received.map((hook) => hook.headers['webhook-id'])).size).toBe(1);
 		for (const hook of receiver.received) {
-			expect(() => new Webhook(subscription.secret).verify(hook.rawBody, standardHeaders(hook))).not.toThrow();
+			expect(() =>
+				new Webhook(subscription.secret).verify(hook.rawBody, standardHeaders(hook)),
+			).not.toThrow();
 		}
 	});
 
@@ -123,11 +150,11 @@ describe('retries (6.5, 8)', () => {
 		await oneEventFor();
 		await sandbox.admin.advanceClock(3 * 24 * 3600);
 
-		expect(sandbox.admin.deliveryLog({ subscriptionId: subscription.id }).map((attempt) => attempt.outcome)).toEqual([
-			'failed',
-			'failed',
-			'succeeded',
-		]);
+		expect(
+			sandbox.admin
+				.deliveryLog({ subscriptionId: subscription.id })
+				.map((attempt) => attempt.outcome),
+		).toEqual(['failed', 'failed', 'succeeded']);
 	});
 
 	it('counts a 3xx, a missed deadline and a refused connection as failures', async () => {
@@ -140,9 +167,20 @@ describe('retries (6.5, 8)', () => {
 		await oneEventFor();
 
 		const first = (subscriptionId: string) => sandbox.admin.deliveryLog({ subscriptionId })[0];
-		expect(first(redirecting.id)).toMatchObject({ outcome: 'failed', statusCode: 302, failure: expect.stringMatching(/redirect/) });
-		expect(first(hanging.id)).toMatchObject({ outcome: 'failed', statusCode: null, failure: `no response within ${DEADLINE_MS} ms` });
-		expect(first(refused.id)).toMatchObject({ outcome: 'failed', failure: expect.stringMatching(/connection failed/) });
+		expect(first(redirecting.id)).toMatchObject({
+			outcome: 'failed',
+			statusCode: 302,
+			failure: expect.stringMatching(/redirect/),
+		});
+		expect(first(hanging.id)).toMatchObject({
+			outcome: 'failed',
+			statusCode: null,
+			failure: `no response within ${DEADLINE_MS} ms`,
+		});
+		expect(first(refused.id)).toMatchObject({
+			outcome: 'failed',
+			failure: expect.stringMatching(/connection failed/),
+		});
 		for (const subscription of [redirecting, hanging, refused]) {
 			expect(first(subscription.id).nextAttemptAt).not.toBeNull();
 		}
@@ -152,20 +190,30 @@ describe('retries (6.5, 8)', () => {
 describe('subscriptions (6.1)', () => {
 	it("sends a group's events only to its group subscription when it has one", async () => {
 		const company = sandbox.admin.createSubscription({ url: receiver.url });
-		const east = sandbox.admin.createSubscription({ url: other.url, groupProfileId: 'group-profile-east' });
+		const east = sandbox.admin.createSubscription({
+			url: other.url,
+			groupProfileId: 'group-profile-east',
+		});
 
 		const eastCase = await oneEventFor(0);
 		const westCase = await oneEventFor(1);
 
 		expect(receiver.received.map((hook) => hook.json.eventObject.id)).toEqual([westCase.id]);
 		expect(other.received.map((hook) => hook.json.eventObject.id)).toEqual([eastCase.id]);
-		expect(sandbox.admin.deliveryLog({ caseId: eastCase.id }).map((attempt) => attempt.subscriptionId)).toEqual([east.id]);
-		expect(sandbox.admin.deliveryLog({ caseId: westCase.id }).map((attempt) => attempt.subscriptionId)).toEqual([company.id]);
+		expect(
+			sandbox.admin.deliveryLog({ caseId: eastCase.id }).map((attempt) => attempt.subscriptionId),
+		).toEqual([east.id]);
+		expect(
+			sandbox.admin.deliveryLog({ caseId: westCase.id }).map((attempt) => attempt.subscriptionId),
+		).toEqual([company.id]);
 	});
 
 	it('delivers to several endpoints, each signing with its own secret, filtered by event type', async () => {
 		const first = sandbox.admin.createSubscription({ url: receiver.url });
-		const second = sandbox.admin.createSubscription({ url: other.url, eventTypes: ['case.statuschange'] });
+		const second = sandbox.admin.createSubscription({
+			url: other.url,
+			eventTypes: ['case.statuschange'],
+		});
 		sandbox.admin.createSubscription({ url: other.url, eventTypes: ['casedata.statuschange'] });
 		expect(first.secret).not.toBe(second.secret);
 
@@ -173,8 +221,14 @@ describe('subscriptions (6.1)', () => {
 
 		expect(receiver.received).toHaveLength(1);
 		expect(other.received).toHaveLength(1);
-		new Webhook(first.secret).verify(receiver.received[0].rawBody, standardHeaders(receiver.received[0]));
-		new Webhook(second.secret).verify(other.received[0].rawBody, standardHeaders(other.received[0]));
+		new Webhook(first.secret).verify(
+			receiver.received[0].rawBody,
+			standardHeaders(receiver.received[0]),
+		);
+		new Webhook(second.secret).verify(
+			other.received[0].rawBody,
+			standardHeaders(other.received[0]),
+		);
 	});
 });
 
@@ -189,14 +243,20 @@ describe('secret rotation (6.3)', () => {
 		const [during] = receiver.received;
 		expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
 		for (const secret of [created.secret, rotated.secret]) {
-			expect(() => new Webhook(secret).verify(during.rawBody, standardHeaders(during))).not.toThrow();
+			expect(() =>
+				new Webhook(secret).verify(during.rawBody, standardHeaders(during)),
+			).not.toThrow();
 		}
 
 		sandbox.admin.endSecretRotation(created.id);
 		await oneEventFor();
 		const after = receiver.received[1];
-		expect(() => new Webhook(rotated.secret).verify(after.rawBody, standardHeaders(after))).not.toThrow();
-		expect(() => new Webhook(created.secret).verify(after.rawBody, standardHeaders(after))).toThrow();
+		expect(() =>
+			new Webhook(rotated.secret).verify(after.rawBody, standardHeaders(after)),
+		).not.toThrow();
+		expect(() =>
+			new Webhook(created.secret).verify(after.rawBody, standardHeaders(after)),
+		).toThrow();
 	});
 
 	it('drops the old secret by itself after 24 hours of sandbox time', async () => {
@@ -213,7 +273,9 @@ describe('legacy delivery (6.6)', () => {
 		expect(match).not.toBeNull();
 		const [, timestampMs, signature] = match!;
 		const bodyHash = createHash('sha256').update(hook.rawBody).digest('hex');
-		expect(createHmac('sha256', secret).update(`${timestampMs}.${bodyHash}`).digest('hex')).toBe(signature);
+		expect(createHmac('sha256', secret).update(`${timestampMs}.${bodyHash}`).digest('hex')).toBe(
+			signature,
+		);
 		expect(Math.abs(Number(timestampMs) - Date.now())).toBeLessThan(60_000);
 	}
 
@@ -233,7 +295,11 @@ describe('legacy delivery (6.6)', () => {
 		const [hook] = receiver.received;
 		verifyLegacy(hook, legacy.secret, 'sandbox-signature');
 		expect(hook.headers['webhook-signature']).toBeUndefined();
-		expect(hook.json).toMatchObject({ event: 'case.statuschange', username: 'hook-user', password: 'hook-pass' });
+		expect(hook.json).toMatchObject({
+			event: 'case.statuschange',
+			username: 'hook-user',
+			password: 'hook-pass',
+		});
 		expect(JSON.stringify(sandbox.admin.deliveryLog())).not.toContain('hook-pass');
 
 		sandbox.admin.updateWebhookSettings({ legacyHeaderName: 'acme-signature' });
@@ -242,10 +308,19 @@ describe('legacy delivery (6.6)', () => {
 	});
 
 	it('migrates legacy endpoints once; with both systems on each event arrives twice', async () => {
-		const legacy = sandbox.admin.createSubscription({ url: receiver.url, scheme: 'legacy', password: 'p' });
+		const legacy = sandbox.admin.createSubscription({
+			url: receiver.url,
+			scheme: 'legacy',
+			password: 'p',
+		});
 		const migration = sandbox.admin.migrateLegacySubscriptions();
 		expect(migration.created).toHaveLength(1);
-		expect(migration.created[0]).toMatchObject({ scheme: 'standard', url: legacy.url, migratedFromId: legacy.id, password: null });
+		expect(migration.created[0]).toMatchObject({
+			scheme: 'standard',
+			url: legacy.url,
+			migratedFromId: legacy.id,
+			password: null,
+		});
 		expect(migration.created[0].secret).toMatch(/^whsec_/);
 		expect(sandbox.admin.migrateLegacySubscriptions()).toEqual({ created: [], alreadyMigrated: 1 });
 		expect(sandbox.admin.listSubscriptions()).toHaveLength(2);
@@ -262,7 +337,9 @@ describe('legacy delivery (6.6)', () => {
 
 		sandbox.admin.updateWebhookSettings({ standardEnabled: false });
 		await oneEventFor();
-		expect(receiver.received.slice(2).map((hook) => Boolean(hook.headers['sandbox-signature']))).toEqual([true]);
+		expect(
+			receiver.received.slice(2).map((hook) => Boolean(hook.headers['sandbox-signature'])),
+		).toEqual([true]);
 	});
 });
 
@@ -271,12 +348,17 @@ describe('delivery quirks (6.5)', () => {
 		sandbox.admin.createSubscription({ url: receiver.url, quirks: { duplicate: true } });
 		await oneEventFor();
 		expect(receiver.received).toHaveLength(2);
-		expect(receiver.received[0].headers['webhook-id']).toBe(receiver.received[1].headers['webhook-id']);
+		expect(receiver.received[0].headers['webhook-id']).toBe(
+			receiver.received[1].headers['webhook-id'],
+		);
 		expect(sandbox.admin.deliveryLog().map((attempt) => attempt.duplicate)).toEqual([false, true]);
 	});
 
 	it('out of order: each message is delivered after the one that follows it', async () => {
-		const subscription = sandbox.admin.createSubscription({ url: receiver.url, eventTypes: ['case.statuschange'] });
+		const subscription = sandbox.admin.createSubscription({
+			url: receiver.url,
+			eventTypes: ['case.statuschange'],
+		});
 		sandbox.admin.updateSubscription(subscription.id, { quirks: { outOfOrder: true } });
 		const created = await oneEventFor();
 		expect(receiver.received).toHaveLength(0);
@@ -306,11 +388,18 @@ describe('deliveries that never arrive (6.5: missed events)', () => {
 		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
 		const missed = await createCase(sandbox, await tokenFor(sandbox, 0), body);
 		await sandbox.admin.idle();
-		await sandbox.admin.advanceClock(WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0) + 3600);
+		await sandbox.admin.advanceClock(
+			WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0) + 3600,
+		);
 
 		const attempts = sandbox.admin.deliveryLog({ caseId: missed.id });
 		expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-		expect(attempts.every((attempt) => attempt.outcome === 'failed' && /dropped by delivery fault/.test(attempt.failure ?? ''))).toBe(true);
+		expect(
+			attempts.every(
+				(attempt) =>
+					attempt.outcome === 'failed' && /dropped by delivery fault/.test(attempt.failure ?? ''),
+			),
+		).toBe(true);
 		expect(attempts.at(-1)!.nextAttemptAt).toBeNull();
 		expect(receiver.received).toHaveLength(1);
 	});
@@ -332,7 +421,9 @@ describe('deliveries that never arrive (6.5: missed events)', () => {
 		const named = sandbox.admin.injectDeliveryFault({ messageIds: ['msg_x'] });
 		expect(named).toMatchObject({ dropRate: 0, messageIds: ['msg_x'], subscriptionId: null });
 		expect(() => sandbox.admin.injectDeliveryFault({})).toThrow(/dropRate or messageIds/);
-		expect(() => sandbox.admin.injectDeliveryFault({ dropRate: 2 })).toThrow(/dropRate must be a number from 0 to 1/);
+		expect(() => sandbox.admin.injectDeliveryFault({ dropRate: 2 })).toThrow(
+			/dropRate must be a number from 0 to 1/,
+		);
 		const overHttp = await adminCall(sandbox, 'POST', '/webhooks/faults', { dropRate: 0.5 });
 		expect(overHttp.status).toBe(200);
 		expect((await adminCall(sandbox, 'GET', '/webhooks/faults')).body).toHaveLength(2);
@@ -344,12 +435,16 @@ describe('deliveries that never arrive (6.5: missed events)', () => {
 describe('admin HTTP interface', () => {
 	it('creates a subscription, advances the clock and reads the delivery log over HTTP', async () => {
 		receiver.respondWith(() => 500);
-		const subscription = (await adminCall(sandbox, 'POST', '/webhooks/subscriptions', { url: receiver.url })).body;
+		const subscription = (
+			await adminCall(sandbox, 'POST', '/webhooks/subscriptions', { url: receiver.url })
+		).body;
 		expect(subscription.secret).toMatch(/^whsec_/);
 		await oneEventFor();
 		await adminCall(sandbox, 'POST', '/clock/advance', { seconds: 5 });
 
-		const log = (await adminCall(sandbox, 'GET', `/webhooks/deliveries?subscriptionId=${subscription.id}`)).body;
+		const log = (
+			await adminCall(sandbox, 'GET', `/webhooks/deliveries?subscriptionId=${subscription.id}`)
+		).body;
 		expect(log.map((attempt: { attempt: number }) => attempt.attempt)).toEqual([1, 2]);
 	});
 });

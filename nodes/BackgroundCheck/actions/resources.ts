@@ -16,14 +16,26 @@ import * as verificationBook from './verificationBook';
  * description), the fields and the router (each resource folder's module) come from it. Resource and operation values are saved in users' workflows: never rename one.
  */
 export const resources = {
-	case: { name: 'Case', description: 'A background-check order for one candidate', module: caseResource },
+	case: {
+		name: 'Case',
+		description: 'A background-check order for one candidate',
+		module: caseResource,
+	},
 	caseData: {
 		name: 'Case Data',
 		description: 'One service (screening) inside a case, with its status and search records',
 		module: caseData,
 	},
-	companyUser: { name: 'Company User', description: 'Users of the company, by group', module: companyUser },
-	package: { name: 'Package', description: 'A named set of services a case can be ordered with', module: packageResource },
+	companyUser: {
+		name: 'Company User',
+		description: 'Users of the company, by group',
+		module: companyUser,
+	},
+	package: {
+		name: 'Package',
+		description: 'A named set of services a case can be ordered with',
+		module: packageResource,
+	},
 	cplc: {
 		name: 'Professional License (CPLC)',
 		description: 'Definitions of the professional licenses and certifications supplied to a case',
@@ -31,10 +43,15 @@ export const resources = {
 	},
 	secureDocument: {
 		name: 'Secure Document',
-		description: 'A file (such as a license or a diploma) stored for use in order data and testimony',
+		description:
+			'A file (such as a license or a diploma) stored for use in order data and testimony',
 		module: secureDocument,
 	},
-	shipmentMask: { name: 'Shipment Mask', description: 'Where collection kits are shipped', module: shipmentMask },
+	shipmentMask: {
+		name: 'Shipment Mask',
+		description: 'Where collection kits are shipped',
+		module: shipmentMask,
+	},
 	testimony: {
 		name: 'Testimony',
 		description: 'Professional license or certification details supplied for a case',
@@ -54,11 +71,13 @@ export type BackgroundCheckOperations = {
 	[R in BackgroundCheckResource]: keyof (typeof resources)[R]['module']['operations'];
 };
 
-export const resourceOptions: INodePropertyOptions[] = Object.entries(resources).map(([value, resource]) => ({
-	name: resource.name,
-	value,
-	description: resource.description,
-}));
+export const resourceOptions: INodePropertyOptions[] = Object.entries(resources).map(
+	([value, resource]) => ({
+		name: resource.name,
+		value,
+		description: resource.description,
+	}),
+);
 
 /** Resource → operation → its module (fields and execute). */
 export const operations = Object.fromEntries(

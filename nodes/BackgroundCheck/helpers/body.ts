@@ -24,7 +24,8 @@ export function mergeBody(typed: IDataObject, additional: IDataObject): IDataObj
 	const merged: IDataObject = { ...typed };
 	for (const [key, value] of Object.entries(additional)) {
 		const current = merged[key];
-		merged[key] = isPlainObject(current) && isPlainObject(value) ? mergeBody(current, value) : value;
+		merged[key] =
+			isPlainObject(current) && isPlainObject(value) ? mergeBody(current, value) : value;
 	}
 	return merged;
 }

@@ -8,7 +8,11 @@ export type ItemResult = IDataObject | IDataObject[];
  * Makes sure an error reaching the user is a node error that points at the item it came from. Errors from
  * the transport and the validators already are; anything else (a bug, an unexpected shape) is wrapped.
  */
-export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
@@ -91,9 +95,17 @@ export async function runForEachItem(
 	const items = this.getInputData();
 	const concurrency = Math.min(Math.max(Math.floor(options.concurrency ?? 1), 1), MAX_CONCURRENCY);
 	const outputOf = (itemIndex: number, result: ItemResult): INodeExecutionData[] =>
-		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), { itemData: { item: itemIndex } });
-	const errorItem = (nodeError: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData => ({
-		json: { error: nodeError.message, ...(nodeError.description ? { errorDescription: nodeError.description } : {}) },
+		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), {
+			itemData: { item: itemIndex },
+		});
+	const errorItem = (
+		nodeError: NodeApiError | NodeOperationError,
+		itemIndex: number,
+	): INodeExecutionData => ({
+		json: {
+			error: nodeError.message,
+			...(nodeError.description ? { errorDescription: nodeError.description } : {}),
+		},
 		pairedItem: { item: itemIndex },
 	});
 
@@ -122,7 +134,8 @@ export async function runForEachItem(
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, itemIndex);
 			if (this.continueOnFail()) outputs[itemIndex] = [errorItem(nodeError, itemIndex)];
-			else if (failure === undefined || itemIndex < failure.itemIndex) failure = { itemIndex, error: nodeError };
+			else if (failure === undefined || itemIndex < failure.itemIndex)
+				failure = { itemIndex, error: nodeError };
 		}
 	};
 	await runItem(0);
@@ -145,10 +158,19 @@ export async function runForEachItem(
 export function readConcurrency(this: IExecuteFunctions): number {
 	const value = this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY);
 	const concurrency = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-		throw new NodeOperationError(this.getNode(), `Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`, {
-			description: `It is ${JSON.stringify(value)}. Use 1 to request one item at a time.`,
-		});
+	if (
+		typeof concurrency !== 'number' ||
+		!Number.isInteger(concurrency) ||
+		concurrency < 1 ||
+		concurrency > MAX_CONCURRENCY
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`,
+			{
+				description: `It is ${JSON.stringify(value)}. Use 1 to request one item at a time.`,
+			},
+		);
 	}
 	return concurrency;
 }
@@ -158,6 +180,9 @@ export function readConcurrency(this: IExecuteFunctions): number {
  * is empty or not an object, the item says what was done instead of being empty.
  */
 export function asRecord(response: unknown, whenNoRecord: IDataObject): IDataObject {
-	if (response !== null && typeof response === 'object' && !Array.isArray(response)) return response as IDataObject;
-	return response === undefined || response === null || response === '' ? whenNoRecord : { ...whenNoRecord, response: response as IDataObject[string] };
+	if (response !== null && typeof response === 'object' && !Array.isArray(response))
+		return response as IDataObject;
+	return response === undefined || response === null || response === ''
+		? whenNoRecord
+		: { ...whenNoRecord, response: response as IDataObject[string] };
 }

@@ -35,7 +35,10 @@ export function idLocator(options: {
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '[^\\s/\\\\?#%]+', errorMessage: 'Enter the bare ID, without spaces, slashes, ?, # or %' },
+						properties: {
+							regex: '[^\\s/\\\\?#%]+',
+							errorMessage: 'Enter the bare ID, without spaces, slashes, ?, # or %',
+						},
 					},
 				],
 			},
@@ -156,8 +159,7 @@ export const readOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
 			default: DEFAULT_CONCURRENCY,
-			description:
-				`How many input items are requested at the same time (1 to ${MAX_CONCURRENCY}; ${DEFAULT_CONCURRENCY} without this option; 1 for one after the other). Output items keep the input order and stay paired with their input items. The first item runs alone, so that the credential exchanges its token only once. When the API answers 429 or 503 with Retry-After, every item of the run waits as asked.`,
+			description: `How many input items are requested at the same time (1 to ${MAX_CONCURRENCY}; ${DEFAULT_CONCURRENCY} without this option; 1 for one after the other). Output items keep the input order and stay paired with their input items. The first item runs alone, so that the credential exchanges its token only once. When the API answers 429 or 503 with Retry-After, every item of the run waits as asked.`,
 		},
 	],
 };

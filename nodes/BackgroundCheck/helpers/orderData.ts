@@ -1,28 +1,55 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { SERVICES, STAFFING_AGENCY_MAX_LENGTH, isDrugPanelServiceId } from '../../shared/catalog';
 import { mergeBody, withoutEmptyValues } from './body';
-import { CUSTOM_IDS_HINT, CUSTOM_SERVICE, CUSTOM_SERVICE_OPTION, SERVICE_OPTIONS, resolveServiceId } from './services';
+import {
+	CUSTOM_IDS_HINT,
+	CUSTOM_SERVICE,
+	CUSTOM_SERVICE_OPTION,
+	SERVICE_OPTIONS,
+	resolveServiceId,
+} from './services';
 import { parseJsonObject, requireId, requireIdList } from './validation';
 
 const NO_SERVICE = '';
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
-function servicesWhere(keep: (service: (typeof SERVICES)[number]) => boolean): INodePropertyOptions[] {
+function servicesWhere(
+	keep: (service: (typeof SERVICES)[number]) => boolean,
+): INodePropertyOptions[] {
 	const ids = new Set(SERVICES.filter(keep).map((service) => service.id));
 	return SERVICE_OPTIONS.filter((option) => ids.has(option.value as string));
 }
 
-const DRUG_SERVICES = servicesWhere((service) => service.subcategoryId === 'service-subcat-drug' || isDrugPanelServiceId(service.id));
+const DRUG_SERVICES = servicesWhere(
+	(service) => service.subcategoryId === 'service-subcat-drug' || isDrugPanelServiceId(service.id),
+);
 const OHS_SERVICES = servicesWhere((service) => service.categoryId === 'service-cat-ohs');
-const VERIFICATION_SERVICES = servicesWhere((service) => service.categoryId === 'service-cat-verification');
+const VERIFICATION_SERVICES = servicesWhere(
+	(service) => service.categoryId === 'service-cat-verification',
+);
 const LICENSE_SERVICES = servicesWhere((service) => service.categoryId === 'service-cat-pro-lic');
 
 /** The service an order-data entry belongs to, sent as serviceId (spec 2.4), plus its "Other" ID field. */
-function serviceFields(options: INodePropertyOptions[], defaultServiceId: string, optional = false): INodeProperties[] {
+function serviceFields(
+	options: INodePropertyOptions[],
+	defaultServiceId: string,
+	optional = false,
+): INodeProperties[] {
 	const choices = [...options, CUSTOM_SERVICE_OPTION];
-	if (optional) choices.push({ name: 'None (Not Service-Specific)', value: NO_SERVICE, description: 'Send no serviceId' });
+	if (optional)
+		choices.push({
+			name: 'None (Not Service-Specific)',
+			value: NO_SERVICE,
+			description: 'Send no serviceId',
+		});
 	return [
 		{
 			displayName: 'Service Name or ID',
@@ -132,7 +159,10 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 			secureDocumentIdsField,
 			entryJsonField('{ "employerName": "Acme Logistics", "startDate": "2019-04-01" }'),
 		],
-		keys: (entry, check) => ({ staffingAgency: entry.staffingAgency, secureDocumentIds: check.ids(entry.secureDocumentIds, 'Secure Document IDs') }),
+		keys: (entry, check) => ({
+			staffingAgency: entry.staffingAgency,
+			secureDocumentIds: check.ids(entry.secureDocumentIds, 'Secure Document IDs'),
+		}),
 	},
 	{
 		name: 'education',
@@ -142,7 +172,9 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 			secureDocumentIdsField,
 			entryJsonField('{ "schoolName": "Valley State University", "degree": "BSN" }'),
 		],
-		keys: (entry, check) => ({ secureDocumentIds: check.ids(entry.secureDocumentIds, 'Secure Document IDs') }),
+		keys: (entry, check) => ({
+			secureDocumentIds: check.ids(entry.secureDocumentIds, 'Secure Document IDs'),
+		}),
 	},
 	{
 		name: 'cplc',
@@ -180,9 +212,15 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 				description:
 					'Where to ship collection kits: an ID from Shipment Mask > Get Many. Sent as shipmentMaskId (key name chosen by this node; the spec names shipment order data but does not show it).',
 			},
-			entryJsonField('{ "address": { "line1": "1 Main St", "city": "Austin", "state": "TX", "zip": "78701" } }'),
+			entryJsonField(
+				'{ "address": { "line1": "1 Main St", "city": "Austin", "state": "TX", "zip": "78701" } }',
+			),
 		],
-		keys: (entry, check) => ({ shipmentMaskId: entry.shipmentMaskId ? check.id(entry.shipmentMaskId, 'Shipment Mask ID') : undefined }),
+		keys: (entry, check) => ({
+			shipmentMaskId: entry.shipmentMaskId
+				? check.id(entry.shipmentMaskId, 'Shipment Mask ID')
+				: undefined,
+		}),
 	},
 	{
 		name: 'ohsSubstitution',
@@ -200,7 +238,9 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 			},
 			entryJsonField('{ "reason": "Clinic does not offer QuantiFERON" }'),
 		],
-		keys: (entry, check) => ({ substituteServiceId: check.id(entry.substituteServiceId, 'Substitute Service') }),
+		keys: (entry, check) => ({
+			substituteServiceId: check.id(entry.substituteServiceId, 'Substitute Service'),
+		}),
 	},
 	{
 		name: 'other',
@@ -213,7 +253,8 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. codt-drug-reason-for-test',
-				description: 'Order data type, sent as type, for kinds of order data this node has no form for',
+				description:
+					'Order data type, sent as type, for kinds of order data this node has no form for',
 			},
 			entryJsonField('{ "jurisdictions": [{ "county": "Travis", "state": "TX" }] }'),
 		],
@@ -232,14 +273,21 @@ export const orderDataProperty: INodeProperties = {
 	description:
 		'Per-service order details, sent as the orderData list (spec 4.3: shipment, CPLC, OHS service substitutions, DOT drug order data). Each entry carries the serviceId it applies to.',
 	options: ORDER_DATA_KINDS.map(
-		(kind): INodePropertyCollection => ({ name: kind.name, displayName: kind.displayName, values: kind.values }),
+		(kind): INodePropertyCollection => ({
+			name: kind.name,
+			displayName: kind.displayName,
+			values: kind.values,
+		}),
 	),
 };
 
 /** The orderData list, in the order of the kinds above; every ID and JSON field checked first. */
 export function buildOrderData(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	const node = this.getNode();
-	const entriesByKind = this.getNodeParameter('orderData', itemIndex, {}) as Record<string, IDataObject[] | undefined>;
+	const entriesByKind = this.getNodeParameter('orderData', itemIndex, {}) as Record<
+		string,
+		IDataObject[] | undefined
+	>;
 	const orderData: IDataObject[] = [];
 	for (const kind of ORDER_DATA_KINDS) {
 		(entriesByKind[kind.name] ?? []).forEach((entry, position) => {
@@ -251,9 +299,20 @@ export function buildOrderData(this: IExecuteFunctions, itemIndex: number): IDat
 			const serviceId =
 				entry.serviceId === NO_SERVICE || entry.serviceId === undefined
 					? undefined
-					: resolveServiceId.call(this, itemIndex, entry.serviceId, entry.customServiceId, `${where}: Service`);
+					: resolveServiceId.call(
+							this,
+							itemIndex,
+							entry.serviceId,
+							entry.customServiceId,
+							`${where}: Service`,
+						);
 			const typed = withoutEmptyValues({ serviceId, ...kind.keys(entry, check) });
-			const extra = parseJsonObject(node, entry.additionalFields, `${where}: Additional Fields (JSON)`, itemIndex);
+			const extra = parseJsonObject(
+				node,
+				entry.additionalFields,
+				`${where}: Additional Fields (JSON)`,
+				itemIndex,
+			);
 			orderData.push(mergeBody(typed, extra));
 		});
 	}

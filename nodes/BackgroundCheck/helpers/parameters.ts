@@ -3,7 +3,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { parseJsonObject, requireId } from './validation';
 
 /** Reads and checks a required ID parameter; resource locators give their value, whatever the mode. */
-export function readId(this: IExecuteFunctions, itemIndex: number, parameter: string, label: string): string {
+export function readId(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	label: string,
+): string {
 	const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
 	return requireId(this.getNode(), value, label, itemIndex);
 }
@@ -13,8 +18,18 @@ export function readCaseId(this: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** Reads a JSON parameter as an object, naming the field when it is not one. */
-export function readJsonObject(this: IExecuteFunctions, itemIndex: number, parameter: string, label: string): IDataObject {
-	return parseJsonObject(this.getNode(), this.getNodeParameter(parameter, itemIndex, '{}'), label, itemIndex);
+export function readJsonObject(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	label: string,
+): IDataObject {
+	return parseJsonObject(
+		this.getNode(),
+		this.getNodeParameter(parameter, itemIndex, '{}'),
+		label,
+		itemIndex,
+	);
 }
 
 export function readAdditionalBody(this: IExecuteFunctions, itemIndex: number): IDataObject {

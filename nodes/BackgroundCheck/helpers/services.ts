@@ -7,7 +7,9 @@ import { requireId, requireIdList } from './validation';
 export const CUSTOM_SERVICE = '__custom';
 
 function describeService(service: CatalogService): string {
-	return [serviceGroupLabel(service), service.note, `ID: ${service.id}`].filter(Boolean).join(' · ');
+	return [serviceGroupLabel(service), service.note, `ID: ${service.id}`]
+		.filter(Boolean)
+		.join(' · ');
 }
 
 /** Every service of spec 2.4 as a dropdown entry: its name, with group and ID shown underneath. */
@@ -20,7 +22,8 @@ export const SERVICE_OPTIONS: INodePropertyOptions[] = SERVICES.map((service) =>
 export const CUSTOM_SERVICE_OPTION: INodePropertyOptions = {
 	name: 'Other (Enter a Service ID)',
 	value: CUSTOM_SERVICE,
-	description: 'A drug panel or any service that is not in the list, such as service-drug-5555N-panel',
+	description:
+		'A drug panel or any service that is not in the list, such as service-drug-5555N-panel',
 };
 
 export const CUSTOM_IDS_HINT =
@@ -34,8 +37,18 @@ export function readServiceIds(
 	custom: { parameter: string; label: string },
 ): string[] {
 	const node = this.getNode();
-	const fromList = requireIdList(node, this.getNodeParameter(picked.parameter, itemIndex, []), picked.label, itemIndex);
-	const typed = requireIdList(node, this.getNodeParameter(custom.parameter, itemIndex, ''), custom.label, itemIndex);
+	const fromList = requireIdList(
+		node,
+		this.getNodeParameter(picked.parameter, itemIndex, []),
+		picked.label,
+		itemIndex,
+	);
+	const typed = requireIdList(
+		node,
+		this.getNodeParameter(custom.parameter, itemIndex, ''),
+		custom.label,
+		itemIndex,
+	);
 	return [...new Set([...fromList, ...typed])];
 }
 
@@ -48,5 +61,7 @@ export function resolveServiceId(
 	label: string,
 ): string {
 	const node = this.getNode();
-	return picked === CUSTOM_SERVICE ? requireId(node, customId, `${label} (custom ID)`, itemIndex) : requireId(node, picked, label, itemIndex);
+	return picked === CUSTOM_SERVICE
+		? requireId(node, customId, `${label} (custom ID)`, itemIndex)
+		: requireId(node, picked, label, itemIndex);
 }

@@ -12,14 +12,44 @@ import { checkBody, requireId, requireIdList } from './validation';
  */
 const LICENSE_FIELDS = [
 	{ fieldId: 'firstName', displayName: 'First Name', required: true, placeholder: 'e.g. Maria' },
-	{ fieldId: 'middleInitial', displayName: 'Middle Initial', required: false, placeholder: 'e.g. J' },
+	{
+		fieldId: 'middleInitial',
+		displayName: 'Middle Initial',
+		required: false,
+		placeholder: 'e.g. J',
+	},
 	{ fieldId: 'lastName', displayName: 'Last Name', required: true, placeholder: 'e.g. Garcia' },
-	{ fieldId: 'licenseNumber', displayName: 'License Number', required: true, placeholder: 'e.g. RN123456' },
+	{
+		fieldId: 'licenseNumber',
+		displayName: 'License Number',
+		required: true,
+		placeholder: 'e.g. RN123456',
+	},
 	{ fieldId: 'state', displayName: 'State', required: false, placeholder: 'e.g. TX' },
-	{ fieldId: 'certifyingBody', displayName: 'Certifying Body', required: true, placeholder: 'e.g. Texas Board of Nursing' },
-	{ fieldId: 'issueDate', displayName: 'Issue Date', required: false, placeholder: 'e.g. 2021-05-01' },
-	{ fieldId: 'expirationDate', displayName: 'Expiration Date', required: false, placeholder: 'e.g. 2027-05-01' },
-	{ fieldId: 'additionalInfo', displayName: 'Additional Info', required: false, placeholder: 'e.g. Compact license' },
+	{
+		fieldId: 'certifyingBody',
+		displayName: 'Certifying Body',
+		required: true,
+		placeholder: 'e.g. Texas Board of Nursing',
+	},
+	{
+		fieldId: 'issueDate',
+		displayName: 'Issue Date',
+		required: false,
+		placeholder: 'e.g. 2021-05-01',
+	},
+	{
+		fieldId: 'expirationDate',
+		displayName: 'Expiration Date',
+		required: false,
+		placeholder: 'e.g. 2027-05-01',
+	},
+	{
+		fieldId: 'additionalInfo',
+		displayName: 'Additional Info',
+		required: false,
+		placeholder: 'e.g. Compact license',
+	},
 ] as const;
 
 function licenseField(field: (typeof LICENSE_FIELDS)[number], required: boolean): INodeProperties {
@@ -41,7 +71,9 @@ const OPTIONS = 'testimonyOptions';
 /** The fields of Testimony > Create (`forUpdate` false) or Testimony > Update (every license field optional). */
 export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 	const topLevel = forUpdate ? [] : LICENSE_FIELDS.filter((field) => field.required);
-	const inCollection = forUpdate ? LICENSE_FIELDS : LICENSE_FIELDS.filter((field) => !field.required);
+	const inCollection = forUpdate
+		? LICENSE_FIELDS
+		: LICENSE_FIELDS.filter((field) => !field.required);
 	return [
 		...topLevel.map((field) => licenseField(field, true)),
 		{
@@ -69,8 +101,21 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 					displayName: 'Field',
 					name: 'field',
 					values: [
-						{ displayName: 'Field ID', name: 'fieldId', type: 'string', default: '', placeholder: 'e.g. boardCertificationType', description: 'The fieldId of the definition field' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'The value to record' },
+						{
+							displayName: 'Field ID',
+							name: 'fieldId',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. boardCertificationType',
+							description: 'The fieldId of the definition field',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: 'The value to record',
+						},
 					],
 				},
 			],
@@ -100,30 +145,53 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 				},
 			],
 		},
-		additionalBodyField('{ "fields": [{ "fieldId": "state", "value": "TX" }] } (replaces the fields list)'),
+		additionalBodyField(
+			'{ "fields": [{ "fieldId": "state", "value": "TX" }] } (replaces the fields list)',
+		),
 	];
 }
 
 /** `{ cplcId?, fields: [{ fieldId, value }], staffingAgency?, secureDocumentIds? }` from the parameters. */
-export function buildTestimonyBody(this: IExecuteFunctions, itemIndex: number, forUpdate: boolean): IDataObject {
+export function buildTestimonyBody(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	forUpdate: boolean,
+): IDataObject {
 	const node = this.getNode();
-	const values: IDataObject = { ...(this.getNodeParameter(LICENSE_COLLECTION, itemIndex, {}) as IDataObject) };
+	const values: IDataObject = {
+		...(this.getNodeParameter(LICENSE_COLLECTION, itemIndex, {}) as IDataObject),
+	};
 	if (!forUpdate) {
 		for (const field of LICENSE_FIELDS.filter((candidate) => candidate.required)) {
 			values[field.fieldId] = this.getNodeParameter(field.fieldId, itemIndex, '');
 		}
 	}
-	const fields = LICENSE_FIELDS.filter((field) => typeof values[field.fieldId] === 'string' && (values[field.fieldId] as string).trim() !== '').map(
-		(field) => ({ fieldId: field.fieldId, value: (values[field.fieldId] as string).trim() }),
-	);
-	const custom = (this.getNodeParameter(`${CUSTOM_FIELDS}.field`, itemIndex, []) as Array<{ fieldId: string; value: string }>).map(
-		(field) => ({ fieldId: requireId(node, field.fieldId, 'Other Definition Fields: Field ID', itemIndex), value: field.value ?? '' }),
-	);
-	const options = this.getNodeParameter(OPTIONS, itemIndex, {}) as { secureDocumentIds?: string; staffingAgency?: string };
+	const fields = LICENSE_FIELDS.filter(
+		(field) =>
+			typeof values[field.fieldId] === 'string' && (values[field.fieldId] as string).trim() !== '',
+	).map((field) => ({ fieldId: field.fieldId, value: (values[field.fieldId] as string).trim() }));
+	const custom = (
+		this.getNodeParameter(`${CUSTOM_FIELDS}.field`, itemIndex, []) as Array<{
+			fieldId: string;
+			value: string;
+		}>
+	).map((field) => ({
+		fieldId: requireId(node, field.fieldId, 'Other Definition Fields: Field ID', itemIndex),
+		value: field.value ?? '',
+	}));
+	const options = this.getNodeParameter(OPTIONS, itemIndex, {}) as {
+		secureDocumentIds?: string;
+		staffingAgency?: string;
+	};
 	const body = withoutEmptyValues({
 		fields: [...fields, ...custom],
 		staffingAgency: options.staffingAgency,
-		secureDocumentIds: requireIdList(node, options.secureDocumentIds ?? '', 'Secure Document IDs', itemIndex),
+		secureDocumentIds: requireIdList(
+			node,
+			options.secureDocumentIds ?? '',
+			'Secure Document IDs',
+			itemIndex,
+		),
 	});
 	const merged = mergeBody(body, readAdditionalBody.call(this, itemIndex));
 	checkBody(node, merged, itemIndex);

@@ -6,8 +6,16 @@ import { findBodyViolations, type BodyRules } from '../../shared/validation';
 /** How an error names the item it is about, in n8n's own wording. */
 export const itemLabel = (itemIndex: number) => `[item ${itemIndex}]`;
 
-export function invalidInput(node: INode, itemIndex: number, message: string, description?: string): NodeOperationError {
-	return new NodeOperationError(node, `${message} ${itemLabel(itemIndex)}`, { itemIndex, description });
+export function invalidInput(
+	node: INode,
+	itemIndex: number,
+	message: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(node, `${message} ${itemLabel(itemIndex)}`, {
+		itemIndex,
+		description,
+	});
 }
 
 /**
@@ -22,7 +30,12 @@ const MALFORMED_ID_CHARACTER = /[\s/\\?#%\p{Cc}]/u;
 export function requireId(node: INode, value: unknown, field: string, itemIndex: number): string {
 	const text = typeof value === 'number' ? String(value) : value;
 	if (typeof text !== 'string' || text.trim() === '') {
-		throw invalidInput(node, itemIndex, `${field} is empty`, `Enter the ${field}, or map it from a previous node.`);
+		throw invalidInput(
+			node,
+			itemIndex,
+			`${field} is empty`,
+			`Enter the ${field}, or map it from a previous node.`,
+		);
 	}
 	const id = text.trim();
 	if (id === '.' || id === '..' || MALFORMED_ID_CHARACTER.test(id)) {
@@ -37,8 +50,17 @@ export function requireId(node: INode, value: unknown, field: string, itemIndex:
 }
 
 /** Splits a comma- or newline-separated list of IDs and checks each one. */
-export function requireIdList(node: INode, value: unknown, field: string, itemIndex: number): string[] {
-	const values = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[,\n]/) : [];
+export function requireIdList(
+	node: INode,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string[] {
+	const values = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(/[,\n]/)
+			: [];
 	return values
 		.filter((entry) => !(typeof entry === 'string' && entry.trim() === ''))
 		.map((entry) => requireId(node, entry, field, itemIndex));
@@ -48,21 +70,42 @@ export function requireIdList(node: INode, value: unknown, field: string, itemIn
  * A JSON field's value as an object. n8n hands over the text as typed, or an object when an expression
  * produced one; both are accepted, anything that is not a JSON object is refused.
  */
-export function parseJsonObject(node: INode, value: unknown, field: string, itemIndex: number): IDataObject {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+export function parseJsonObject(
+	node: INode,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): IDataObject {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return {};
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		try {
 			parsed = JSON.parse(value);
 		} catch (error) {
-			throw invalidInput(node, itemIndex, `${field} is not valid JSON`, `${(error as Error).message}. Example: { "key": "value" }`);
+			throw invalidInput(
+				node,
+				itemIndex,
+				`${field} is not valid JSON`,
+				`${(error as Error).message}. Example: { "key": "value" }`,
+			);
 		}
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw invalidInput(node, itemIndex, `${field} must be a JSON object`, 'Wrap the values in { }, for example { "key": "value" }.');
+		throw invalidInput(
+			node,
+			itemIndex,
+			`${field} must be a JSON object`,
+			'Wrap the values in { }, for example { "key": "value" }.',
+		);
 	}
 	if (nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
-		throw invalidInput(node, itemIndex, `${field} is nested more than ${MAX_JSON_DEPTH} levels deep`, 'No body of this API nests that far; check the expression or text that builds it.');
+		throw invalidInput(
+			node,
+			itemIndex,
+			`${field} is nested more than ${MAX_JSON_DEPTH} levels deep`,
+			'No body of this API nests that far; check the expression or text that builds it.',
+		);
 	}
 	return parsed as IDataObject;
 }
@@ -87,13 +130,20 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
  * follows the API's rule, and with `{ names: true }` (case creation: spec 7 names case creation, aliases and
  * the candidate-info update) so does every name field.
  */
-export function checkBody(node: INode, body: unknown, itemIndex: number, rules: BodyRules = { names: false }): void {
+export function checkBody(
+	node: INode,
+	body: unknown,
+	itemIndex: number,
+	rules: BodyRules = { names: false },
+): void {
 	const [first, ...others] = findBodyViolations(body, rules);
 	if (!first) return;
 	throw invalidInput(
 		node,
 		itemIndex,
 		first.message,
-		others.length > 0 ? `Also: ${others.map((violation) => violation.message).join('; ')}` : undefined,
+		others.length > 0
+			? `Also: ${others.map((violation) => violation.message).join('; ')}`
+			: undefined,
 	);
 }

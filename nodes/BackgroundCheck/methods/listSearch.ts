@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { SERVICE_TYPES, findService } from '../../shared/catalog';
 import { recordsOf } from '../../shared/transport/lists';
@@ -15,7 +20,10 @@ interface CaseSummary extends IDataObject {
 
 function caseLabel(record: CaseSummary): string {
 	const candidate = record.candidate ?? {};
-	const person = [candidate.firstName, candidate.lastName].filter(Boolean).join(' ') || candidate.email || 'Unnamed candidate';
+	const person =
+		[candidate.firstName, candidate.lastName].filter(Boolean).join(' ') ||
+		candidate.email ||
+		'Unnamed candidate';
 	const status = [record.caseStatus, record.secondaryStatus].filter(Boolean).join(' / ');
 	return status ? `${person} (${status})` : person;
 }
@@ -40,7 +48,13 @@ export async function searchCases(
 	const results: INodeListSearchItems[] = (recordsOf(response, 'caseList') as CaseSummary[])
 		.filter((record) => typeof record.id === 'string')
 		.filter((record) =>
-			matches(filter, record.id, record.candidate?.firstName, record.candidate?.lastName, record.candidate?.email),
+			matches(
+				filter,
+				record.id,
+				record.candidate?.firstName,
+				record.candidate?.lastName,
+				record.candidate?.email,
+			),
 		)
 		.map((record) => ({
 			name: caseLabel(record),
@@ -48,7 +62,11 @@ export async function searchCases(
 			description: [record.id, record.candidate?.email, record.crStamp].filter(Boolean).join(' · '),
 		}));
 	const totalPages = response?.listMetadata?.totalPages;
-	return { results, paginationToken: typeof totalPages === 'number' && page + 1 < totalPages ? String(page + 1) : undefined };
+	return {
+		results,
+		paginationToken:
+			typeof totalPages === 'number' && page + 1 < totalPages ? String(page + 1) : undefined,
+	};
 }
 
 function serviceTypeName(serviceTypeId: string): string {
@@ -59,15 +77,24 @@ function serviceTypeName(serviceTypeId: string): string {
  * Service types for Case > Get Data. With a case chosen, the types of its services (so the Screening type's
  * GUID, which the spec does not give, is offered too); without one, the types the spec names.
  */
-export async function searchServiceTypes(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchServiceTypes(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const caseId = this.getCurrentNodeParameter('caseId', { extractValue: true });
 	const servicesByType = new Map<string, string[]>();
 	if (typeof caseId === 'string' && caseId.trim() !== '') {
 		const record = (await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`)) as CaseSummary;
 		for (const service of record.services ?? []) {
 			if (!service.serviceTypeId) continue;
-			const name = service.serviceName ?? (service.serviceId ? findService(service.serviceId)?.name : undefined) ?? service.serviceId;
-			servicesByType.set(service.serviceTypeId, [...(servicesByType.get(service.serviceTypeId) ?? []), name ?? '']);
+			const name =
+				service.serviceName ??
+				(service.serviceId ? findService(service.serviceId)?.name : undefined) ??
+				service.serviceId;
+			servicesByType.set(service.serviceTypeId, [
+				...(servicesByType.get(service.serviceTypeId) ?? []),
+				name ?? '',
+			]);
 		}
 	}
 	if (servicesByType.size === 0) {

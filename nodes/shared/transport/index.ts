@@ -18,9 +18,21 @@ import {
 	CREDENTIAL_ERROR_PREFIX,
 } from '../../../credentials/BackgroundCheckApi.credentials';
 import { resolveBaseUrl } from '../../../credentials/shared/apiEnvironment';
-import { askedWaitMs, MAX_RETRY_WAIT_MS, MAX_TOTAL_WAIT_MS, PushBack, pushBackNote, refuseRetry } from './retryAfter';
+import {
+	askedWaitMs,
+	MAX_RETRY_WAIT_MS,
+	MAX_TOTAL_WAIT_MS,
+	PushBack,
+	pushBackNote,
+	refuseRetry,
+} from './retryAfter';
 
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | ITriggerFunctions;
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions
+	| ITriggerFunctions;
 
 /** A path whose every interpolated segment was checked and URL-encoded by {@link apiPath}. */
 export type ApiPath = string & { readonly __apiPath: unique symbol };
@@ -31,14 +43,16 @@ export class InvalidPathSegmentError extends Error {}
 export function encodePathSegment(value: unknown): string {
 	const text = typeof value === 'number' ? String(value) : value;
 	if (typeof text !== 'string' || text.trim() === '') throw new InvalidPathSegmentError('is empty');
-	if (text.trim() === '.' || text.trim() === '..') throw new InvalidPathSegmentError(`"${text}" is not an ID`);
+	if (text.trim() === '.' || text.trim() === '..')
+		throw new InvalidPathSegmentError(`"${text}" is not an ID`);
 	return encodeURIComponent(text.trim());
 }
 
 /** Tagged template for endpoint paths: apiPath`/case/id/${caseId}` encodes each value as one segment. */
 export function apiPath(strings: TemplateStringsArray, ...segments: unknown[]): ApiPath {
 	return strings.reduce(
-		(path, literal, index) => path + literal + (index < segments.length ? encodePathSegment(segments[index]) : ''),
+		(path, literal, index) =>
+			path + literal + (index < segments.length ? encodePathSegment(segments[index]) : ''),
 		'',
 	) as ApiPath;
 }
@@ -55,7 +69,11 @@ const REDACTED = '[redacted]';
 /** Characters of a JWT segment (base64url). */
 function isJwtCharacter(code: number): boolean {
 	return (
-		(code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d
+		(code >= 0x41 && code <= 0x5a) ||
+		(code >= 0x61 && code <= 0x7a) ||
+		(code >= 0x30 && code <= 0x39) ||
+		code === 0x5f ||
+		code === 0x2d
 	);
 }
 
@@ -69,7 +87,11 @@ function jwtRunEnd(text: string, from: number): number {
 /** The index after the run of JWT characters and dots that starts at `from`. */
 function dottedRunEnd(text: string, from: number): number {
 	let index = from;
-	while (index < text.length && (text.charCodeAt(index) === 0x2e || isJwtCharacter(text.charCodeAt(index)))) index++;
+	while (
+		index < text.length &&
+		(text.charCodeAt(index) === 0x2e || isJwtCharacter(text.charCodeAt(index)))
+	)
+		index++;
 	return index;
 }
 
@@ -114,7 +136,8 @@ export function redact(text: string, secrets: unknown[] = []): string {
 	};
 	for (const secret of secrets) {
 		if (typeof secret !== 'string' || secret.length < 4) continue;
-		for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + secret.length)) mark(at, at + secret.length);
+		for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + secret.length))
+			mark(at, at + secret.length);
 	}
 	for (const match of text.matchAll(BEARER)) mark(match.index!, match.index! + match[0].length);
 	findJwts(text, mark);
@@ -156,7 +179,13 @@ export interface DescribedApiError {
 
 function apiText(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() || undefined;
-	if (Buffer.isBuffer(body)) return body.subarray(0, API_TEXT_READ_LIMIT * 4).toString('utf8').trim() || undefined;
+	if (Buffer.isBuffer(body))
+		return (
+			body
+				.subarray(0, API_TEXT_READ_LIMIT * 4)
+				.toString('utf8')
+				.trim() || undefined
+		);
 	if (body && typeof body === 'object') {
 		const { message, error } = body as { message?: unknown; error?: unknown };
 		if (Array.isArray(message)) return message.map(String).join('; ');
@@ -183,7 +212,7 @@ function conflictingCaseIds(body: unknown): string[] {
 const isWrite = (method: IHttpRequestMethods) => method !== 'GET' && method !== 'HEAD';
 
 const MAY_OR_MAY_NOT_EXIST =
-	'The request may or may not have been carried out. Case creation has no idempotency key, so the node does not retry it: look the candidate up with Case > Get Many (or in the provider\'s portal) before running it again.';
+	"The request may or may not have been carried out. Case creation has no idempotency key, so the node does not retry it: look the candidate up with Case > Get Many (or in the provider's portal) before running it again.";
 
 /**
  * Turns an HTTP failure into the message a user needs; pure, so every shape is unit-tested. Text from the
@@ -201,7 +230,9 @@ export function describeApiError(
 	if (status === undefined) {
 		return {
 			message: `The request ${endpoint} got no answer`,
-			description: isWrite(method) ? MAY_OR_MAY_NOT_EXIST : 'Check that the API is reachable and try again.',
+			description: isWrite(method)
+				? MAY_OR_MAY_NOT_EXIST
+				: 'Check that the API is reachable and try again.',
 		};
 	}
 	if (status === 409 && (body as { cases?: unknown })?.cases !== undefined) {
@@ -232,7 +263,9 @@ export function describeApiError(
 		return {
 			status,
 			message: `The API failed on ${endpoint} (HTTP ${status})${fromApi ? `: ${fromApi}` : ''}`,
-			description: isWrite(method) ? MAY_OR_MAY_NOT_EXIST : 'This is an error on the API side; try again later.',
+			description: isWrite(method)
+				? MAY_OR_MAY_NOT_EXIST
+				: 'This is an error on the API side; try again later.',
 		};
 	}
 	return {
@@ -299,7 +332,12 @@ async function loadSession(context: RequestContext): Promise<CredentialSession> 
 	return {
 		data,
 		options: {
-			credentialsDecrypted: { id: stored?.id ?? '', name: stored?.name ?? '', type: BACKGROUND_CHECK_API_CREDENTIAL, data },
+			credentialsDecrypted: {
+				id: stored?.id ?? '',
+				name: stored?.name ?? '',
+				type: BACKGROUND_CHECK_API_CREDENTIAL,
+				data,
+			},
 		},
 		baseUrl,
 		pushBack: new PushBack(),
@@ -325,7 +363,11 @@ function credentialSession(context: RequestContext): Promise<CredentialSession> 
  * then retry with the token it obtained, and a request whose token was already replaced just retries. Each
  * request is still retried once at most.
  */
-async function retryAfterUnauthorized(session: CredentialSession, tokenSent: unknown, retry: () => Promise<unknown>): Promise<unknown> {
+async function retryAfterUnauthorized(
+	session: CredentialSession,
+	tokenSent: unknown,
+	retry: () => Promise<unknown>,
+): Promise<unknown> {
 	const pending = session.reauthentication;
 	if (pending !== undefined) {
 		await pending.catch(() => undefined);
@@ -359,45 +401,85 @@ export async function apiRequest(
 ): Promise<unknown> {
 	const { itemIndex } = options;
 	const session = await credentialSession(this);
-	if ('error' in session.baseUrl) throw new NodeOperationError(this.getNode(), session.baseUrl.error, { itemIndex });
+	if ('error' in session.baseUrl)
+		throw new NodeOperationError(this.getNode(), session.baseUrl.error, { itemIndex });
 
-	const request: IHttpRequestOptions = { method, url: `${session.baseUrl.url}${path}`, json: true, timeout: REQUEST_TIMEOUT_MS };
+	const request: IHttpRequestOptions = {
+		method,
+		url: `${session.baseUrl.url}${path}`,
+		json: true,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
 	if (options.body !== undefined) request.body = options.body;
 	if (options.qs !== undefined && Object.keys(options.qs).length > 0) request.qs = options.qs;
 
-	const credentialSecrets = () => [session.data.apiKey, session.data.clientAccessToken, session.data.token];
+	const credentialSecrets = () => [
+		session.data.apiKey,
+		session.data.clientAccessToken,
+		session.data.token,
+	];
 	const fail = (described: DescribedApiError): never => {
 		const secrets = credentialSecrets();
 		const message = redact(described.message, secrets);
 		const description = described.description ? redact(described.description, secrets) : undefined;
-		throw new NodeApiError(this.getNode(), { message, description: description ?? null } as JsonObject, {
-			message,
-			description,
-			httpCode: described.status ? String(described.status) : undefined,
-			itemIndex,
-		});
+		throw new NodeApiError(
+			this.getNode(),
+			{ message, description: description ?? null } as JsonObject,
+			{
+				message,
+				description,
+				httpCode: described.status ? String(described.status) : undefined,
+				itemIndex,
+			},
+		);
 	};
 	const send = async (sent: IHttpRequestOptions): Promise<unknown> =>
-		await this.helpers.httpRequestWithAuthentication.call(this, BACKGROUND_CHECK_API_CREDENTIAL, sent, session.options);
+		await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			BACKGROUND_CHECK_API_CREDENTIAL,
+			sent,
+			session.options,
+		);
 
 	let response: FullResponse;
 	const pushedBack = { waitedMs: 0, retries: 0, gaveUp: undefined as string | undefined };
 	try {
 		for (;;) {
-			pushedBack.waitedMs += await session.pushBack.waitOut(MAX_TOTAL_WAIT_MS - pushedBack.waitedMs);
+			pushedBack.waitedMs += await session.pushBack.waitOut(
+				MAX_TOTAL_WAIT_MS - pushedBack.waitedMs,
+			);
 			const tokenSent = session.data.token;
 			const sentAt = Date.now();
-			response = (await send({ ...request, returnFullResponse: true, ignoreHttpStatusErrors: true })) as FullResponse;
-			if (response.statusCode === 401) return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
+			response = (await send({
+				...request,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as FullResponse;
+			if (response.statusCode === 401)
+				return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
 			if (!retryPushedBack(session.pushBack, response, sentAt, isWrite(method), pushedBack)) break;
 		}
 	} catch (error) {
-		return fail(describeTransportFailure(method, path, error as TransportFailure, credentialSecrets()));
+		return fail(
+			describeTransportFailure(method, path, error as TransportFailure, credentialSecrets()),
+		);
 	}
 	if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-	const described = describeApiError(method, path, response.statusCode, response.body, credentialSecrets());
-	const note = pushBackNote(pushedBack.gaveUp, isWrite(method), askedWaitMs(response.statusCode, response.headers, Date.now()));
-	return fail(note === undefined ? described : { ...described, message: `${described.message}. ${note}` });
+	const described = describeApiError(
+		method,
+		path,
+		response.statusCode,
+		response.body,
+		credentialSecrets(),
+	);
+	const note = pushBackNote(
+		pushedBack.gaveUp,
+		isWrite(method),
+		askedWaitMs(response.statusCode, response.headers, Date.now()),
+	);
+	return fail(
+		note === undefined ? described : { ...described, message: `${described.message}. ${note}` },
+	);
 }
 
 /**
@@ -431,11 +513,27 @@ function describeTransportFailure(
 	secrets: unknown[],
 ): DescribedApiError {
 	const status = Number(error.httpCode) || undefined;
-	if (status) return describeApiError(method, path, status, error.context?.data ?? error.description, secrets);
+	if (status)
+		return describeApiError(
+			method,
+			path,
+			status,
+			error.context?.data ?? error.description,
+			secrets,
+		);
 	if (error.message?.startsWith(CREDENTIAL_ERROR_PREFIX)) return { message: error.message };
 	const described = describeApiError(method, path, undefined, undefined);
 	// n8n words a timeout as "The connection was aborted, perhaps the server is offline"; say what happened.
-	const timedOut = [error.message, ...(error.messages ?? [])].some((text) => /timeout of \d+ ?ms exceeded|ETIMEDOUT/i.test(text ?? ''));
-	if (timedOut) return { ...described, message: `${described.message} within ${REQUEST_TIMEOUT_MS / 1000} seconds` };
-	return { ...described, message: `${described.message}: ${apiTextExcerpt(error.message ?? 'no response', secrets)}` };
+	const timedOut = [error.message, ...(error.messages ?? [])].some((text) =>
+		/timeout of \d+ ?ms exceeded|ETIMEDOUT/i.test(text ?? ''),
+	);
+	if (timedOut)
+		return {
+			...described,
+			message: `${described.message} within ${REQUEST_TIMEOUT_MS / 1000} seconds`,
+		};
+	return {
+		...described,
+		message: `${described.message}: ${apiTextExcerpt(error.message ?? 'no response', secrets)}`,
+	};
 }

@@ -45,7 +45,12 @@ export async function collectPages(
 		collected.push(...records);
 		if (limit !== undefined && collected.length >= limit) break;
 		const metadata = (response as { listMetadata?: ListMetadata } | undefined)?.listMetadata;
-		if (records.length === 0 || typeof metadata?.totalPages !== 'number' || page + 1 >= metadata.totalPages) break;
+		if (
+			records.length === 0 ||
+			typeof metadata?.totalPages !== 'number' ||
+			page + 1 >= metadata.totalPages
+		)
+			break;
 	}
 	return applyLimit(collected, limit);
 }

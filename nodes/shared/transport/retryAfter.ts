@@ -29,7 +29,10 @@ export function parseRetryAfter(value: unknown, now: number): number | undefined
 /** The wait before sending a read again: a 429 (DEFAULT_RATE_LIMIT_WAIT_MS without Retry-After) or a 503 with Retry-After. */
 export function askedWaitMs(statusCode: number, headers: unknown, now: number): number | undefined {
 	if (statusCode !== 429 && statusCode !== 503) return undefined;
-	const asked = parseRetryAfter((headers as Record<string, unknown> | undefined)?.['retry-after'], now);
+	const asked = parseRetryAfter(
+		(headers as Record<string, unknown> | undefined)?.['retry-after'],
+		now,
+	);
 	if (asked === undefined) return statusCode === 429 ? DEFAULT_RATE_LIMIT_WAIT_MS : undefined;
 	return Math.max(asked, MIN_WAIT_MS);
 }
@@ -87,7 +90,8 @@ export class PushBack {
 	/** The API answered a request sent at `sentAt` without pushing back. */
 	accepted(sentAt: number): void {
 		const closed = this.closed;
-		if (closed !== undefined && sentAt >= closed.from && sentAt < closed.sentBefore) closed.accepted++;
+		if (closed !== undefined && sentAt >= closed.from && sentAt < closed.sentBefore)
+			closed.accepted++;
 		else this.current.accepted++;
 	}
 
@@ -102,7 +106,13 @@ export class PushBack {
 			return;
 		}
 		const floor = this.spacing * SLOW_DOWN_FACTOR;
-		this.closed = { from: this.current.from, sentBefore: now, until: this.until, accepted: this.current.accepted, floor };
+		this.closed = {
+			from: this.current.from,
+			sentBefore: now,
+			until: this.until,
+			accepted: this.current.accepted,
+			floor,
+		};
 		this.current = { from: this.until, accepted: 0 };
 	}
 
@@ -138,10 +148,15 @@ export class PushBack {
 }
 
 /** Why a read pushed back on is not sent again, or undefined to wait and send it again. */
-export function refuseRetry(askedMs: number, waitedMs: number, retries: number): string | undefined {
+export function refuseRetry(
+	askedMs: number,
+	waitedMs: number,
+	retries: number,
+): string | undefined {
 	const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 	const asked = `the API asked to wait ${seconds(askedMs)}`;
-	if (askedMs > MAX_RETRY_WAIT_MS) return `${asked}, longer than the ${seconds(MAX_RETRY_WAIT_MS)} the node waits at a time`;
+	if (askedMs > MAX_RETRY_WAIT_MS)
+		return `${asked}, longer than the ${seconds(MAX_RETRY_WAIT_MS)} the node waits at a time`;
 	if (retries >= MAX_RETRIES || waitedMs + askedMs > MAX_TOTAL_WAIT_MS) {
 		return `${asked} again after ${retries} tries and ${seconds(waitedMs)} of waiting; the node waits at most ${seconds(MAX_TOTAL_WAIT_MS)} per request`;
 	}
@@ -149,8 +164,13 @@ export function refuseRetry(askedMs: number, waitedMs: number, retries: number):
 }
 
 /** What a pushed-back read that was given up on (or a write, never sent again) adds to its error. */
-export function pushBackNote(gaveUp: string | undefined, isWrite: boolean, askedMs: number | undefined): string | undefined {
-	if (gaveUp !== undefined) return `Gave up: ${gaveUp}. Try again later, or lower Options > Concurrent Requests.`;
+export function pushBackNote(
+	gaveUp: string | undefined,
+	isWrite: boolean,
+	askedMs: number | undefined,
+): string | undefined {
+	if (gaveUp !== undefined)
+		return `Gave up: ${gaveUp}. Try again later, or lower Options > Concurrent Requests.`;
 	if (isWrite && askedMs !== undefined) {
 		return `The API asked to wait ${Math.round(askedMs / 100) / 10} s; a write is never sent again by the node.`;
 	}

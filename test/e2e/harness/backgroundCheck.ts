@@ -28,7 +28,13 @@ export { startTestSandbox } from '../../helpers/sandbox';
 export async function createApiCredential(
 	api: N8nApi,
 	sandbox: Sandbox,
-	opts: { group?: number; name?: string; apiKey?: string; clientAccessToken?: string; baseUrl?: string } = {},
+	opts: {
+		group?: number;
+		name?: string;
+		apiKey?: string;
+		clientAccessToken?: string;
+		baseUrl?: string;
+	} = {},
 ): Promise<Credential> {
 	const demo = sandbox.demoCredentials[opts.group ?? 0];
 	return await api.createCredential({
@@ -46,13 +52,19 @@ export async function createApiCredential(
 	});
 }
 
-export const credentialRef = (credential: Credential) => ({ id: credential.id, name: credential.name });
+export const credentialRef = (credential: Credential) => ({
+	id: credential.id,
+	name: credential.name,
+});
 
 /** A Background Check node with the given parameters (resource, operation, ...) and credential. */
 export function actionNode(
 	parameters: Record<string, unknown>,
 	credential: Credential,
-	opts: { name?: string; onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow' } = {},
+	opts: {
+		name?: string;
+		onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
+	} = {},
 ): N8nNode {
 	return {
 		name: opts.name ?? 'Background Check',
@@ -99,7 +111,9 @@ export async function deployTriggerWorkflow(
 				parameters: options.parameters,
 				credentials: {
 					[WEBHOOK_CREDENTIAL]: credentialRef(options.webhookCredential),
-					...(options.apiCredential ? { [API_CREDENTIAL]: credentialRef(options.apiCredential) } : {}),
+					...(options.apiCredential
+						? { [API_CREDENTIAL]: credentialRef(options.apiCredential) }
+						: {}),
 				},
 			},
 		],
@@ -107,13 +121,22 @@ export async function deployTriggerWorkflow(
 	});
 	await n8n.api.activateWorkflow(workflow.id);
 	const webhookPath = `${options.webhookId}/webhook`;
-	const probe = await waitForWebhook(n8n.baseUrl, webhookPath, { probe: { method: 'POST', body: {} } });
-	if (probe?.status !== 401) throw new Error(`the trigger's production URL answered ${probe?.status} to an unsigned POST, not 401`);
+	const probe = await waitForWebhook(n8n.baseUrl, webhookPath, {
+		probe: { method: 'POST', body: {} },
+	});
+	if (probe?.status !== 401)
+		throw new Error(
+			`the trigger's production URL answered ${probe?.status} to an unsigned POST, not 401`,
+		);
 	return { workflow, webhookPath };
 }
 
 /** Entries of the sandbox's request log appended after the moment this was called. */
-export function requestsFrom(sandbox: Sandbox): { all(): RequestLogEntry[]; api(): RequestLogEntry[]; exchanges(): RequestLogEntry[] } {
+export function requestsFrom(sandbox: Sandbox): {
+	all(): RequestLogEntry[];
+	api(): RequestLogEntry[];
+	exchanges(): RequestLogEntry[];
+} {
 	const log = sandbox.admin.requestLog();
 	const after = log.length ? log[log.length - 1].id : 0;
 	const all = () => sandbox.admin.requestLog().filter((entry) => entry.id > after);
@@ -124,7 +147,8 @@ export function requestsFrom(sandbox: Sandbox): { all(): RequestLogEntry[]; api(
 	};
 }
 
-export const requestLine = (entry: RequestLogEntry) => `${entry.method} ${entry.path} ${entry.status}`;
+export const requestLine = (entry: RequestLogEntry) =>
+	`${entry.method} ${entry.path} ${entry.status}`;
 
 let workflowNumber = 0;
 
@@ -153,8 +177,14 @@ export async function runOnce<T = Record<string, unknown>>(
 	body: unknown = {},
 ): Promise<WorkflowRun<T>> {
 	workflowNumber++;
-	const slug = `${label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${workflowNumber}`;
-	const deployed = await deployWebhookWorkflow(api, linearWebhookWorkflow(`e2e: ${label}`, slug, nodes));
+	const slug = `${label
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')}-${workflowNumber}`;
+	const deployed = await deployWebhookWorkflow(
+		api,
+		linearWebhookWorkflow(`e2e: ${label}`, slug, nodes),
+	);
 	const requests = requestsFrom(sandbox);
 	const response = await deployed.run<T[]>(body);
 	const [execution] = await api.waitForExecutions(deployed.workflow.id, 1);
@@ -176,9 +206,14 @@ export function executionError(execution: Execution): string | undefined {
 }
 
 /** Every string in `haystack` among `secrets` (values shorter than 6 characters are ignored). */
-export function leakedSecrets(haystack: string, secrets: Record<string, string | undefined>): string[] {
+export function leakedSecrets(
+	haystack: string,
+	secrets: Record<string, string | undefined>,
+): string[] {
 	return Object.entries(secrets)
-		.filter(([, value]) => typeof value === 'string' && value.length >= 6 && haystack.includes(value))
+		.filter(
+			([, value]) => typeof value === 'string' && value.length >= 6 && haystack.includes(value),
+		)
 		.map(([name]) => name);
 }
 

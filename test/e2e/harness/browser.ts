@@ -38,7 +38,8 @@ export function ensureChromiumPath(): string {
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const found = /chromium: (\S+)\s*$/.exec(out.stdout ?? '');
-	if (out.status !== 0 || !found) throw new Error(`scripts/ensure-chromium.mjs failed (exit ${out.status}): ${out.stdout}`);
+	if (out.status !== 0 || !found)
+		throw new Error(`scripts/ensure-chromium.mjs failed (exit ${out.status}): ${out.stdout}`);
 	return found[1];
 }
 
@@ -72,7 +73,8 @@ function pidsWithArgument(marker: string): number[] {
 	for (const entry of fs.readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
-			if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
+			if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker))
+				pids.push(Number(entry));
 		} catch {
 			/* process ended meanwhile */
 		}
@@ -115,7 +117,11 @@ export async function launchEditorBrowser(opts: {
 	const page = context.pages()[0] ?? (await context.newPage());
 	page.on('response', (res) => {
 		if (res.status() >= 400 && res.url().startsWith(origin)) {
-			httpErrors.push({ status: res.status(), method: res.request().method(), url: res.url().slice(origin.length) });
+			httpErrors.push({
+				status: res.status(),
+				method: res.request().method(),
+				url: res.url().slice(origin.length),
+			});
 		}
 	});
 	page.on('console', (msg) => {
@@ -169,7 +175,11 @@ export async function signIn(
  * Polls `read` until `done(value)` holds or the time is up, and returns the last value (for a
  * jest expect with a readable diff). For lists that render in steps, where a locator wait is not enough.
  */
-export async function settle<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function settle<T>(
+	read: () => Promise<T>,
+	done: (value: T) => boolean,
+	timeoutMs = 10_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let value = await read();
 	while (!done(value) && Date.now() < deadline) {
@@ -189,5 +199,8 @@ export function imageLoaded(img: Locator): Promise<boolean> {
 
 /** Headlines of the options in the open (visible) dropdown of an n8n options parameter. */
 export function openDropdownOptions(page: Page): Locator {
-	return page.locator('.el-select__popper:visible').getByTestId('parameter-input-item').locator('.option-headline');
+	return page
+		.locator('.el-select__popper:visible')
+		.getByTestId('parameter-input-item')
+		.locator('.option-headline');
 }

@@ -11,7 +11,13 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { installPackageIntoUserFolder, packRepo, startN8n, type N8nInstance, type StartN8nOptions } from '../../../scripts/n8n/runtime';
+import {
+	installPackageIntoUserFolder,
+	packRepo,
+	startN8n,
+	type N8nInstance,
+	type StartN8nOptions,
+} from '../../../scripts/n8n/runtime';
 import { httpRequest } from '../../../scripts/n8n/http';
 import { N8nApi } from './n8nApi';
 
@@ -47,7 +53,9 @@ export interface TestN8n extends N8nInstance {
 	/** n8n's log so far (stdout + stderr, JSON lines). */
 	readLog(): string;
 	/** GET /types/nodes.json (owner session): every node type description n8n loaded (about 15 MB). */
-	loadedNodeTypes(): Promise<Array<{ name: string; version: number | number[]; [k: string]: unknown }>>;
+	loadedNodeTypes(): Promise<
+		Array<{ name: string; version: number | number[]; [k: string]: unknown }>
+	>;
 	/** GET /types/node-versions.json (owner session, small): names of every node type n8n loaded. */
 	loadedNodeTypeNames(): Promise<string[]>;
 	/** GET /types/credentials.json (owner session): every credential type n8n loaded. */
@@ -93,10 +101,18 @@ export async function startTestN8n(
 	/** Internal (restart): the user folder of a stopped instance to start again. */
 	existingUserFolder?: string,
 ): Promise<TestN8n> {
-	const userFolder = existingUserFolder ?? path.join(ARTIFACTS_DIR, `${label}-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+	const userFolder =
+		existingUserFolder ??
+		path.join(
+			ARTIFACTS_DIR,
+			`${label}-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
+		);
 	fs.mkdirSync(userFolder, { recursive: true });
 	if (opts.install !== false && !existingUserFolder) {
-		await installPackageIntoUserFolder(userFolder, { tarball: await packageTarball(), log: opts.log });
+		await installPackageIntoUserFolder(userFolder, {
+			tarball: await packageTarball(),
+			log: opts.log,
+		});
 	}
 	const inst = await startN8n({ ...opts, userFolder });
 	const api = new N8nApi(inst.baseUrl, inst.apiKey);
@@ -104,14 +120,19 @@ export async function startTestN8n(
 	const rest = async (method: string, restPath: string, body?: unknown) => {
 		const res = await httpRequest(`${inst.baseUrl}${restPath}`, {
 			method,
-			headers: { cookie: inst.authCookie, 'browser-id': 'bgc-e2e-harness', accept: 'application/json' },
+			headers: {
+				cookie: inst.authCookie,
+				'browser-id': 'bgc-e2e-harness',
+				accept: 'application/json',
+			},
 			body,
 		});
 		return { status: res.status, body: res.json as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 	};
 	const typesFile = async (file: string) => {
 		const r = await rest('GET', `/types/${file}`);
-		if (r.status !== 200 || !Array.isArray(r.body)) throw new Error(`GET /types/${file} -> ${r.status}`);
+		if (r.status !== 200 || !Array.isArray(r.body))
+			throw new Error(`GET /types/${file} -> ${r.status}`);
 		return r.body;
 	};
 
@@ -119,7 +140,8 @@ export async function startTestN8n(
 		await inst.stop(timeoutMs);
 		if (!keepUserFolder && process.env.BGC_E2E_KEEP !== '1') {
 			for (const entry of fs.readdirSync(userFolder)) {
-				if (entry !== 'n8n.log') fs.rmSync(path.join(userFolder, entry), { recursive: true, force: true });
+				if (entry !== 'n8n.log')
+					fs.rmSync(path.join(userFolder, entry), { recursive: true, force: true });
 			}
 		}
 	};

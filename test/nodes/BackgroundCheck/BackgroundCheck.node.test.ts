@@ -56,7 +56,9 @@ function shownFor(resource: string, operation: string): INodeProperties[] {
 
 function optionsOf(name: string, resource?: string): INodePropertyOptions[] {
 	const property = description.properties.find(
-		(candidate) => candidate.name === name && (!resource || candidate.displayOptions?.show?.resource?.includes(resource)),
+		(candidate) =>
+			candidate.name === name &&
+			(!resource || candidate.displayOptions?.show?.resource?.includes(resource)),
 	);
 	return (property?.options ?? []) as INodePropertyOptions[];
 }
@@ -92,7 +94,9 @@ describe('node identity', () => {
 		expect(codex.node).toBe(`${packageJson.name}.${description.name}`);
 		expect(codex.categories.length).toBeGreaterThan(0);
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\/github\.com\/.+#/);
-		expect(codex.resources.credentialDocumentation[0].url).toMatch(/^https:\/\/github\.com\/.+#credentials$/);
+		expect(codex.resources.credentialDocumentation[0].url).toMatch(
+			/^https:\/\/github\.com\/.+#credentials$/,
+		);
 	});
 
 	it('is registered in package.json', () => {
@@ -100,29 +104,42 @@ describe('node identity', () => {
 	});
 
 	it('offers exactly the resources of the contract', () => {
-		expect(optionsOf('resource').map((option) => option.value).sort()).toEqual(Object.keys(CONTRACT).sort());
+		expect(
+			optionsOf('resource')
+				.map((option) => option.value)
+				.sort(),
+		).toEqual(Object.keys(CONTRACT).sort());
 	});
 });
 
 describe.each(contractPairs)('$resource > $operation ($endpoint)', ({ resource, operation }) => {
 	it('is an option of the Operation dropdown, with a description and an action for AI agents', () => {
-		const option = optionsOf('operation', resource).find((candidate) => candidate.value === operation);
+		const option = optionsOf('operation', resource).find(
+			(candidate) => candidate.value === operation,
+		);
 		expect(option).toBeDefined();
 		expect(option!.description!.length).toBeGreaterThan(20);
 		expect(option!.action).toEqual(expect.any(String));
 	});
 
 	it('has its own description and execute function, routed by the router', () => {
-		const module = (operations as Record<string, Record<string, { description: unknown; execute: unknown }>>)[resource][operation];
+		const module = (
+			operations as Record<string, Record<string, { description: unknown; execute: unknown }>>
+		)[resource][operation];
 		expect(module.execute).toEqual(expect.any(Function));
 		expect(Array.isArray(module.description)).toBe(true);
 		for (const property of module.description as INodeProperties[]) {
-			expect(property.displayOptions?.show).toMatchObject({ resource: [resource], operation: [operation] });
+			expect(property.displayOptions?.show).toMatchObject({
+				resource: [resource],
+				operation: [operation],
+			});
 		}
 	});
 
 	it('names its path IDs as the contract does', () => {
-		const pathIds = [...CONTRACT[resource][operation].matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+		const pathIds = [...CONTRACT[resource][operation].matchAll(/\{(\w+)\}/g)].map(
+			(match) => match[1],
+		);
 		const shown = shownFor(resource, operation).map((property) => property.name);
 		for (const id of pathIds) expect(shown).toContain(id);
 	});
@@ -143,20 +160,31 @@ describe('parameters', () => {
 	});
 
 	it('lets every write pass fields the spec does not show through a JSON field', () => {
-		for (const { resource, operation, endpoint } of contractPairs.filter((pair) => !pair.endpoint.startsWith('GET'))) {
-			const jsonFields = shownFor(resource, operation).filter((property) => property.type === 'json');
+		for (const { resource, operation, endpoint } of contractPairs.filter(
+			(pair) => !pair.endpoint.startsWith('GET'),
+		)) {
+			const jsonFields = shownFor(resource, operation).filter(
+				(property) => property.type === 'json',
+			);
 			expect({ endpoint, jsonFields: jsonFields.length }).toEqual({ endpoint, jsonFields: 1 });
 		}
 	});
 
 	it('makes the case a resource locator (list or ID) wherever a case is needed', () => {
-		for (const { resource, operation } of contractPairs.filter((pair) => pair.endpoint.includes('{caseId}'))) {
+		for (const { resource, operation } of contractPairs.filter((pair) =>
+			pair.endpoint.includes('{caseId}'),
+		)) {
 			const caseId = shownFor(resource, operation).find((property) => property.name === 'caseId')!;
 			expect(caseId.type).toBe('resourceLocator');
 			expect(caseId.modes!.map((mode) => mode.name)).toEqual(['list', 'id']);
-			expect(caseId.modes![0].typeOptions).toMatchObject({ searchListMethod: 'searchCases', searchable: true });
+			expect(caseId.modes![0].typeOptions).toMatchObject({
+				searchListMethod: 'searchCases',
+				searchable: true,
+			});
 		}
-		expect(Object.keys(node.methods.listSearch)).toEqual(expect.arrayContaining(['searchCases', 'searchServiceTypes']));
+		expect(Object.keys(node.methods.listSearch)).toEqual(
+			expect.arrayContaining(['searchCases', 'searchServiceTypes']),
+		);
 	});
 
 	it('offers every catalog service, with its ID, wherever services are picked, next to a custom ID field', () => {
@@ -166,8 +194,11 @@ describe('parameters', () => {
 			['case', 'addServices', 'services', 'customServiceIds'],
 		]) {
 			const shown = shownFor(resource, operation);
-			const options = shown.find((property) => property.name === picker)!.options as INodePropertyOptions[];
-			expect(options.map((option) => option.value).sort()).toEqual(SERVICES.map((service) => service.id).sort());
+			const options = shown.find((property) => property.name === picker)!
+				.options as INodePropertyOptions[];
+			expect(options.map((option) => option.value).sort()).toEqual(
+				SERVICES.map((service) => service.id).sort(),
+			);
 			for (const option of options) expect(option.description).toContain(`ID: ${option.value}`);
 			expect(shown.map((property) => property.name)).toContain(custom);
 		}
@@ -193,7 +224,13 @@ describe('parameters', () => {
 		const values = allProperties(shownFor('case', 'create')).flatMap((property) =>
 			((property.options ?? []) as INodePropertyOptions[]).map((option) => option.value),
 		);
-		expect(values).toEqual(expect.arrayContaining(['authorization', 'codt-drug-reason-for-test', 'codt-drug-testing-authority']));
+		expect(values).toEqual(
+			expect.arrayContaining([
+				'authorization',
+				'codt-drug-reason-for-test',
+				'codt-drug-testing-authority',
+			]),
+		);
 	});
 
 	it('takes the secure document from binary data and types fileFormat', () => {
@@ -205,7 +242,9 @@ describe('parameters', () => {
 		for (const property of allProperties()) {
 			if (property.type !== 'options' && property.type !== 'multiOptions') continue;
 			if (property.name === 'operation' || property.name === 'resource') continue;
-			const names = ((property.options ?? []) as INodePropertyOptions[]).map((option) => option.name);
+			const names = ((property.options ?? []) as INodePropertyOptions[]).map(
+				(option) => option.name,
+			);
 			if (names.length > 3) expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		}
 	});
@@ -226,6 +265,8 @@ describe('built package', () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { BackgroundCheck: Built } = require(built);
 		expect(new Built().description.name).toBe('backgroundCheck');
-		expect(existsSync(join(__dirname, '../../../dist/nodes/BackgroundCheck/BackgroundCheck.node.json'))).toBe(true);
+		expect(
+			existsSync(join(__dirname, '../../../dist/nodes/BackgroundCheck/BackgroundCheck.node.json')),
+		).toBe(true);
 	});
 });

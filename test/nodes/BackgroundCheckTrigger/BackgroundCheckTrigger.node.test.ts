@@ -3,14 +3,27 @@
  * The trigger's webhook and lifecycle methods with deliveries signed and sent by the sandbox, through a
  * receiver that handles each request as n8n's live webhooks do (test/helpers/webhookContext.ts).
  */
-import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject, INodeType } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
 import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/delivery';
 import { SAVED_LIMIT, hashKey } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
-import { DEFAULT_TOLERANCE_SECONDS, signStandardWebhook } from '../../../nodes/shared/webhookSignature';
-import { startSandbox, type Sandbox, type Subscription, type SubscriptionInput } from '../../../sandbox';
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	signStandardWebhook,
+} from '../../../nodes/shared/webhookSignature';
+import {
+	startSandbox,
+	type Sandbox,
+	type Subscription,
+	type SubscriptionInput,
+} from '../../../sandbox';
 import {
 	TriggerHarness,
 	startTriggerReceiver,
@@ -40,9 +53,14 @@ afterAll(async () => {
 	await sandbox.stop();
 });
 
-const webhookCredential = (subscription: Subscription, extra: ICredentialDataDecryptedObject = {}) => ({
+const webhookCredential = (
+	subscription: Subscription,
+	extra: ICredentialDataDecryptedObject = {},
+) => ({
 	backgroundCheckWebhookApi:
-		subscription.scheme === 'standard' ? { signingSecret: subscription.secret, ...extra } : { legacySecret: subscription.secret, ...extra },
+		subscription.scheme === 'standard'
+			? { signingSecret: subscription.secret, ...extra }
+			: { legacySecret: subscription.secret, ...extra },
 });
 
 interface Scenario {
@@ -53,14 +71,23 @@ interface Scenario {
 
 /** A trigger node behind a receiver, subscribed in the sandbox, its credential holding the endpoint's secret. */
 async function scenario(
-	setup: Omit<TriggerSetup, 'credentials'> & { credentials?: (subscription: Subscription) => TriggerSetup['credentials'] },
+	setup: Omit<TriggerSetup, 'credentials'> & {
+		credentials?: (subscription: Subscription) => TriggerSetup['credentials'];
+	},
 	subscriptionInput: Omit<SubscriptionInput, 'url'> = {},
 	receiverOptions: { rawBodyPresent?: boolean } = {},
 ): Promise<Scenario> {
-	const harness = new TriggerHarness(new BackgroundCheckTrigger(), { ...setup, credentials: {}, workflowId: `workflow-${++workflowCounter}` });
+	const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
+		...setup,
+		credentials: {},
+		workflowId: `workflow-${++workflowCounter}`,
+	});
 	const receiver = await startTriggerReceiver(harness, receiverOptions);
 	receivers.push(receiver);
-	const subscription = sandbox.admin.createSubscription({ url: receiver.url, ...subscriptionInput });
+	const subscription = sandbox.admin.createSubscription({
+		url: receiver.url,
+		...subscriptionInput,
+	});
 	harness.setup.credentials = setup.credentials?.(subscription) ?? webhookCredential(subscription);
 	await harness.activate();
 	return { harness, receiver, subscription };
@@ -71,13 +98,18 @@ async function bearerToken(): Promise<string> {
 	const response = await fetch(`${sandbox.url}/auth/api`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ apiKey: credential.apiKey, clientAccessToken: credential.clientAccessToken }),
+		body: JSON.stringify({
+			apiKey: credential.apiKey,
+			clientAccessToken: credential.clientAccessToken,
+		}),
 	});
 	return ((await response.json()) as { token: string }).token;
 }
 
 /** Creates a case (its first case.statuschange goes out at once) and waits for the deliveries. */
-async function createCase(email = `candidate-${Date.now()}-${Math.random()}@example.com`): Promise<string> {
+async function createCase(
+	email = `candidate-${Date.now()}-${Math.random()}@example.com`,
+): Promise<string> {
 	const response = await fetch(`${sandbox.url}/case/create`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', authorization: `Bearer ${await bearerToken()}` },
@@ -102,7 +134,12 @@ async function runToCompletion(caseId: string): Promise<void> {
 }
 
 const eventObjectOf = (items: IDataObject[] | undefined) => items?.[0]?.eventObject as IDataObject;
-const contentKeyOf = (item: IDataObject) => contentKey({ event: String(item.event), eventObject: item.eventObject as IDataObject, body: item });
+const contentKeyOf = (item: IDataObject) =>
+	contentKey({
+		event: String(item.event),
+		eventObject: item.eventObject as IDataObject,
+		body: item,
+	});
 
 /** A case.statuschange signed with the endpoint's secret now, as the provider sends it. */
 function signedDelivery(subscription: Subscription, messageId: string, caseId: string) {
@@ -111,7 +148,13 @@ function signedDelivery(subscription: Subscription, messageId: string, caseId: s
 		event: 'case.statuschange',
 		apiTrackingCode: null,
 		apiTrackingUser: null,
-		eventObject: { id: caseId, caseStatus: 'Complete', caseStatusId: 'case-status-complete', secondaryCaseStatusId: null, modStamp: new Date().toISOString() },
+		eventObject: {
+			id: caseId,
+			caseStatus: 'Complete',
+			caseStatusId: 'case-status-complete',
+			secondaryCaseStatusId: null,
+			modStamp: new Date().toISOString(),
+		},
 	});
 	const timestamp = Math.floor(Date.now() / 1000);
 	const headers = {
@@ -127,7 +170,9 @@ function signedDelivery(subscription: Subscription, messageId: string, caseId: s
 async function restart(harness: TriggerHarness): Promise<void> {
 	let RestartedTrigger: typeof BackgroundCheckTrigger | undefined;
 	jest.isolateModules(() => {
-		({ BackgroundCheckTrigger: RestartedTrigger } = require('../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node'));
+		({
+			BackgroundCheckTrigger: RestartedTrigger,
+		} = require('../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node'));
 	});
 	expect(RestartedTrigger).not.toBe(BackgroundCheckTrigger);
 	harness.nodeType = new RestartedTrigger!() as INodeType;
@@ -167,7 +212,9 @@ describe('signed deliveries from the sandbox', () => {
 				modStamp: expect.any(String),
 			}),
 			deliveryId: delivery.headers['webhook-id'],
-			deliveryTimestamp: new Date(Number(delivery.headers['webhook-timestamp']) * 1000).toISOString(),
+			deliveryTimestamp: new Date(
+				Number(delivery.headers['webhook-timestamp']) * 1000,
+			).toISOString(),
 			signatureScheme: 'standard',
 			source: 'webhook',
 		});
@@ -177,10 +224,15 @@ describe('signed deliveries from the sandbox', () => {
 		const { harness } = await scenario({});
 		await createCase();
 		const original = harness.received[0];
-		const tampered = Buffer.from(original.body.toString().replace('Waiting for Authorization', 'Authorization in Progress'));
+		const tampered = Buffer.from(
+			original.body.toString().replace('Waiting for Authorization', 'Authorization in Progress'),
+		);
 
 		const answer = await harness.handle({ headers: original.headers, body: tampered });
-		expect(answer).toEqual({ statusCode: 401, body: { message: 'Webhook signature rejected: signature mismatch' } });
+		expect(answer).toEqual({
+			statusCode: 401,
+			body: { message: 'Webhook signature rejected: signature mismatch' },
+		});
 		expect(harness.runCount).toBe(1);
 	});
 
@@ -204,7 +256,14 @@ describe('signed deliveries from the sandbox', () => {
 	it('uses a configured tolerance', async () => {
 		const { harness } = await scenario({ parameters: { options: { toleranceSeconds: 30 } } });
 		await createCase();
-		const answer = await deliverAt(harness, { ...harness.received[0], headers: { ...harness.received[0].headers, 'webhook-id': 'other' } }, 40_000);
+		const answer = await deliverAt(
+			harness,
+			{
+				...harness.received[0],
+				headers: { ...harness.received[0].headers, 'webhook-id': 'other' },
+			},
+			40_000,
+		);
 		expect(answer.statusCode).toBe(401);
 	});
 
@@ -215,14 +274,19 @@ describe('signed deliveries from the sandbox', () => {
 		expect(harness.runCount).toBe(1);
 	});
 
-	it('refuses deliveries signed with another endpoint\'s secret, and the sandbox retries them', async () => {
+	it("refuses deliveries signed with another endpoint's secret, and the sandbox retries them", async () => {
 		const { harness, receiver } = await scenario({
-			credentials: () => ({ backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } }),
+			credentials: () => ({
+				backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+			}),
 		});
 		const caseId = await createCase();
 		expect(receiver.answers).toEqual([401]);
 		expect(harness.runCount).toBe(0);
-		expect(sandbox.admin.deliveryLog({ caseId })[0]).toMatchObject({ outcome: 'failed', statusCode: 401 });
+		expect(sandbox.admin.deliveryLog({ caseId })[0]).toMatchObject({
+			outcome: 'failed',
+			statusCode: 401,
+		});
 	});
 });
 
@@ -237,7 +301,9 @@ describe('secret rotation', () => {
 		expect(harness.received[1].headers['webhook-signature']).toContain(' ');
 
 		// The credential gets the new secret, the old one kept as previous.
-		harness.setup.credentials = webhookCredential(rotated, { previousSigningSecret: subscription.secret });
+		harness.setup.credentials = webhookCredential(rotated, {
+			previousSigningSecret: subscription.secret,
+		});
 		await advance(caseId);
 
 		// The provider stops signing with the old secret.
@@ -245,7 +311,9 @@ describe('secret rotation', () => {
 		await advance(caseId);
 
 		expect(receiver.answers).toEqual(sandbox.admin.deliveryLog({ caseId }).map(() => 200));
-		expect(harness.runCount).toBe(sandbox.admin.deliveryLog({ caseId, event: 'case.statuschange' }).length);
+		expect(harness.runCount).toBe(
+			sandbox.admin.deliveryLog({ caseId, event: 'case.statuschange' }).length,
+		);
 		expect(harness.runCount).toBe(4);
 	});
 
@@ -262,7 +330,11 @@ describe('secret rotation', () => {
 
 describe('legacy scheme and both schemes', () => {
 	beforeEach(() => {
-		sandbox.admin.updateWebhookSettings({ legacyEnabled: true, standardEnabled: false, legacyHeaderName: 'acme-signature' });
+		sandbox.admin.updateWebhookSettings({
+			legacyEnabled: true,
+			standardEnabled: false,
+			legacyHeaderName: 'acme-signature',
+		});
 	});
 
 	it('verifies legacy deliveries and drops the username and password from the output', async () => {
@@ -278,11 +350,18 @@ describe('legacy scheme and both schemes', () => {
 		expect(item).not.toHaveProperty('username');
 		expect(item).not.toHaveProperty('password');
 		expect(JSON.stringify(item)).not.toContain('endpoint-password');
-		expect(item).toMatchObject({ event: 'case.statuschange', signatureScheme: 'legacy', deliveryId: null });
+		expect(item).toMatchObject({
+			event: 'case.statuschange',
+			signatureScheme: 'legacy',
+			deliveryId: null,
+		});
 	});
 
 	it('finds the legacy header without a configured name', async () => {
-		const { harness } = await scenario({ parameters: { signatureScheme: 'legacy' } }, { scheme: 'legacy' });
+		const { harness } = await scenario(
+			{ parameters: { signatureScheme: 'legacy' } },
+			{ scheme: 'legacy' },
+		);
 		await createCase();
 		expect(harness.runCount).toBe(1);
 	});
@@ -292,7 +371,9 @@ describe('legacy scheme and both schemes', () => {
 		const { harness, receiver } = await scenario(
 			{
 				parameters: { signatureScheme: 'legacy' },
-				credentials: (subscription) => ({ backgroundCheckWebhookApi: { signingSecret: subscription.secret, legacySecret: 'abc' } }),
+				credentials: (subscription) => ({
+					backgroundCheckWebhookApi: { signingSecret: subscription.secret, legacySecret: 'abc' },
+				}),
 			},
 			{ scheme: 'standard' },
 		);
@@ -309,7 +390,12 @@ describe('legacy scheme and both schemes', () => {
 				// The provider's migration copies the legacy endpoint into the standard system with a new secret.
 				credentials: (legacy) => {
 					const [migrated] = sandbox.admin.migrateLegacySubscriptions().created;
-					return { backgroundCheckWebhookApi: { signingSecret: migrated.secret, legacySecret: legacy.secret } };
+					return {
+						backgroundCheckWebhookApi: {
+							signingSecret: migrated.secret,
+							legacySecret: legacy.secret,
+						},
+					};
 				},
 			},
 			{ scheme: 'legacy', username: 'u', password: 'p' },
@@ -318,7 +404,9 @@ describe('legacy scheme and both schemes', () => {
 		const caseId = await createCase();
 		await runToCompletion(caseId);
 
-		const events = new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId));
+		const events = new Set(
+			sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId),
+		);
 		expect(sandbox.admin.deliveryLog({ caseId })).toHaveLength(events.size * 2);
 		expect(receiver.answers.every((status) => status === 200)).toBe(true);
 		expect(harness.runCount).toBe(events.size);
@@ -341,7 +429,10 @@ describe('duplicates', () => {
 		const delivery = signedDelivery(subscription, 'msg_concurrent', 'case-x');
 
 		const statuses = await Promise.all(
-			Array.from({ length: 6 }, async () => (await fetch(receiver.url, { method: 'POST', ...delivery })).status),
+			Array.from(
+				{ length: 6 },
+				async () => (await fetch(receiver.url, { method: 'POST', ...delivery })).status,
+			),
 		);
 		expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
 		expect(harness.runCount).toBe(1);
@@ -386,7 +477,11 @@ describe('duplicates', () => {
 	it('keeps the production memory when a test webhook of the same workflow is removed', async () => {
 		const { harness } = await scenario({});
 		await createCase();
-		const testRun = new TriggerHarness(harness.nodeType, { ...harness.setup, mode: 'manual', workflowActive: false });
+		const testRun = new TriggerHarness(harness.nodeType, {
+			...harness.setup,
+			mode: 'manual',
+			workflowActive: false,
+		});
 		await testRun.activate('manual');
 		await testRun.lifecycle('delete');
 		// With the saved static data gone, only the process memory can still know the delivery.
@@ -404,7 +499,10 @@ describe('duplicates', () => {
 
 describe('out-of-order deliveries', () => {
 	async function swappedPair(dropOutOfOrder: boolean) {
-		const setup = await scenario({ parameters: { options: { dropOutOfOrder } } }, { quirks: { outOfOrder: true } });
+		const setup = await scenario(
+			{ parameters: { options: { dropOutOfOrder } } },
+			{ quirks: { outOfOrder: true } },
+		);
 		const caseId = await createCase(); // held back until the next message for the endpoint
 		await sandbox.admin.advanceClock(10);
 		await advance(caseId); // sent first, then the held one
@@ -416,7 +514,9 @@ describe('out-of-order deliveries', () => {
 		expect(receiver.answers).toEqual([200, 200]);
 		expect(harness.runCount).toBe(1);
 		expect(eventObjectOf(harness.executions[0]).secondaryStatus).toBe('Authorization in Progress');
-		expect((await harness.handle(harness.received[1])).body).toMatchObject({ reason: expect.stringContaining('older than') });
+		expect((await harness.handle(harness.received[1])).body).toMatchObject({
+			reason: expect.stringContaining('older than'),
+		});
 		expect((await harness.handle(harness.received[0])).body).toMatchObject({ reason: 'duplicate' });
 	});
 
@@ -436,12 +536,17 @@ describe('event and status filters', () => {
 		await runToCompletion(caseId);
 
 		expect(harness.runCount).toBe(1);
-		expect(eventObjectOf(harness.executions[0])).toMatchObject({ id: caseId, caseStatus: 'Complete' });
+		expect(eventObjectOf(harness.executions[0])).toMatchObject({
+			id: caseId,
+			caseStatus: 'Complete',
+		});
 		expect(receiver.answers.every((status) => status === 200)).toBe(true);
 	});
 
 	it('selects by secondary status, "none" meaning no secondary status', async () => {
-		const { harness } = await scenario({ parameters: { caseStatus: 'pending', secondaryStatus: 'none' } });
+		const { harness } = await scenario({
+			parameters: { caseStatus: 'pending', secondaryStatus: 'none' },
+		});
 		const caseId = await createCase();
 		await runToCompletion(caseId);
 		expect(harness.executions.map((items) => eventObjectOf(items).secondaryStatus)).toEqual([null]);
@@ -453,9 +558,15 @@ describe('event and status filters', () => {
 		const caseId = await createCase();
 		await runToCompletion(caseId);
 
-		expect(dataOnly.harness.executions.map(([item]) => item.event)).toEqual(['casedata.statuschange']);
-		expect(any.harness.runCount).toBe(sandbox.admin.deliveryLog({ subscriptionId: any.subscription.id }).length);
-		expect(new Set(any.harness.executions.map(([item]) => item.event))).toEqual(new Set(['case.statuschange', 'casedata.statuschange']));
+		expect(dataOnly.harness.executions.map(([item]) => item.event)).toEqual([
+			'casedata.statuschange',
+		]);
+		expect(any.harness.runCount).toBe(
+			sandbox.admin.deliveryLog({ subscriptionId: any.subscription.id }).length,
+		);
+		expect(new Set(any.harness.executions.map(([item]) => item.event))).toEqual(
+			new Set(['case.statuschange', 'casedata.statuschange']),
+		);
 	});
 
 	it('does not hold back a filtered-out event from running once it is wanted', async () => {
@@ -482,27 +593,43 @@ describe('Fetch Latest Case', () => {
 		await scenario({
 			runtime,
 			parameters: { fetchLatestCase: true },
-			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
+			credentials: (subscription) => ({
+				...webhookCredential(subscription),
+				backgroundCheckApi: apiCredential(),
+			}),
 		});
-	const caseRequests = (caseId: string) => sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`);
+	const caseRequests = (caseId: string) =>
+		sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`);
 
 	it('adds the case as the API returns it, in the execution', async () => {
 		const { harness } = await withApi();
 		const caseId = await createCase();
 		await harness.idle();
 		const [item] = harness.executions[0];
-		expect(item.latestCase).toMatchObject({ id: caseId, caseStatus: 'Pending', apiTrackingCode: 'HR-42' });
+		expect(item.latestCase).toMatchObject({
+			id: caseId,
+			caseStatus: 'Pending',
+			apiTrackingCode: 'HR-42',
+		});
 		expect(item).not.toHaveProperty('latestCaseError');
 		expect(caseRequests(caseId)).toHaveLength(1);
 	});
 
 	it('answers the delivery before it calls the API: a slow API delays the execution, not the answer', async () => {
 		const { harness, receiver } = await withApi();
-		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 1500, method: 'GET', pathPrefix: '/case/id/' });
+		sandbox.admin.injectFault({
+			kind: 'latency',
+			latencyMs: 1500,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+		});
 		const caseId = await createCase();
 		// The sandbox has its answer (2xx) and the execution has started, while the API has not answered yet.
 		expect(receiver.answers).toEqual([200]);
-		expect(sandbox.admin.deliveryLog({ caseId })[0]).toMatchObject({ outcome: 'succeeded', attempt: 1 });
+		expect(sandbox.admin.deliveryLog({ caseId })[0]).toMatchObject({
+			outcome: 'succeeded',
+			attempt: 1,
+		});
 		expect(harness.runCount).toBe(1);
 		expect(caseRequests(caseId)).toHaveLength(0);
 		expect(harness.executions[0][0]).not.toHaveProperty('latestCase');
@@ -514,7 +641,12 @@ describe('Fetch Latest Case', () => {
 
 	it('runs the event once, with latestCaseError saying why, when the API fails; the provider does not retry', async () => {
 		const { harness, receiver } = await withApi();
-		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/id/' });
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+		});
 		const caseId = await createCase();
 		await harness.idle();
 		expect(receiver.answers).toEqual([200]);
@@ -525,45 +657,69 @@ describe('Fetch Latest Case', () => {
 			latestCase: null,
 			latestCaseError: expect.stringMatching(/GET \/case\/id\/.*HTTP 503/),
 		});
-		expect(sandbox.admin.deliveryLog({ caseId })).toEqual([expect.objectContaining({ outcome: 'succeeded', nextAttemptAt: null })]);
+		expect(sandbox.admin.deliveryLog({ caseId })).toEqual([
+			expect.objectContaining({ outcome: 'succeeded', nextAttemptAt: null }),
+		]);
 	});
 
 	it('runs the event with latestCaseError when the credential cannot be exchanged for a token', async () => {
 		const { harness } = await scenario({
 			parameters: { fetchLatestCase: true },
-			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: { ...apiCredential(), apiKey: 'revoked-partner-key' } }),
+			credentials: (subscription) => ({
+				...webhookCredential(subscription),
+				backgroundCheckApi: { ...apiCredential(), apiKey: 'revoked-partner-key' },
+			}),
 		});
 		const caseId = await createCase();
 		await harness.idle();
 		expect(harness.runCount).toBe(1);
-		expect(harness.executions[0][0]).toMatchObject({ eventObject: { id: caseId }, latestCase: null, latestCaseError: expect.any(String) });
+		expect(harness.executions[0][0]).toMatchObject({
+			eventObject: { id: caseId },
+			latestCase: null,
+			latestCaseError: expect.any(String),
+		});
 		expect(String(harness.executions[0][0].latestCaseError)).not.toContain('revoked-partner-key');
 	});
 
 	it('never runs an event zero times: a copy arriving while the first is being handled is a duplicate, and the first still runs', async () => {
 		const { harness, subscription } = await withApi();
-		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 500, method: 'GET', pathPrefix: '/case/id/', times: 1 });
+		sandbox.admin.injectFault({
+			kind: 'latency',
+			latencyMs: 500,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+			times: 1,
+		});
 		const delivery = signedDelivery(subscription, 'msg_while_pending', 'case-missing');
 		expect((await harness.handle(delivery)).statusCode).toBe(200);
 		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 		await harness.idle();
 		expect(harness.runCount).toBe(1);
-		expect(harness.executions[0][0]).toMatchObject({ latestCase: null, latestCaseError: expect.stringContaining('Invalid case') });
+		expect(harness.executions[0][0]).toMatchObject({
+			latestCase: null,
+			latestCaseError: expect.stringContaining('Invalid case'),
+		});
 	});
 
 	it('needs the Background Check API credential at activation', async () => {
 		const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
 			parameters: { fetchLatestCase: true },
-			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+			credentials: {
+				backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+			},
 		});
-		await expect(harness.activate()).rejects.toThrow('Fetch Latest Case and the watchdog need a Background Check API credential');
+		await expect(harness.activate()).rejects.toThrow(
+			'Fetch Latest Case and the watchdog need a Background Check API credential',
+		);
 	});
 });
 
 describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runtime) => {
 	it('holds every accepted delivery once its answer is sent: after a restart even the last one before a quiet spell is a duplicate', async () => {
 		const { harness, subscription } = await scenario({ runtime });
-		const deliveries = Array.from({ length: 30 }, (_, index) => signedDelivery(subscription, `msg_quiet_${index}`, `case-quiet-${index}`));
+		const deliveries = Array.from({ length: 30 }, (_, index) =>
+			signedDelivery(subscription, `msg_quiet_${index}`, `case-quiet-${index}`),
+		);
 		for (const delivery of deliveries) {
 			const savesBefore = harness.store.saves;
 			expect((await harness.handle(delivery)).statusCode).toBe(200);
@@ -579,7 +735,9 @@ describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runti
 
 	it('shares one save between deliveries arriving together, and answers none before a save holding it has been made', async () => {
 		const { harness, subscription } = await scenario({ runtime });
-		const deliveries = Array.from({ length: 12 }, (_, index) => signedDelivery(subscription, `msg_together_${index}`, `case-together-${index}`));
+		const deliveries = Array.from({ length: 12 }, (_, index) =>
+			signedDelivery(subscription, `msg_together_${index}`, `case-together-${index}`),
+		);
 		const savesBefore = harness.store.saves;
 		const savedWhenAnswered = await Promise.all(
 			deliveries.map(async (delivery) => {
@@ -591,13 +749,17 @@ describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runti
 		expect(harness.store.saves - savesBefore).toBeLessThan(4);
 		deliveries.forEach((delivery, index) => {
 			const key = contentKey(parseEvent(Buffer.from(delivery.body))!);
-			expect({ index, saved: savedWhenAnswered[index].includes(hashKey(key)) }).toEqual({ index, saved: true });
+			expect({ index, saved: savedWhenAnswered[index].includes(hashKey(key)) }).toEqual({
+				index,
+				saved: true,
+			});
 		});
 		await restart(harness);
-		for (const delivery of deliveries) expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		for (const delivery of deliveries)
+			expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 	});
 
-	it('lets the provider\'s next delivery run an event whose execution n8n could not start (it answered 500)', async () => {
+	it("lets the provider's next delivery run an event whose execution n8n could not start (it answered 500)", async () => {
 		const { harness, subscription } = await scenario({ runtime });
 		const delivery = signedDelivery(subscription, 'msg_not_started', 'case-not-started');
 		harness.failStarts = 1;
@@ -633,43 +795,68 @@ describe('Duplicate Memory Size', () => {
 		new TriggerHarness(new BackgroundCheckTrigger(), {
 			workflowId: `workflow-${++workflowCounter}`,
 			parameters: { options: { dedupMemorySize } },
-			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+			credentials: {
+				backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+			},
 		});
 
-	it.each([0, '', -5, 'abc', 99, 150.5, 20_001, null])('refuses %p at activation, naming the field', async (size) => {
-		await expect(harnessWithSize(size).activate()).rejects.toThrow(/^Duplicate Memory Size must be a whole number from 100 to 20,000/);
-	});
+	it.each([0, '', -5, 'abc', 99, 150.5, 20_001, null])(
+		'refuses %p at activation, naming the field',
+		async (size) => {
+			await expect(harnessWithSize(size).activate()).rejects.toThrow(
+				/^Duplicate Memory Size must be a whole number from 100 to 20,000/,
+			);
+		},
+	);
 
 	it.each([100, '2500', 20_000])('accepts %p', async (size) => {
 		await expect(harnessWithSize(size).activate()).resolves.toBeUndefined();
 	});
 
 	it('keeps suppressing duplicates with the default when an expression turns bad after activation', async () => {
-		const { harness, subscription } = await scenario({ parameters: { options: { dedupMemorySize: 500 } } });
+		const { harness, subscription } = await scenario({
+			parameters: { options: { dedupMemorySize: 500 } },
+		});
 		harness.setup.parameters = { options: { dedupMemorySize: 'abc' } };
 		const delivery = signedDelivery(subscription, 'msg_bad_size', 'case-bad-size');
 		await harness.handle(delivery);
 		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
-		expect(harness.logs.some((line) => line.level === 'warn' && line.message.includes('Duplicate Memory Size'))).toBe(true);
+		expect(
+			harness.logs.some(
+				(line) => line.level === 'warn' && line.message.includes('Duplicate Memory Size'),
+			),
+		).toBe(true);
 	});
 });
 
 describe('Reconcile Missed Events (the watchdog)', () => {
 	const apiCredential = () => {
 		const [credential] = sandbox.demoCredentials;
-		return { environment: 'custom', customBaseUrl: sandbox.url, apiKey: credential.apiKey, clientAccessToken: credential.clientAccessToken, token: '' };
+		return {
+			environment: 'custom',
+			customBaseUrl: sandbox.url,
+			apiKey: credential.apiKey,
+			clientAccessToken: credential.clientAccessToken,
+			token: '',
+		};
 	};
 	const watched = async (parameters: IDataObject = {}, runtime?: 'oldest' | 'newest') =>
 		await scenario({
 			runtime,
 			parameters: { event: 'any', reconcile: true, reconcileEvery: '10s', ...parameters },
-			credentials: (subscription) => ({ ...webhookCredential(subscription), backgroundCheckApi: apiCredential() }),
+			credentials: (subscription) => ({
+				...webhookCredential(subscription),
+				backgroundCheckApi: apiCredential(),
+			}),
 		});
 	/** The messages of a case published since `after` attempts, by ID. */
-	const messagesOf = (caseId: string) => [...new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId))];
-	const itemsBySource = (harness: TriggerHarness, source: string) => harness.executions.map(([item]) => item).filter((item) => item.source === source);
+	const messagesOf = (caseId: string) => [
+		...new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId)),
+	];
+	const itemsBySource = (harness: TriggerHarness, source: string) =>
+		harness.executions.map(([item]) => item).filter((item) => item.source === source);
 
-	it('registers a look with n8n\'s scheduler at the chosen interval, and records the cases at activation without running them', async () => {
+	it("registers a look with n8n's scheduler at the chosen interval, and records the cases at activation without running them", async () => {
 		const caseId = await createCase();
 		await advance(caseId);
 		const { harness } = await watched();
@@ -686,7 +873,9 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
 		await advance(caseId);
 		const [, missed] = messagesOf(caseId);
-		expect(sandbox.admin.deliveryLog({ messageId: missed })[0]).toMatchObject({ outcome: 'failed' });
+		expect(sandbox.admin.deliveryLog({ messageId: missed })[0]).toMatchObject({
+			outcome: 'failed',
+		});
 
 		await harness.tick();
 		await harness.idle();
@@ -702,7 +891,10 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 			deliveryTimestamp: null,
 			signatureScheme: null,
 			source: 'reconciliation',
-			latestCase: expect.objectContaining({ id: caseId, secondaryStatus: 'Authorization in Progress' }),
+			latestCase: expect.objectContaining({
+				id: caseId,
+				secondaryStatus: 'Authorization in Progress',
+			}),
 		});
 		expect(itemsBySource(harness, 'webhook')).toHaveLength(1);
 		await harness.tick();
@@ -717,27 +909,39 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		await harness.tick();
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
 		// Found first: the provider's retry, once the endpoint works again, is a duplicate.
-		const fault = sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		const fault = sandbox.admin.injectDeliveryFault({
+			subscriptionId: subscription.id,
+			dropRate: 1,
+		});
 		await advance(caseId);
 		await harness.tick();
 		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
 		sandbox.admin.removeDeliveryFault(fault.id);
 		await sandbox.admin.advanceClock(5);
 		const [, , late] = messagesOf(caseId);
-		expect(sandbox.admin.deliveryLog({ messageId: late }).map((attempt) => attempt.outcome)).toEqual(['failed', 'succeeded']);
+		expect(
+			sandbox.admin.deliveryLog({ messageId: late }).map((attempt) => attempt.outcome),
+		).toEqual(['failed', 'succeeded']);
 		expect(harness.runCount).toBe(3);
 		expect(new Set(harness.executions.map(([item]) => contentKeyOf(item))).size).toBe(3);
 	});
 
 	it('applies the event and status filters to what it finds', async () => {
-		const { harness, subscription } = await watched({ event: 'case.statuschange', caseStatus: 'Complete' });
+		const { harness, subscription } = await watched({
+			event: 'case.statuschange',
+			caseStatus: 'Complete',
+		});
 		const caseId = await createCase();
 		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
 		await runToCompletion(caseId);
 		await harness.tick();
-		expect(harness.executions.map(([item]) => [item.event, (item.eventObject as IDataObject).caseStatus, item.source])).toEqual([
-			['case.statuschange', 'Complete', 'reconciliation'],
-		]);
+		expect(
+			harness.executions.map(([item]) => [
+				item.event,
+				(item.eventObject as IDataObject).caseStatus,
+				item.source,
+			]),
+		).toEqual([['case.statuschange', 'Complete', 'reconciliation']]);
 	});
 
 	it('keeps its record across a restart: a change made while n8n was down runs at the first look after it', async () => {
@@ -748,7 +952,11 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		await advance(caseId);
 		await restart(harness);
 		await harness.tick();
-		expect(itemsBySource(harness, 'reconciliation').map((item) => (item.eventObject as IDataObject).secondaryStatus)).toEqual(['Authorization in Progress']);
+		expect(
+			itemsBySource(harness, 'reconciliation').map(
+				(item) => (item.eventObject as IDataObject).secondaryStatus,
+			),
+		).toEqual(['Authorization in Progress']);
 	});
 
 	it('saves a failed look as a failed execution and finds the change at the next one', async () => {
@@ -756,21 +964,45 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		const caseId = await createCase();
 		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
 		await advance(caseId);
-		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			pathPrefix: '/case/list',
+			times: 1,
+		});
 		await harness.tick();
-		expect(harness.failedTriggerRuns.map((error) => error.message)).toEqual([expect.stringMatching(/^The watchdog could not list the cases: .*503/)]);
+		expect(harness.failedTriggerRuns.map((error) => error.message)).toEqual([
+			expect.stringMatching(/^The watchdog could not list the cases: .*503/),
+		]);
 		await harness.tick();
 		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
 	});
 
 	it('refuses activation when it cannot list the cases, but not a restart (the first look records them then)', async () => {
-		sandbox.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPrefix: '/case/list', times: 1 });
-		await expect(watched()).rejects.toThrow(/^The watchdog could not list the cases of the credential's group: .*500/);
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 500,
+			method: 'GET',
+			pathPrefix: '/case/list',
+			times: 1,
+		});
+		await expect(watched()).rejects.toThrow(
+			/^The watchdog could not list the cases of the credential's group: .*500/,
+		);
 		const { harness } = await watched();
-		sandbox.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 500,
+			method: 'GET',
+			pathPrefix: '/case/list',
+			times: 1,
+		});
 		await harness.lifecycle('delete');
 		await expect(harness.activate('init')).resolves.toBeUndefined();
-		expect(harness.logs.some((line) => line.level === 'warn' && line.message.includes('could not list'))).toBe(true);
+		expect(
+			harness.logs.some((line) => line.level === 'warn' && line.message.includes('could not list')),
+		).toBe(true);
 		await createCase();
 		await harness.tick();
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
@@ -779,9 +1011,13 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	it('needs the Background Check API credential', async () => {
 		const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
 			parameters: { reconcile: true },
-			credentials: { backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+			credentials: {
+				backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+			},
 		});
-		await expect(harness.activate()).rejects.toThrow('Fetch Latest Case and the watchdog need a Background Check API credential');
+		await expect(harness.activate()).rejects.toThrow(
+			'Fetch Latest Case and the watchdog need a Background Check API credential',
+		);
 	});
 
 	it('when off, schedules nothing and drops what an earlier watchdog saved', async () => {
@@ -818,8 +1054,12 @@ describe('lifecycle', () => {
 	});
 
 	it('refuses to activate Legacy without a legacy secret, and lists every problem', async () => {
-		await expect(harnessWith({ signingSecret: '' }, { signatureScheme: 'legacy' }).activate()).rejects.toThrow('no Legacy Secret');
-		const error = await harnessWith({ signingSecret: 'nope' }, { signatureScheme: 'both' }).activate().catch((caught: NodeOperationError) => caught);
+		await expect(
+			harnessWith({ signingSecret: '' }, { signatureScheme: 'legacy' }).activate(),
+		).rejects.toThrow('no Legacy Secret');
+		const error = await harnessWith({ signingSecret: 'nope' }, { signatureScheme: 'both' })
+			.activate()
+			.catch((caught: NodeOperationError) => caught);
 		expect((error as NodeOperationError).description).toContain('no Legacy Secret');
 	});
 
@@ -827,7 +1067,9 @@ describe('lifecycle', () => {
 		const harness = harnessWith({ signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
 		expect(await harness.lifecycle('checkExists')).toBe(false);
 		expect(await harness.lifecycle('create')).toBe(true);
-		expect(harness.store.nodeData('Background Check Trigger')).toEqual({ activatedAt: expect.any(String) });
+		expect(harness.store.nodeData('Background Check Trigger')).toEqual({
+			activatedAt: expect.any(String),
+		});
 		expect(await harness.lifecycle('checkExists', 'init')).toBe(true);
 		expect(await harness.lifecycle('delete')).toBe(true);
 		expect(await harness.lifecycle('checkExists')).toBe(false);
@@ -853,15 +1095,25 @@ describe('node description and credential test', () => {
 
 	it('describes a POST webhook trigger with the notice about where the URL and secret go', () => {
 		const { description } = trigger;
-		expect(description).toMatchObject({ name: 'backgroundCheckTrigger', displayName: 'Background Check Trigger', inputs: [], group: ['trigger'] });
-		expect(description.webhooks).toEqual([expect.objectContaining({ httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' })]);
+		expect(description).toMatchObject({
+			name: 'backgroundCheckTrigger',
+			displayName: 'Background Check Trigger',
+			inputs: [],
+			group: ['trigger'],
+		});
+		expect(description.webhooks).toEqual([
+			expect.objectContaining({ httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }),
+		]);
 		const notice = description.properties.find((property) => property.type === 'notice');
 		expect(notice?.displayName).toMatch(/Production URL.*signing secret \(whsec_/);
 	});
 
 	it('has option defaults equal to the constants the code uses', () => {
-		const options = trigger.description.properties.find((property) => property.name === 'options')?.options as unknown as IDataObject[];
-		expect(options.find((option) => option.name === 'toleranceSeconds')?.default).toBe(DEFAULT_TOLERANCE_SECONDS);
+		const options = trigger.description.properties.find((property) => property.name === 'options')
+			?.options as unknown as IDataObject[];
+		expect(options.find((option) => option.name === 'toleranceSeconds')?.default).toBe(
+			DEFAULT_TOLERANCE_SECONDS,
+		);
 		expect(options.find((option) => option.name === 'dedupMemorySize')).toMatchObject({
 			default: SAVED_LIMIT.default,
 			typeOptions: { minValue: SAVED_LIMIT.min, maxValue: SAVED_LIMIT.max },
@@ -874,8 +1126,15 @@ describe('node description and credential test', () => {
 			message: expect.stringContaining('Send a test event'),
 		});
 		expect(await testSecrets({ legacySecret: 'abc' })).toMatchObject({ status: 'OK' });
-		expect(await testSecrets({ signingSecret: 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })).toMatchObject({ status: 'Error' });
-		expect(await testSecrets({ signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', previousSigningSecret: 'old' })).toMatchObject({
+		expect(await testSecrets({ signingSecret: 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })).toMatchObject({
+			status: 'Error',
+		});
+		expect(
+			await testSecrets({
+				signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+				previousSigningSecret: 'old',
+			}),
+		).toMatchObject({
 			status: 'Error',
 		});
 		expect(await testSecrets({})).toMatchObject({ status: 'Error' });

@@ -24,28 +24,41 @@ import {
 const NOW = 1_760_000_400 - (1_760_000_400 % BUCKET_SECONDS);
 
 function admitted(admission: Admission): Claim {
-	if (admission.outcome !== 'admitted') throw new Error(`expected admission, got ${admission.outcome}`);
+	if (admission.outcome !== 'admitted')
+		throw new Error(`expected admission, got ${admission.outcome}`);
 	return admission.claim;
 }
 
-const event = (key: string, extra: Partial<AdmissionRequest> = {}): AdmissionRequest => ({ key, dropOlder: false, ...extra });
+const event = (key: string, extra: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
+	key,
+	dropOlder: false,
+	...extra,
+});
 
 /** Admits and commits `key` at `now`. */
-function run(deduplicator: DeliveryDeduplicator, key: string, now = NOW, extra: Partial<AdmissionRequest> = {}): void {
+function run(
+	deduplicator: DeliveryDeduplicator,
+	key: string,
+	now = NOW,
+	extra: Partial<AdmissionRequest> = {},
+): void {
 	admitted(deduplicator.admit(event(key, extra), now)).commit(now);
 }
 
 /** The hashes of a persisted v3 string, oldest first. */
 function savedHashes(persisted: string): string[] {
 	const lines = persisted.split('\nlatest')[0].split('\n').slice(1);
-	return lines.flatMap((line) => line.split(' ')[1].match(new RegExp(`.{${HASH_LENGTH}}`, 'g')) ?? []);
+	return lines.flatMap(
+		(line) => line.split(' ')[1].match(new RegExp(`.{${HASH_LENGTH}}`, 'g')) ?? [],
+	);
 }
 
 /** A saved copy without its first line (which names the process that wrote it). */
 const body = (persisted: string) => persisted.slice(persisted.indexOf('\n'));
 
 /** What n8n saves and a restarted process reads back. */
-const throughJson = (deduplicator: DeliveryDeduplicator) => JSON.parse(JSON.stringify({ copy: deduplicator.persistedView })).copy as string;
+const throughJson = (deduplicator: DeliveryDeduplicator) =>
+	JSON.parse(JSON.stringify({ copy: deduplicator.persistedView })).copy as string;
 
 describe('DeliveryDeduplicator', () => {
 	it('admits an event once and calls any later copy a duplicate', () => {
@@ -92,14 +105,18 @@ describe('DeliveryDeduplicator', () => {
 		run(deduplicator, 'case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]');
 		run(deduplicator, 'case:2');
 		const hash = createHash('sha256').update('case:2').digest('base64url').slice(0, 10);
-		expect(deduplicator.toPersisted()).toMatch(new RegExp(`^v3 [0-9a-f]{8}\\n${NOW} [\\w-]{10}${hash.replace(/-/g, '\\-')}\\nlatest$`));
+		expect(deduplicator.toPersisted()).toMatch(
+			new RegExp(`^v3 [0-9a-f]{8}\\n${NOW} [\\w-]{10}${hash.replace(/-/g, '\\-')}\\nlatest$`),
+		);
 		expect(deduplicator.toPersisted()).not.toContain('c-1');
 	});
 
 	it('offers a view for static data that serializes to what it holds when n8n saves it', () => {
 		const deduplicator = new DeliveryDeduplicator();
 		// Static data as n8n hands it to a node: wrapped in its change-tracking proxy.
-		const staticData = ObservableObject.create({ 'node:Trigger': {} }) as IDataObject & { __dataChanged: boolean };
+		const staticData = ObservableObject.create({ 'node:Trigger': {} }) as IDataObject & {
+			__dataChanged: boolean;
+		};
 		const nodeData = staticData['node:Trigger'] as IDataObject;
 		run(deduplicator, 'case:1');
 		nodeData.dedup = deduplicator.persistedView as unknown as IDataObject;
@@ -115,10 +132,19 @@ describe('DeliveryDeduplicator', () => {
 		const processA = new DeliveryDeduplicator();
 		const processB = new DeliveryDeduplicator();
 		run(processA, 'case:a');
-		run(processB, 'case:b', NOW, { subject: 's', modStamp: '2025-01-02T00:00:00Z', dropOlder: true });
+		run(processB, 'case:b', NOW, {
+			subject: 's',
+			modStamp: '2025-01-02T00:00:00Z',
+			dropOlder: true,
+		});
 		processA.absorb(throughJson(processB), NOW);
 		expect(processA.admit(event('case:b'), NOW).outcome).toBe('duplicate');
-		expect(processA.admit(event('x', { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }), NOW).outcome).toBe('outOfOrder');
+		expect(
+			processA.admit(
+				event('x', { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }),
+				NOW,
+			).outcome,
+		).toBe('outOfOrder');
 		expect(savedHashes(processA.toPersisted())).toHaveLength(2);
 		processA.absorb(throughJson(processB), NOW);
 		expect(processA.size).toBe(2);
@@ -138,7 +164,10 @@ describe('DeliveryDeduplicator', () => {
 
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
 		const deduplicator = new DeliveryDeduplicator();
-		const parse = jest.spyOn(deduplicator as unknown as { absorbText(text: string): void }, 'absorbText');
+		const parse = jest.spyOn(
+			deduplicator as unknown as { absorbText(text: string): void },
+			'absorbText',
+		);
 		run(deduplicator, 'case:a');
 		const first = throughJson(deduplicator);
 		run(deduplicator, 'case:b');
@@ -158,17 +187,35 @@ describe('DeliveryDeduplicator', () => {
 	});
 
 	it('reads what earlier versions saved (v2 strings with 12-character hashes, v1 objects), so an upgrade keeps the memory', () => {
-		const hash = (key: string, length: number) => createHash('sha256').update(key).digest('base64url').slice(0, length);
+		const hash = (key: string, length: number) =>
+			createHash('sha256').update(key).digest('base64url').slice(0, length);
 		const v2 = new DeliveryDeduplicator();
-		v2.absorb(`v2\n${NOW - 60} ${hash('case:1', 12)}\n${NOW - 30} ${hash('delivery:x', 12)} ${hash('case:2', 12)}\nlatest\n${hash('s', 12)} 2025-01-02T00:00:00Z`, NOW);
+		v2.absorb(
+			`v2\n${NOW - 60} ${hash('case:1', 12)}\n${NOW - 30} ${hash('delivery:x', 12)} ${hash('case:2', 12)}\nlatest\n${hash('s', 12)} 2025-01-02T00:00:00Z`,
+			NOW,
+		);
 		expect(v2.admit(event('case:1'), NOW).outcome).toBe('duplicate');
 		expect(v2.admit(event('case:2'), NOW).outcome).toBe('duplicate');
-		expect(v2.admit(event('y', { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }), NOW).outcome).toBe('outOfOrder');
+		expect(
+			v2.admit(event('y', { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }), NOW)
+				.outcome,
+		).toBe('outOfOrder');
 
 		const v1 = new DeliveryDeduplicator();
-		v1.absorb(JSON.parse(JSON.stringify({ deliveries: [[[hash('delivery:a', 16), hash('case:3', 16)], NOW - 60]], latest: [[hash('t', 16), '2025-01-02T00:00:00Z']] })), NOW);
+		v1.absorb(
+			JSON.parse(
+				JSON.stringify({
+					deliveries: [[[hash('delivery:a', 16), hash('case:3', 16)], NOW - 60]],
+					latest: [[hash('t', 16), '2025-01-02T00:00:00Z']],
+				}),
+			),
+			NOW,
+		);
 		expect(v1.admit(event('case:3'), NOW).outcome).toBe('duplicate');
-		expect(v1.admit(event('z', { subject: 't', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }), NOW).outcome).toBe('outOfOrder');
+		expect(
+			v1.admit(event('z', { subject: 't', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }), NOW)
+				.outcome,
+		).toBe('outOfOrder');
 		// Saved again in format v3, from which a restarted process still knows it.
 		const restarted = new DeliveryDeduplicator();
 		restarted.absorb(throughJson(v1), NOW);
@@ -195,8 +242,18 @@ describe('DeliveryDeduplicator', () => {
 		expect(tilde).toMatch(/ \\u007enot a time$/);
 		const after = new DeliveryDeduplicator();
 		after.absorb(throughJson(before), NOW);
-		expect(after.admit(event('c', { subject: 's', modStamp: '2025-03-01T10:00:00.122Z', dropOlder: true }), NOW).outcome).toBe('outOfOrder');
-		expect(after.admit(event('d', { subject: 's', modStamp: '2025-03-01T10:00:00.123Z', dropOlder: true }), NOW).outcome).toBe('admitted');
+		expect(
+			after.admit(
+				event('c', { subject: 's', modStamp: '2025-03-01T10:00:00.122Z', dropOlder: true }),
+				NOW,
+			).outcome,
+		).toBe('outOfOrder');
+		expect(
+			after.admit(
+				event('d', { subject: 's', modStamp: '2025-03-01T10:00:00.123Z', dropOlder: true }),
+				NOW,
+			).outcome,
+		).toBe('admitted');
 		expect(body(after.toPersisted())).toBe(body(before.toPersisted()));
 	});
 
@@ -214,7 +271,10 @@ describe('DeliveryDeduplicator', () => {
 
 	it('skips lines of a saved string it cannot read', () => {
 		const deduplicator = new DeliveryDeduplicator();
-		deduplicator.absorb(`v3\nnot-a-time aaaaaaaaaa\n${NOW} short\n${NOW} bbbbbbbbbbcc\nlatest\nnospace\ncccccccccc "broken`, NOW);
+		deduplicator.absorb(
+			`v3\nnot-a-time aaaaaaaaaa\n${NOW} short\n${NOW} bbbbbbbbbbcc\nlatest\nnospace\ncccccccccc "broken`,
+			NOW,
+		);
 		expect(deduplicator.size).toBe(1);
 	});
 
@@ -225,18 +285,24 @@ describe('DeliveryDeduplicator', () => {
 		expect(deduplicator.size).toBe(1);
 	});
 
-	it.each([undefined, null, 'text', 'v1\n1760000000 aaaaaaaaaaaa', { deliveries: 'x' }, { deliveries: [[['k'], 'not a time'], 'junk', [[1, 2], NOW]] }])(
-		'ignores saved data it cannot read: %p',
-		(persisted) => {
-			const deduplicator = new DeliveryDeduplicator();
-			expect(() => deduplicator.absorb(persisted, NOW)).not.toThrow();
-			expect(deduplicator.size).toBe(0);
-		},
-	);
+	it.each([
+		undefined,
+		null,
+		'text',
+		'v1\n1760000000 aaaaaaaaaaaa',
+		{ deliveries: 'x' },
+		{ deliveries: [[['k'], 'not a time'], 'junk', [[1, 2], NOW]] },
+	])('ignores saved data it cannot read: %p', (persisted) => {
+		const deduplicator = new DeliveryDeduplicator();
+		expect(() => deduplicator.absorb(persisted, NOW)).not.toThrow();
+		expect(deduplicator.size).toBe(0);
+	});
 
-	describe('the provider\'s retry window', () => {
+	describe("the provider's retry window", () => {
 		it('lasts beyond the last of the 8 attempts (spec 8), each given its 15-second deadline', () => {
-			const lastAttempt = WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0) + WEBHOOK_DELIVERY_ATTEMPTS * WEBHOOK_RESPONSE_DEADLINE_SECONDS;
+			const lastAttempt =
+				WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0) +
+				WEBHOOK_DELIVERY_ATTEMPTS * WEBHOOK_RESPONSE_DEADLINE_SECONDS;
 			expect(WEBHOOK_RETRY_DELAYS_SECONDS).toHaveLength(WEBHOOK_DELIVERY_ATTEMPTS - 1);
 			expect(RETENTION_SECONDS).toBeGreaterThan(lastAttempt);
 			expect(RETENTION_SECONDS).toBe(28 * 3600);
@@ -245,7 +311,8 @@ describe('DeliveryDeduplicator', () => {
 		it('recognises a retry 28 hours later, also after 5,000 other events and a restart in between', () => {
 			const deduplicator = new DeliveryDeduplicator(SAVED_LIMIT.max);
 			run(deduplicator, 'case:first', NOW + 59 * 60);
-			for (let index = 0; index < 5000; index++) run(deduplicator, `case:other-${index}`, NOW + 3600 + index * 20);
+			for (let index = 0; index < 5000; index++)
+				run(deduplicator, `case:other-${index}`, NOW + 3600 + index * 20);
 			const retryAt = NOW + 59 * 60 + RETENTION_SECONDS;
 			expect(deduplicator.admit(event('case:first'), retryAt).outcome).toBe('duplicate');
 			const restarted = new DeliveryDeduplicator(SAVED_LIMIT.max);
@@ -258,12 +325,15 @@ describe('DeliveryDeduplicator', () => {
 			run(deduplicator, 'case:old', NOW + 10);
 			run(deduplicator, 'case:new', NOW + BUCKET_SECONDS + RETENTION_SECONDS);
 			expect(deduplicator.size).toBe(1);
-			expect(deduplicator.admit(event('case:old'), NOW + BUCKET_SECONDS + RETENTION_SECONDS).outcome).toBe('admitted');
+			expect(
+				deduplicator.admit(event('case:old'), NOW + BUCKET_SECONDS + RETENTION_SECONDS).outcome,
+			).toBe('admitted');
 		});
 
 		it(`holds at most ${PROCESS_LIMIT.toLocaleString('en-US')} events in process memory, forgetting the oldest`, () => {
 			const deduplicator = new DeliveryDeduplicator();
-			for (let index = 0; index < PROCESS_LIMIT + 10; index++) run(deduplicator, `case:${index}`, NOW + Math.floor(index / 10));
+			for (let index = 0; index < PROCESS_LIMIT + 10; index++)
+				run(deduplicator, `case:${index}`, NOW + Math.floor(index / 10));
 			expect(deduplicator.size).toBe(PROCESS_LIMIT);
 			expect(deduplicator.admit(event('case:9'), NOW + PROCESS_LIMIT).outcome).toBe('admitted');
 			expect(deduplicator.admit(event('case:10'), NOW + PROCESS_LIMIT).outcome).toBe('duplicate');
@@ -272,12 +342,16 @@ describe('DeliveryDeduplicator', () => {
 
 	describe('ordering by modStamp', () => {
 		const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
-		const caseEvent = (key: string, minute: number, dropOlder = true) => event(key, { subject: 'case.statuschange|c-1', modStamp: at(minute), dropOlder });
+		const caseEvent = (key: string, minute: number, dropOlder = true) =>
+			event(key, { subject: 'case.statuschange|c-1', modStamp: at(minute), dropOlder });
 
 		it('drops an event older than one already received for the same subject', () => {
 			const deduplicator = new DeliveryDeduplicator();
 			admitted(deduplicator.admit(caseEvent('e2', 2), NOW)).commit(NOW);
-			expect(deduplicator.admit(caseEvent('e1', 1), NOW)).toEqual({ outcome: 'outOfOrder', newerModStamp: at(2) });
+			expect(deduplicator.admit(caseEvent('e1', 1), NOW)).toEqual({
+				outcome: 'outOfOrder',
+				newerModStamp: at(2),
+			});
 		});
 
 		it('admits an equal or newer modStamp, and other subjects', () => {
@@ -285,7 +359,12 @@ describe('DeliveryDeduplicator', () => {
 			admitted(deduplicator.admit(caseEvent('e2', 2), NOW)).commit(NOW);
 			expect(deduplicator.admit(caseEvent('e2b', 2), NOW).outcome).toBe('admitted');
 			expect(deduplicator.admit(caseEvent('e3', 3), NOW).outcome).toBe('admitted');
-			expect(deduplicator.admit(event('e0', { subject: 'case.statuschange|c-2', modStamp: at(0), dropOlder: true }), NOW).outcome).toBe('admitted');
+			expect(
+				deduplicator.admit(
+					event('e0', { subject: 'case.statuschange|c-2', modStamp: at(0), dropOlder: true }),
+					NOW,
+				).outcome,
+			).toBe('admitted');
 		});
 
 		it('keeps older events when dropping is off, without losing the newest modStamp', () => {
@@ -304,7 +383,10 @@ describe('DeliveryDeduplicator', () => {
 		it('does not drop when a modStamp is not a timestamp', () => {
 			const deduplicator = new DeliveryDeduplicator();
 			run(deduplicator, 'a', NOW, { subject: 's', modStamp: 'yesterday', dropOlder: true });
-			expect(deduplicator.admit(event('b', { subject: 's', modStamp: at(1), dropOlder: true }), NOW).outcome).toBe('admitted');
+			expect(
+				deduplicator.admit(event('b', { subject: 's', modStamp: at(1), dropOlder: true }), NOW)
+					.outcome,
+			).toBe('admitted');
 		});
 
 		it('keeps the newest modStamp across a restart', () => {
@@ -322,7 +404,11 @@ describe('the saved copy', () => {
 	const memoryOf = (count: number, dropOlder = false, savedLimit: number = SAVED_LIMIT.default) => {
 		const deduplicator = new DeliveryDeduplicator(savedLimit);
 		for (let index = 0; index < count; index++) {
-			const ordering = { subject: `case.statuschange|case-${index}`, modStamp: new Date((NOW + index) * 1000).toISOString(), dropOlder };
+			const ordering = {
+				subject: `case.statuschange|case-${index}`,
+				modStamp: new Date((NOW + index) * 1000).toISOString(),
+				dropOlder,
+			};
 			run(deduplicator, `case:${index}`, NOW + index * 20, ordering);
 		}
 		return deduplicator;
@@ -338,7 +424,9 @@ describe('the saved copy', () => {
 		expect(JSON.stringify(throughJson(larger)).length).toBeLessThan(10_100);
 		// With Ignore Older Events it also holds the newest subjects' modStamps, about 22 bytes each.
 		const withOrdering = memoryOf(3000, true);
-		expect(withOrdering.toPersisted().split('\nlatest\n')[1].split('\n')).toHaveLength(SAVED_LIMIT.default);
+		expect(withOrdering.toPersisted().split('\nlatest\n')[1].split('\n')).toHaveLength(
+			SAVED_LIMIT.default,
+		);
 		expect(JSON.stringify(throughJson(withOrdering)).length).toBeLessThan(3400);
 	});
 
@@ -363,11 +451,17 @@ describe('the saved copy', () => {
 
 	it('keeps the modStamps of subjects checked with Ignore Older Events, the newest ones', () => {
 		const deduplicator = new DeliveryDeduplicator(100);
-		for (let index = 0; index < 105; index++) run(deduplicator, `checked:${index}`, NOW, { subject: `checked-${index}`, modStamp: '2025-01-02T00:00:00Z', dropOlder: true });
+		for (let index = 0; index < 105; index++)
+			run(deduplicator, `checked:${index}`, NOW, {
+				subject: `checked-${index}`,
+				modStamp: '2025-01-02T00:00:00Z',
+				dropOlder: true,
+			});
 		run(deduplicator, 'unchecked', NOW, { subject: 'unchecked', modStamp: '2025-01-02T00:00:00Z' });
 		const restarted = new DeliveryDeduplicator(100);
 		restarted.absorb(deduplicator.toPersisted(), NOW);
-		const older = (subject: string) => event(`older:${subject}`, { subject, modStamp: '2025-01-01T00:00:00Z', dropOlder: true });
+		const older = (subject: string) =>
+			event(`older:${subject}`, { subject, modStamp: '2025-01-01T00:00:00Z', dropOlder: true });
 		expect(restarted.admit(older('checked-104'), NOW).outcome).toBe('outOfOrder');
 		expect(restarted.admit(older('checked-0'), NOW).outcome).toBe('admitted');
 		expect(restarted.admit(older('unchecked'), NOW).outcome).toBe('admitted');

@@ -4,7 +4,13 @@
  * find them, and what it keeps across a restart.
  */
 import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/delivery';
-import { Watchdog, lookSchedule, LOOK_INTERVALS, type LookInterval, type ReconciledEvent } from '../../../nodes/BackgroundCheckTrigger/watchdog';
+import {
+	Watchdog,
+	lookSchedule,
+	LOOK_INTERVALS,
+	type LookInterval,
+	type ReconciledEvent,
+} from '../../../nodes/BackgroundCheckTrigger/watchdog';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { sandboxCaseApi, type CountingCaseApi } from '../../helpers/sandboxCaseApi';
 
@@ -39,7 +45,10 @@ async function createCase(services = SERVICES): Promise<string> {
 	const response = await fetch(`${sandbox.url}/case/create`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', authorization: `Bearer ${await token()}` },
-		body: JSON.stringify({ candidate: { firstName: 'Ada', lastName: 'Lovelace', email }, services: services.map((id) => ({ id })) }),
+		body: JSON.stringify({
+			candidate: { firstName: 'Ada', lastName: 'Lovelace', email },
+			services: services.map((id) => ({ id })),
+		}),
 	});
 	const created = (await response.json()) as { id: string };
 	await sandbox.admin.idle();
@@ -48,7 +57,11 @@ async function createCase(services = SERVICES): Promise<string> {
 
 async function token(): Promise<string> {
 	const { apiKey, clientAccessToken } = sandbox.demoCredentials[0];
-	const response = await fetch(`${sandbox.url}/auth/api`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey, clientAccessToken }) });
+	const response = await fetch(`${sandbox.url}/auth/api`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ apiKey, clientAccessToken }),
+	});
 	return ((await response.json()) as { token: string }).token;
 }
 
@@ -60,8 +73,11 @@ async function advance(caseId: string): Promise<void> {
 /** The content keys of the events the sandbox published (and dropped) for a case since `after` attempts. */
 function publishedKeys(caseId: string, after = 0): string[] {
 	const messages = new Map<string, unknown>();
-	for (const attempt of sandbox.admin.deliveryLog({ caseId }).slice(after)) messages.set(attempt.messageId, attempt.payload);
-	return [...messages.values()].map((payload) => contentKey(parseEvent(Buffer.from(JSON.stringify(payload)))!));
+	for (const attempt of sandbox.admin.deliveryLog({ caseId }).slice(after))
+		messages.set(attempt.messageId, attempt.payload);
+	return [...messages.values()].map((payload) =>
+		contentKey(parseEvent(Buffer.from(JSON.stringify(payload)))!),
+	);
 }
 
 const keysOf = (events: ReconciledEvent[]) => events.map(({ event }) => contentKey(event));
@@ -99,7 +115,11 @@ describe('Watchdog', () => {
 		await advance(caseId);
 		const before = sandbox.admin.deliveryLog({ caseId }).length;
 		const look = await watchdog.look(api, ALL);
-		expect(look.events.map(({ event }) => event.event).sort()).toEqual(['case.statuschange', 'casedata.statuschange', 'casedata.statuschange']);
+		expect(look.events.map(({ event }) => event.event).sort()).toEqual([
+			'case.statuschange',
+			'casedata.statuschange',
+			'casedata.statuschange',
+		]);
 		expect(keysOf(look.events).sort()).toEqual(publishedKeys(caseId, before - 3).sort());
 		const caseEvent = look.events.find(({ event }) => event.event === 'case.statuschange')!;
 		expect(caseEvent.event.eventObject).toMatchObject({ id: caseId, caseStatus: 'Complete' });
@@ -115,7 +135,9 @@ describe('Watchdog', () => {
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		await advance(caseId);
 		const [delivered] = sandbox.admin.deliveryLog({ caseId }).slice(logged);
-		expect(watchdog.noteDelivered(parseEvent(Buffer.from(JSON.stringify(delivered.payload)))!)).toBe(true);
+		expect(
+			watchdog.noteDelivered(parseEvent(Buffer.from(JSON.stringify(delivered.payload)))!),
+		).toBe(true);
 		api.calls.length = 0;
 		expect((await watchdog.look(api, ALL)).events).toEqual([]);
 		expect(api.calls).toEqual(['GET /case/list?page=0&pageSize=100']);
@@ -127,7 +149,11 @@ describe('Watchdog', () => {
 		const caseId = await createCase(['service-idv-id']);
 		const look = await watchdog.look(api, ALL);
 		expect(keysOf(look.events)).toEqual(publishedKeys(caseId));
-		expect(look.events[0].event.eventObject).toMatchObject({ id: caseId, caseStatus: 'Pending', secondaryStatus: 'Waiting for Authorization' });
+		expect(look.events[0].event.eventObject).toMatchObject({
+			id: caseId,
+			caseStatus: 'Pending',
+			secondaryStatus: 'Waiting for Authorization',
+		});
 
 		// Services added to the case: new, at their first status, no event.
 		await fetch(`${sandbox.url}/case/id/${caseId}/add/services`, {
@@ -153,8 +179,14 @@ describe('Watchdog', () => {
 		expect(look.events).toHaveLength(3 * 3);
 		const changed = cases.slice(0, 3);
 		expect(api.calls.filter((call) => call.startsWith('GET /case/list'))).toHaveLength(1);
-		expect(api.calls.filter((call) => /^GET \/case\/id\/[^/]+$/.test(call)).sort()).toEqual(changed.map((caseId) => `GET /case/id/${caseId}`).sort());
-		expect(api.calls.filter((call) => call.includes('/data/')).every((call) => changed.some((caseId) => call.includes(caseId)))).toBe(true);
+		expect(api.calls.filter((call) => /^GET \/case\/id\/[^/]+$/.test(call)).sort()).toEqual(
+			changed.map((caseId) => `GET /case/id/${caseId}`).sort(),
+		);
+		expect(
+			api.calls
+				.filter((call) => call.includes('/data/'))
+				.every((call) => changed.some((caseId) => call.includes(caseId))),
+		).toBe(true);
 	});
 
 	it('with only case status changes wanted, follows the services without reading them', async () => {
@@ -184,7 +216,9 @@ describe('Watchdog', () => {
 		expect(after.hasRecord).toBe(true);
 		const look = await after.look(api, ALL);
 		expect(look.compared).toBe(true);
-		expect(look.events.map(({ event }) => event.eventObject.secondaryStatus)).toEqual(['Authorization in Progress']);
+		expect(look.events.map(({ event }) => event.eventObject.secondaryStatus)).toEqual([
+			'Authorization in Progress',
+		]);
 		expect(after.isBehind(saved)).toBe(true);
 		expect(after.isBehind(after.toPersisted())).toBe(false);
 	});
@@ -192,16 +226,30 @@ describe('Watchdog', () => {
 	it('reports a case it could not read as a failure and compares it again next time', async () => {
 		const { caseId, watchdog } = await watchedCase();
 		await advance(caseId);
-		sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'GET', pathPrefix: `/case/id/${caseId}`, times: 1 });
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			pathPrefix: `/case/id/${caseId}`,
+			times: 1,
+		});
 		const failed = await watchdog.look(api, ALL);
 		expect(failed.events).toEqual([]);
-		expect(failed.failures).toEqual([{ caseId, error: expect.objectContaining({ message: expect.stringContaining('503') }) }]);
+		expect(failed.failures).toEqual([
+			{ caseId, error: expect.objectContaining({ message: expect.stringContaining('503') }) },
+		]);
 		expect((await watchdog.look(api, ALL)).events).toHaveLength(1);
 	});
 
 	it('throws when the list cannot be read, and has learnt nothing from the attempt', async () => {
 		const watchdog = new Watchdog();
-		sandbox.admin.injectFault({ kind: 'status', status: 500, method: 'GET', pathPrefix: '/case/list', times: 1 });
+		sandbox.admin.injectFault({
+			kind: 'status',
+			status: 500,
+			method: 'GET',
+			pathPrefix: '/case/list',
+			times: 1,
+		});
 		await expect(watchdog.look(api, ALL)).rejects.toThrow('500');
 		expect(watchdog.hasRecord).toBe(false);
 	});
@@ -216,22 +264,28 @@ describe('Watchdog', () => {
 
 	it('ignores a saved copy it cannot read', () => {
 		const watchdog = new Watchdog();
-		for (const persisted of [undefined, 'x', 'w1 1 0\n\n', 'w9 1 1\na\nabcdefghij0', { a: 1 }]) watchdog.absorb(persisted);
+		for (const persisted of [undefined, 'x', 'w1 1 0\n\n', 'w9 1 1\na\nabcdefghij0', { a: 1 }])
+			watchdog.absorb(persisted);
 		expect(watchdog.hasRecord).toBe(false);
 		expect(watchdog.subjects).toBe(0);
 	});
 });
 
 describe('lookSchedule', () => {
-	it.each(Object.keys(LOOK_INTERVALS) as LookInterval[])('gives n8n a six-field cron expression for %s', (interval) => {
-		const expression = lookSchedule(interval, 'node-1');
-		expect(expression.split(' ')).toHaveLength(6);
-		expect(lookSchedule(interval, 'node-1')).toBe(expression);
-	});
+	it.each(Object.keys(LOOK_INTERVALS) as LookInterval[])(
+		'gives n8n a six-field cron expression for %s',
+		(interval) => {
+			const expression = lookSchedule(interval, 'node-1');
+			expect(expression.split(' ')).toHaveLength(6);
+			expect(lookSchedule(interval, 'node-1')).toBe(expression);
+		},
+	);
 
 	it('spreads the start of minute and longer schedules over the minute by node', () => {
 		expect(lookSchedule('10s', 'a')).toBe('*/10 * * * * *');
-		const seconds = new Set(['a', 'b', 'c', 'd', 'e', 'f'].map((node) => lookSchedule('30m', node).split(' ')[0]));
+		const seconds = new Set(
+			['a', 'b', 'c', 'd', 'e', 'f'].map((node) => lookSchedule('30m', node).split(' ')[0]),
+		);
 		expect(seconds.size).toBeGreaterThan(1);
 		expect(lookSchedule('30m', 'a')).toMatch(/^\d{1,2} \*\/30 \* \* \* \*$/);
 		expect(lookSchedule('6h', 'a')).toMatch(/^\d{1,2} \d{1,2} \*\/6 \* \* \*$/);

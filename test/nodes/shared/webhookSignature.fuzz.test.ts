@@ -6,7 +6,10 @@
  */
 import * as fc from 'fast-check';
 
-import { verifyDelivery, type VerificationConfig } from '../../../nodes/BackgroundCheckTrigger/delivery';
+import {
+	verifyDelivery,
+	type VerificationConfig,
+} from '../../../nodes/BackgroundCheckTrigger/delivery';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	parseLegacyHeader,
@@ -21,7 +24,9 @@ import { RUNS, assertLinear, hex, prefixed, runs, stringOf } from '../../helpers
 const NOW_SECONDS = 1_760_000_000;
 const NOW_MS = NOW_SECONDS * 1000 + 123;
 
-const secretKey = fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`);
+const secretKey = fc
+	.uint8Array({ minLength: 1, maxLength: 64 })
+	.map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`);
 const legacySecret = fc.string({ minLength: 1, maxLength: 64 });
 const body = fc.uint8Array({ maxLength: 512 }).map((bytes) => Buffer.from(bytes));
 const messageId = fc.string({ minLength: 1, maxLength: 64 });
@@ -29,19 +34,32 @@ const offsetSeconds = fc.integer({ min: -299, max: 299 });
 /** How n8n or a proxy may join several lines of one header. */
 const lineJoin = fc.constantFrom(' ', ', ', ',', '  ', ' , ', ',\t');
 /** Anything a sender may put in a header, unicode and control characters included. */
-const anyHeader = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 }), stringOf(['v1', ',', ' ', '=', 't', 'v1=', 'a', 'AAAA', '\t', 'v1,'], 60));
+const anyHeader = fc.oneof(
+	fc.string({ maxLength: 300 }),
+	fc.string({ unit: 'binary', maxLength: 300 }),
+	stringOf(['v1', ',', ' ', '=', 't', 'v1=', 'a', 'AAAA', '\t', 'v1,'], 60),
+);
 
 describe('Standard Webhooks verifier', () => {
 	it('answers any headers and body without throwing, and accepts none it did not sign', () => {
 		fc.assert(
 			fc.property(
 				fc.option(fc.string({ maxLength: 80 }), { nil: undefined }),
-				fc.option(fc.oneof(fc.string({ maxLength: 20 }), fc.constant(String(NOW_SECONDS))), { nil: undefined }),
+				fc.option(fc.oneof(fc.string({ maxLength: 20 }), fc.constant(String(NOW_SECONDS))), {
+					nil: undefined,
+				}),
 				fc.option(anyHeader, { nil: undefined }),
 				body,
 				fc.array(fc.oneof(secretKey, fc.string({ maxLength: 40 })), { maxLength: 3 }),
 				(webhookId, webhookTimestamp, webhookSignature, rawBody, secrets) => {
-					const result = verifyStandardWebhook({ rawBody, webhookId, webhookTimestamp, webhookSignature, secrets, nowSeconds: NOW_SECONDS });
+					const result = verifyStandardWebhook({
+						rawBody,
+						webhookId,
+						webhookTimestamp,
+						webhookSignature,
+						secrets,
+						nowSeconds: NOW_SECONDS,
+					});
 					return result.valid === false && typeof result.reason === 'string';
 				},
 			),
@@ -56,15 +74,36 @@ describe('Standard Webhooks verifier', () => {
 				messageId,
 				offsetSeconds,
 				body,
-				fc.array(fc.oneof(secretKey.map((other) => `v1,${other.slice(6)}`), stringOf(['v1', 'v2', ',', 'a', '+', '/', '=']), fc.constant('v1a,xyz')), { maxLength: 6 }),
+				fc.array(
+					fc.oneof(
+						secretKey.map((other) => `v1,${other.slice(6)}`),
+						stringOf(['v1', 'v2', ',', 'a', '+', '/', '=']),
+						fc.constant('v1a,xyz'),
+					),
+					{ maxLength: 6 },
+				),
 				fc.nat(),
 				fc.array(lineJoin, { minLength: 7, maxLength: 7 }),
 				(secret, id, offset, rawBody, others, position, joins) => {
 					const timestamp = NOW_SECONDS + offset;
 					const entries = [...others];
-					entries.splice(position % (others.length + 1), 0, signStandardWebhook(secret, id, timestamp, rawBody));
-					const header = entries.reduce((joined, entry, index) => (index === 0 ? entry : joined + joins[index] + entry), '');
-					const result = verifyStandardWebhook({ rawBody, webhookId: id, webhookTimestamp: String(timestamp), webhookSignature: header, secrets: [secret], nowSeconds: NOW_SECONDS });
+					entries.splice(
+						position % (others.length + 1),
+						0,
+						signStandardWebhook(secret, id, timestamp, rawBody),
+					);
+					const header = entries.reduce(
+						(joined, entry, index) => (index === 0 ? entry : joined + joins[index] + entry),
+						'',
+					);
+					const result = verifyStandardWebhook({
+						rawBody,
+						webhookId: id,
+						webhookTimestamp: String(timestamp),
+						webhookSignature: header,
+						secrets: [secret],
+						nowSeconds: NOW_SECONDS,
+					});
 					return result.valid;
 				},
 			),
@@ -74,60 +113,84 @@ describe('Standard Webhooks verifier', () => {
 
 	it('never accepts a forged or altered delivery', () => {
 		const alteration = fc.oneof(
-			fc.record({ kind: fc.constant('body' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
-			fc.record({ kind: fc.constant('id' as const), suffix: fc.string({ minLength: 1, maxLength: 4 }) }),
-			fc.record({ kind: fc.constant('timestamp' as const), by: fc.integer({ min: -200, max: 200 }).filter((by) => by !== 0) }),
-			fc.record({ kind: fc.constant('signature' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 5 }) }),
+			fc.record({
+				kind: fc.constant('body' as const),
+				at: fc.nat(),
+				bit: fc.integer({ min: 0, max: 7 }),
+			}),
+			fc.record({
+				kind: fc.constant('id' as const),
+				suffix: fc.string({ minLength: 1, maxLength: 4 }),
+			}),
+			fc.record({
+				kind: fc.constant('timestamp' as const),
+				by: fc.integer({ min: -200, max: 200 }).filter((by) => by !== 0),
+			}),
+			fc.record({
+				kind: fc.constant('signature' as const),
+				at: fc.nat(),
+				bit: fc.integer({ min: 0, max: 5 }),
+			}),
 			fc.record({ kind: fc.constant('secret' as const), other: secretKey }),
 			fc.record({ kind: fc.constant('truncated' as const), keep: fc.nat() }),
 		);
 		fc.assert(
-			fc.property(secretKey, messageId, offsetSeconds, body, alteration, (secret, id, offset, rawBody, change) => {
-				const timestamp = NOW_SECONDS + offset;
-				let deliveredBody = rawBody;
-				let deliveredId = id;
-				let deliveredTimestamp = timestamp;
-				let signature = signStandardWebhook(secret, id, timestamp, rawBody);
-				const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-				switch (change.kind) {
-					case 'body':
-						if (rawBody.length === 0) deliveredBody = Buffer.from([change.bit]);
-						else {
-							deliveredBody = Buffer.from(rawBody);
-							deliveredBody[change.at % rawBody.length] ^= 1 << change.bit;
+			fc.property(
+				secretKey,
+				messageId,
+				offsetSeconds,
+				body,
+				alteration,
+				(secret, id, offset, rawBody, change) => {
+					const timestamp = NOW_SECONDS + offset;
+					let deliveredBody = rawBody;
+					let deliveredId = id;
+					let deliveredTimestamp = timestamp;
+					let signature = signStandardWebhook(secret, id, timestamp, rawBody);
+					const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+					switch (change.kind) {
+						case 'body':
+							if (rawBody.length === 0) deliveredBody = Buffer.from([change.bit]);
+							else {
+								deliveredBody = Buffer.from(rawBody);
+								deliveredBody[change.at % rawBody.length] ^= 1 << change.bit;
+							}
+							break;
+						case 'id':
+							deliveredId = id + change.suffix;
+							break;
+						case 'timestamp':
+							deliveredTimestamp = timestamp + change.by;
+							break;
+						case 'signature': {
+							// change one base64 digit of the signature (not the padding) to another
+							const at = 3 + (change.at % 43);
+							const digit = base64.indexOf(signature[at]);
+							signature =
+								signature.slice(0, at) +
+								base64[(digit + 1 + change.bit) % 64] +
+								signature.slice(at + 1);
+							break;
 						}
-						break;
-					case 'id':
-						deliveredId = id + change.suffix;
-						break;
-					case 'timestamp':
-						deliveredTimestamp = timestamp + change.by;
-						break;
-					case 'signature': {
-						// change one base64 digit of the signature (not the padding) to another
-						const at = 3 + (change.at % 43);
-						const digit = base64.indexOf(signature[at]);
-						signature = signature.slice(0, at) + base64[(digit + 1 + change.bit) % 64] + signature.slice(at + 1);
-						break;
+						case 'secret':
+							if (change.other === secret) return true;
+							signature = signStandardWebhook(change.other, id, timestamp, rawBody);
+							break;
+						case 'truncated':
+							signature = signature.slice(0, 3 + (change.keep % 44));
+							break;
 					}
-					case 'secret':
-						if (change.other === secret) return true;
-						signature = signStandardWebhook(change.other, id, timestamp, rawBody);
-						break;
-					case 'truncated':
-						signature = signature.slice(0, 3 + (change.keep % 44));
-						break;
-				}
-				const result = verifyStandardWebhook({
-					rawBody: deliveredBody,
-					webhookId: deliveredId,
-					webhookTimestamp: String(deliveredTimestamp),
-					webhookSignature: signature,
-					secrets: [secret],
-					nowSeconds: NOW_SECONDS,
-				});
-				return result.valid === false;
-			}),
+					const result = verifyStandardWebhook({
+						rawBody: deliveredBody,
+						webhookId: deliveredId,
+						webhookTimestamp: String(deliveredTimestamp),
+						webhookSignature: signature,
+						secrets: [secret],
+						nowSeconds: NOW_SECONDS,
+					});
+					return result.valid === false;
+				},
+			),
 			runs(RUNS.some),
 		);
 	});
@@ -136,14 +199,24 @@ describe('Standard Webhooks verifier', () => {
 describe('legacy verifier', () => {
 	it('answers any header without throwing, and accepts none it did not sign', () => {
 		fc.assert(
-			fc.property(fc.option(anyHeader, { nil: undefined }), body, legacySecret, (header, rawBody, secret) => {
-				const withTimestamp = header === undefined ? undefined : `t=${NOW_MS},${header}`;
-				for (const candidate of [header, withTimestamp]) {
-					const result = verifyLegacyWebhook({ rawBody, header: candidate, secret, nowMs: NOW_MS });
-					if (result.valid !== false || typeof result.reason !== 'string') return false;
-				}
-				return true;
-			}),
+			fc.property(
+				fc.option(anyHeader, { nil: undefined }),
+				body,
+				legacySecret,
+				(header, rawBody, secret) => {
+					const withTimestamp = header === undefined ? undefined : `t=${NOW_MS},${header}`;
+					for (const candidate of [header, withTimestamp]) {
+						const result = verifyLegacyWebhook({
+							rawBody,
+							header: candidate,
+							secret,
+							nowMs: NOW_MS,
+						});
+						if (result.valid !== false || typeof result.reason !== 'string') return false;
+					}
+					return true;
+				},
+			),
 			runs(RUNS.many),
 		);
 	});
@@ -165,9 +238,18 @@ describe('legacy verifier', () => {
 					entries.splice(position % (others.length + 1), 0, signed.slice(signed.indexOf('v1=')));
 					const header = `t=${timestampMs},${entries.join(join.includes(',') ? join : `,${join}`)}`;
 					const verify = (candidateSecret: string, candidateBody: Buffer) =>
-						verifyLegacyWebhook({ rawBody: candidateBody, header, secret: candidateSecret, nowMs: NOW_MS }).valid;
+						verifyLegacyWebhook({
+							rawBody: candidateBody,
+							header,
+							secret: candidateSecret,
+							nowMs: NOW_MS,
+						}).valid;
 					const tampered = Buffer.concat([rawBody, Buffer.from(' ')]);
-					return verify(secret, rawBody) && !verify(secret, tampered) && (otherSecret === secret || !verify(otherSecret, rawBody));
+					return (
+						verify(secret, rawBody) &&
+						!verify(secret, tampered) &&
+						(otherSecret === secret || !verify(otherSecret, rawBody))
+					);
 				},
 			),
 			runs(RUNS.some),
@@ -177,14 +259,26 @@ describe('legacy verifier', () => {
 	it('never takes a standard signature for a legacy one, or the reverse (scheme Both)', () => {
 		fc.assert(
 			fc.property(secretKey, messageId, body, (secret, id, rawBody) => {
-				const config: VerificationConfig = { scheme: 'both', signingSecrets: [secret], legacySecret: secret, legacyHeaderName: '', toleranceSeconds: 300 };
+				const config: VerificationConfig = {
+					scheme: 'both',
+					signingSecrets: [secret],
+					legacySecret: secret,
+					legacyHeaderName: '',
+					toleranceSeconds: 300,
+				};
 				const standard = signStandardWebhook(secret, id, NOW_SECONDS, rawBody);
 				const legacy = signLegacyWebhook(secret, NOW_MS, rawBody);
 				const crossed = [
 					{ 'x-brand-signature': `t=${NOW_MS},v1=${standard.slice(3)}` },
-					{ 'webhook-id': id, 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': `v1,${Buffer.from(legacy.slice(legacy.indexOf('v1=') + 3), 'hex').toString('base64')}` },
+					{
+						'webhook-id': id,
+						'webhook-timestamp': String(NOW_SECONDS),
+						'webhook-signature': `v1,${Buffer.from(legacy.slice(legacy.indexOf('v1=') + 3), 'hex').toString('base64')}`,
+					},
 				];
-				return crossed.every((headers) => verifyDelivery(headers, rawBody, config, NOW_MS).valid === false);
+				return crossed.every(
+					(headers) => verifyDelivery(headers, rawBody, config, NOW_MS).valid === false,
+				);
 			}),
 			runs(RUNS.some),
 		);
@@ -192,26 +286,47 @@ describe('legacy verifier', () => {
 });
 
 describe('header parsers', () => {
-	const base64Signature = fc.uint8Array({ minLength: 1, maxLength: 40 }).map((bytes) => Buffer.from(bytes).toString('base64'));
+	const base64Signature = fc
+		.uint8Array({ minLength: 1, maxLength: 40 })
+		.map((bytes) => Buffer.from(bytes).toString('base64'));
 
 	it('webhook-signature: returns exactly the v1 signatures of well-formed entries, however they are joined', () => {
 		const entry = fc.oneof(
-			base64Signature.map((signature) => ({ text: `v1,${signature}`, v1: signature as string | undefined })),
-			fc.tuple(fc.constantFrom('v2', 'v1a', 'v0'), base64Signature).map(([version, signature]) => ({ text: `${version},${signature}`, v1: undefined })),
+			base64Signature.map((signature) => ({
+				text: `v1,${signature}`,
+				v1: signature as string | undefined,
+			})),
+			fc
+				.tuple(fc.constantFrom('v2', 'v1a', 'v0'), base64Signature)
+				.map(([version, signature]) => ({ text: `${version},${signature}`, v1: undefined })),
 		);
 		fc.assert(
-			fc.property(fc.array(entry, { maxLength: 8 }), fc.array(lineJoin, { minLength: 8, maxLength: 8 }), fc.constantFrom('', ' ', '  '), (entries, joins, pad) => {
-				const header = pad + entries.map((item, index) => (index === 0 ? item.text : joins[index] + item.text)).join('') + pad;
-				const expected = entries.flatMap((item) => (item.v1 === undefined ? [] : [item.v1]));
-				expect(parseSignatureHeader(header)).toEqual(expected);
-			}),
+			fc.property(
+				fc.array(entry, { maxLength: 8 }),
+				fc.array(lineJoin, { minLength: 8, maxLength: 8 }),
+				fc.constantFrom('', ' ', '  '),
+				(entries, joins, pad) => {
+					const header =
+						pad +
+						entries
+							.map((item, index) => (index === 0 ? item.text : joins[index] + item.text))
+							.join('') +
+						pad;
+					const expected = entries.flatMap((item) => (item.v1 === undefined ? [] : [item.v1]));
+					expect(parseSignatureHeader(header)).toEqual(expected);
+				},
+			),
 			runs(RUNS.many),
 		);
 	});
 
 	it('webhook-signature: never throws, and no returned signature holds a separator', () => {
 		fc.assert(
-			fc.property(anyHeader, (header) => parseSignatureHeader(header).every((signature) => signature !== '' && !/[\s,]/.test(signature))),
+			fc.property(anyHeader, (header) =>
+				parseSignatureHeader(header).every(
+					(signature) => signature !== '' && !/[\s,]/.test(signature),
+				),
+			),
 			runs(RUNS.many),
 		);
 	});
@@ -220,14 +335,24 @@ describe('header parsers', () => {
 		const part = fc.oneof(
 			hex({ maxLength: 64 }).map((hex) => ({ name: 'v1', value: hex })),
 			fc.stringMatching(/^\d{1,15}$/).map((digits) => ({ name: 't', value: digits })),
-			fc.tuple(fc.constantFrom('v0', 'x', 'T', 'v2'), hex({ maxLength: 8 })).map(([name, value]) => ({ name, value })),
+			fc
+				.tuple(fc.constantFrom('v0', 'x', 'T', 'v2'), hex({ maxLength: 8 }))
+				.map(([name, value]) => ({ name, value })),
 		);
 		fc.assert(
-			fc.property(fc.array(part, { maxLength: 10 }), fc.constantFrom(',', ', ', ' ,'), (parts, join) => {
-				const parsed = parseLegacyHeader(parts.map((item) => `${item.name}=${item.value}`).join(join));
-				expect(parsed.timestamp).toBe(parts.find((item) => item.name === 't')?.value);
-				expect(parsed.signatures).toEqual(parts.filter((item) => item.name === 'v1').map((item) => item.value));
-			}),
+			fc.property(
+				fc.array(part, { maxLength: 10 }),
+				fc.constantFrom(',', ', ', ' ,'),
+				(parts, join) => {
+					const parsed = parseLegacyHeader(
+						parts.map((item) => `${item.name}=${item.value}`).join(join),
+					);
+					expect(parsed.timestamp).toBe(parts.find((item) => item.name === 't')?.value);
+					expect(parsed.signatures).toEqual(
+						parts.filter((item) => item.name === 'v1').map((item) => item.value),
+					);
+				},
+			),
 			runs(RUNS.many),
 		);
 		fc.assert(
@@ -246,23 +371,47 @@ describe('linear time (generated units repeated to 16 and 64 KiB)', () => {
 
 	it('webhook-signature through the verifier', () => {
 		assertLinear(unit, (header) =>
-			verifyStandardWebhook({ rawBody: '{}', webhookId: 'msg_1', webhookTimestamp: String(NOW_SECONDS), webhookSignature: header, secrets: [secret], nowSeconds: NOW_SECONDS }),
+			verifyStandardWebhook({
+				rawBody: '{}',
+				webhookId: 'msg_1',
+				webhookTimestamp: String(NOW_SECONDS),
+				webhookSignature: header,
+				secrets: [secret],
+				nowSeconds: NOW_SECONDS,
+			}),
 		);
 	}, 120_000);
 
 	it('the legacy header through the verifier', () => {
-		assertLinear(unit, (header) => verifyLegacyWebhook({ rawBody: '{}', header, secret: 'legacy', nowMs: NOW_MS }), prefixed(`t=${NOW_MS},`));
+		assertLinear(
+			unit,
+			(header) => verifyLegacyWebhook({ rawBody: '{}', header, secret: 'legacy', nowMs: NOW_MS }),
+			prefixed(`t=${NOW_MS},`),
+		);
 	}, 120_000);
 
-	it('a delivery with both schemes through the trigger\'s header handling', () => {
-		const config: VerificationConfig = { scheme: 'both', signingSecrets: [secret], legacySecret: 'legacy', legacyHeaderName: '', toleranceSeconds: 300 };
-		assertLinear(unit, (header) =>
-			verifyDelivery(
-				{ 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': header, 'x-brand-signature': header.replace(/^v1,/, 't=') },
-				Buffer.from('{}'),
-				config,
-				NOW_MS,
-			),
+	it("a delivery with both schemes through the trigger's header handling", () => {
+		const config: VerificationConfig = {
+			scheme: 'both',
+			signingSecrets: [secret],
+			legacySecret: 'legacy',
+			legacyHeaderName: '',
+			toleranceSeconds: 300,
+		};
+		assertLinear(
+			unit,
+			(header) =>
+				verifyDelivery(
+					{
+						'webhook-id': 'msg_1',
+						'webhook-timestamp': String(NOW_SECONDS),
+						'webhook-signature': header,
+						'x-brand-signature': header.replace(/^v1,/, 't='),
+					},
+					Buffer.from('{}'),
+					config,
+					NOW_MS,
+				),
 			prefixed('v1,'),
 		);
 	}, 120_000);

@@ -37,12 +37,20 @@ const ONE_CHARACTER_OFF = 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=';
 const PREFIXED_SECRET = `whsec_${REFERENCE_SECRET}`;
 
 /** A delivery as the reference suites build it: signed with the reference secret at `timestampSeconds`. */
-function referenceDelivery(timestampSeconds: number, overrides: Partial<StandardWebhookInput> = {}): StandardWebhookInput {
+function referenceDelivery(
+	timestampSeconds: number,
+	overrides: Partial<StandardWebhookInput> = {},
+): StandardWebhookInput {
 	return {
 		rawBody: REFERENCE_PAYLOAD,
 		webhookId: REFERENCE_MSG_ID,
 		webhookTimestamp: String(timestampSeconds),
-		webhookSignature: signStandardWebhook(PREFIXED_SECRET, REFERENCE_MSG_ID, timestampSeconds, REFERENCE_PAYLOAD),
+		webhookSignature: signStandardWebhook(
+			PREFIXED_SECRET,
+			REFERENCE_MSG_ID,
+			timestampSeconds,
+			REFERENCE_PAYLOAD,
+		),
 		secrets: [PREFIXED_SECRET],
 		nowSeconds: REFERENCE_TIMESTAMP,
 		...overrides,
@@ -53,9 +61,14 @@ const NOW = REFERENCE_TIMESTAMP;
 
 describe('Standard Webhooks reference vectors', () => {
 	it('signs the reference message to the reference signature', () => {
-		expect(signStandardWebhook(PREFIXED_SECRET, REFERENCE_MSG_ID, REFERENCE_TIMESTAMP, REFERENCE_PAYLOAD)).toBe(
-			REFERENCE_SIGNATURE,
-		);
+		expect(
+			signStandardWebhook(
+				PREFIXED_SECRET,
+				REFERENCE_MSG_ID,
+				REFERENCE_TIMESTAMP,
+				REFERENCE_PAYLOAD,
+			),
+		).toBe(REFERENCE_SIGNATURE);
 	});
 
 	it('accepts the reference signature (valid signature is valid)', () => {
@@ -67,7 +80,11 @@ describe('Standard Webhooks reference vectors', () => {
 			secrets: [PREFIXED_SECRET],
 			nowSeconds: REFERENCE_TIMESTAMP,
 		});
-		expect(result).toEqual({ valid: true, scheme: 'standard', timestampSeconds: REFERENCE_TIMESTAMP });
+		expect(result).toEqual({
+			valid: true,
+			scheme: 'standard',
+			timestampSeconds: REFERENCE_TIMESTAMP,
+		});
 	});
 
 	it('accepts the reference signature from a Buffer of the same bytes', () => {
@@ -92,15 +109,20 @@ describe('Standard Webhooks reference vectors', () => {
 		});
 	});
 
-	it.each(['hello', '1614265330.5', '-1614265330', ' 1614265330', '0x60380ff2', '1e9', '1234567890123'])(
-		'rejects the invalid timestamp %p',
-		(timestamp) => {
-			expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookTimestamp: timestamp }))).toEqual({
-				valid: false,
-				reason: 'invalid timestamp',
-			});
-		},
-	);
+	it.each([
+		'hello',
+		'1614265330.5',
+		'-1614265330',
+		' 1614265330',
+		'0x60380ff2',
+		'1e9',
+		'1234567890123',
+	])('rejects the invalid timestamp %p', (timestamp) => {
+		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookTimestamp: timestamp }))).toEqual({
+			valid: false,
+			reason: 'invalid timestamp',
+		});
+	});
 
 	it.each([
 		['an unrelated signature', UNRELATED_SIGNATURE],
@@ -111,7 +133,9 @@ describe('Standard Webhooks reference vectors', () => {
 		['the right signature under an unknown version', REFERENCE_SIGNATURE.replace('v1,', 'v2,')],
 		['the right signature without its version', REFERENCE_SIGNATURE.slice(3)],
 	])('rejects %s without throwing', (_label, signature) => {
-		expect(() => verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: signature }))).not.toThrow();
+		expect(() =>
+			verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: signature })),
+		).not.toThrow();
 		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: signature }))).toEqual({
 			valid: false,
 			reason: 'signature mismatch',
@@ -119,31 +143,57 @@ describe('Standard Webhooks reference vectors', () => {
 	});
 
 	it('accepts a multi-signature header with unknown versions and wrong entries around the right one', () => {
-		const header = [UNRELATED_SIGNATURE, UNRELATED_SIGNATURE.replace('v1,', 'v2,'), REFERENCE_SIGNATURE, UNRELATED_SIGNATURE].join(' ');
-		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: header })).valid).toBe(true);
+		const header = [
+			UNRELATED_SIGNATURE,
+			UNRELATED_SIGNATURE.replace('v1,', 'v2,'),
+			REFERENCE_SIGNATURE,
+			UNRELATED_SIGNATURE,
+		].join(' ');
+		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: header })).valid).toBe(
+			true,
+		);
 	});
 
 	it('tolerates repeated spaces between signature entries', () => {
 		const header = `${UNRELATED_SIGNATURE}   ${REFERENCE_SIGNATURE} `;
-		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: header })).valid).toBe(true);
+		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: header })).valid).toBe(
+			true,
+		);
 	});
 
 	it('accepts the right signature in any of several header lines, however they were joined', () => {
 		for (const join of [', ', ',', ' ', ',\t', ' , ']) {
-			for (const lines of [[REFERENCE_SIGNATURE, UNRELATED_SIGNATURE], [UNRELATED_SIGNATURE, REFERENCE_SIGNATURE]]) {
-				expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: lines.join(join) })).valid).toBe(true);
+			for (const lines of [
+				[REFERENCE_SIGNATURE, UNRELATED_SIGNATURE],
+				[UNRELATED_SIGNATURE, REFERENCE_SIGNATURE],
+			]) {
+				expect(
+					verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: lines.join(join) }))
+						.valid,
+				).toBe(true);
 			}
 		}
 	});
 
 	it('refuses a webhook-signature over 64 KiB and a webhook-id over 1,024 characters before any HMAC', () => {
-		const padded = `${REFERENCE_SIGNATURE} ${'v1,AAAA '.repeat(MAX_SIGNATURE_HEADER_LENGTH)}`.slice(0, MAX_SIGNATURE_HEADER_LENGTH);
-		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: padded })).valid).toBe(true);
-		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: `${padded} ` }))).toEqual({
+		const padded = `${REFERENCE_SIGNATURE} ${'v1,AAAA '.repeat(MAX_SIGNATURE_HEADER_LENGTH)}`.slice(
+			0,
+			MAX_SIGNATURE_HEADER_LENGTH,
+		);
+		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: padded })).valid).toBe(
+			true,
+		);
+		expect(
+			verifyStandardWebhook(referenceDelivery(NOW, { webhookSignature: `${padded} ` })),
+		).toEqual({
 			valid: false,
 			reason: 'signature header too long',
 		});
-		expect(verifyStandardWebhook(referenceDelivery(NOW, { webhookId: 'm'.repeat(MAX_WEBHOOK_ID_LENGTH + 1) }))).toEqual({
+		expect(
+			verifyStandardWebhook(
+				referenceDelivery(NOW, { webhookId: 'm'.repeat(MAX_WEBHOOK_ID_LENGTH + 1) }),
+			),
+		).toEqual({
 			valid: false,
 			reason: 'webhook-id too long',
 		});
@@ -151,7 +201,10 @@ describe('Standard Webhooks reference vectors', () => {
 
 	it('rejects an old timestamp (tolerance + 1 s) and a new one (tolerance + 1 s)', () => {
 		const tolerance = DEFAULT_TOLERANCE_SECONDS;
-		expect(verifyStandardWebhook(referenceDelivery(NOW - tolerance - 1))).toEqual({ valid: false, reason: 'timestamp too old' });
+		expect(verifyStandardWebhook(referenceDelivery(NOW - tolerance - 1))).toEqual({
+			valid: false,
+			reason: 'timestamp too old',
+		});
 		expect(verifyStandardWebhook(referenceDelivery(NOW + tolerance + 1))).toEqual({
 			valid: false,
 			reason: 'timestamp too far in the future',
@@ -159,14 +212,24 @@ describe('Standard Webhooks reference vectors', () => {
 	});
 
 	it('accepts timestamps exactly at the edge of the window, like the reference library', () => {
-		expect(verifyStandardWebhook(referenceDelivery(NOW - DEFAULT_TOLERANCE_SECONDS)).valid).toBe(true);
-		expect(verifyStandardWebhook(referenceDelivery(NOW + DEFAULT_TOLERANCE_SECONDS)).valid).toBe(true);
+		expect(verifyStandardWebhook(referenceDelivery(NOW - DEFAULT_TOLERANCE_SECONDS)).valid).toBe(
+			true,
+		);
+		expect(verifyStandardWebhook(referenceDelivery(NOW + DEFAULT_TOLERANCE_SECONDS)).valid).toBe(
+			true,
+		);
 	});
 
 	it('uses a configured tolerance in both directions', () => {
-		expect(verifyStandardWebhook(referenceDelivery(NOW - 61, { toleranceSeconds: 60 })).valid).toBe(false);
-		expect(verifyStandardWebhook(referenceDelivery(NOW + 61, { toleranceSeconds: 60 })).valid).toBe(false);
-		expect(verifyStandardWebhook(referenceDelivery(NOW - 3600, { toleranceSeconds: 7200 })).valid).toBe(true);
+		expect(verifyStandardWebhook(referenceDelivery(NOW - 61, { toleranceSeconds: 60 })).valid).toBe(
+			false,
+		);
+		expect(verifyStandardWebhook(referenceDelivery(NOW + 61, { toleranceSeconds: 60 })).valid).toBe(
+			false,
+		);
+		expect(
+			verifyStandardWebhook(referenceDelivery(NOW - 3600, { toleranceSeconds: 7200 })).valid,
+		).toBe(true);
 	});
 
 	it('rejects a changed timestamp even when the window would allow it (the timestamp is signed)', () => {
@@ -180,7 +243,9 @@ describe('Standard Webhooks reference vectors', () => {
 	});
 
 	it('accepts the secret with the whsec_ prefix and refuses it without (this package requires the prefix)', () => {
-		expect(verifyStandardWebhook(referenceDelivery(NOW, { secrets: [PREFIXED_SECRET] })).valid).toBe(true);
+		expect(
+			verifyStandardWebhook(referenceDelivery(NOW, { secrets: [PREFIXED_SECRET] })).valid,
+		).toBe(true);
 		expect(verifyStandardWebhook(referenceDelivery(NOW, { secrets: [REFERENCE_SECRET] }))).toEqual({
 			valid: false,
 			reason: 'no valid signing secret configured',
@@ -190,9 +255,17 @@ describe('Standard Webhooks reference vectors', () => {
 
 describe('verifying on raw bytes', () => {
 	const secret = generateWebhookSecret();
-	const rawBody = Buffer.from('{"event":"case.statuschange",  "eventObject":{"id":"c-1","name":"Zoë"}}\n');
+	const rawBody = Buffer.from(
+		'{"event":"case.statuschange",  "eventObject":{"id":"c-1","name":"Zoë"}}\n',
+	);
 	const signature = signStandardWebhook(secret, 'msg_raw', NOW, rawBody);
-	const input = { webhookId: 'msg_raw', webhookTimestamp: String(NOW), webhookSignature: signature, secrets: [secret], nowSeconds: NOW };
+	const input = {
+		webhookId: 'msg_raw',
+		webhookTimestamp: String(NOW),
+		webhookSignature: signature,
+		secrets: [secret],
+		nowSeconds: NOW,
+	};
 
 	it('accepts the exact bytes that were signed', () => {
 		expect(verifyStandardWebhook({ ...input, rawBody }).valid).toBe(true);
@@ -206,16 +279,33 @@ describe('verifying on raw bytes', () => {
 	it('rejects a body changed by one byte', () => {
 		const tampered = Buffer.from(rawBody);
 		tampered[tampered.indexOf('1')] = '2'.charCodeAt(0);
-		expect(verifyStandardWebhook({ ...input, rawBody: tampered })).toEqual({ valid: false, reason: 'signature mismatch' });
+		expect(verifyStandardWebhook({ ...input, rawBody: tampered })).toEqual({
+			valid: false,
+			reason: 'signature mismatch',
+		});
 	});
 
 	it('signs bytes that are not valid UTF-8 as they are', () => {
 		const binary = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
 		const signed = signStandardWebhook(secret, 'msg_bin', NOW, binary);
-		expect(verifyStandardWebhook({ ...input, webhookId: 'msg_bin', webhookSignature: signed, rawBody: binary }).valid).toBe(true);
+		expect(
+			verifyStandardWebhook({
+				...input,
+				webhookId: 'msg_bin',
+				webhookSignature: signed,
+				rawBody: binary,
+			}).valid,
+		).toBe(true);
 		// Decoding and re-encoding replaces the invalid bytes, so the signature no longer matches.
 		const roundTripped = Buffer.from(binary.toString('utf8'), 'utf8');
-		expect(verifyStandardWebhook({ ...input, webhookId: 'msg_bin', webhookSignature: signed, rawBody: roundTripped }).valid).toBe(false);
+		expect(
+			verifyStandardWebhook({
+				...input,
+				webhookId: 'msg_bin',
+				webhookSignature: signed,
+				rawBody: roundTripped,
+			}).valid,
+		).toBe(false);
 	});
 });
 
@@ -223,30 +313,50 @@ describe('secret rotation on the receiving side', () => {
 	const previous = generateWebhookSecret();
 	const current = generateWebhookSecret();
 	const body = '{"event":"case.statuschange"}';
-	const base = { rawBody: body, webhookId: 'msg_rot', webhookTimestamp: String(NOW), nowSeconds: NOW };
+	const base = {
+		rawBody: body,
+		webhookId: 'msg_rot',
+		webhookTimestamp: String(NOW),
+		nowSeconds: NOW,
+	};
 	const byPrevious = signStandardWebhook(previous, 'msg_rot', NOW, body);
 	const byCurrent = signStandardWebhook(current, 'msg_rot', NOW, body);
 
 	it('accepts a delivery signed only by the previous secret when both are configured', () => {
-		expect(verifyStandardWebhook({ ...base, webhookSignature: byPrevious, secrets: [current, previous] }).valid).toBe(true);
+		expect(
+			verifyStandardWebhook({ ...base, webhookSignature: byPrevious, secrets: [current, previous] })
+				.valid,
+		).toBe(true);
 	});
 
 	it('accepts a header carrying both signatures, in either order', () => {
 		for (const header of [`${byPrevious} ${byCurrent}`, `${byCurrent} ${byPrevious}`]) {
-			expect(verifyStandardWebhook({ ...base, webhookSignature: header, secrets: [current] }).valid).toBe(true);
-			expect(verifyStandardWebhook({ ...base, webhookSignature: header, secrets: [previous] }).valid).toBe(true);
+			expect(
+				verifyStandardWebhook({ ...base, webhookSignature: header, secrets: [current] }).valid,
+			).toBe(true);
+			expect(
+				verifyStandardWebhook({ ...base, webhookSignature: header, secrets: [previous] }).valid,
+			).toBe(true);
 		}
 	});
 
 	it('rejects a delivery signed by the previous secret once it is removed', () => {
-		expect(verifyStandardWebhook({ ...base, webhookSignature: byPrevious, secrets: [current] })).toEqual({
+		expect(
+			verifyStandardWebhook({ ...base, webhookSignature: byPrevious, secrets: [current] }),
+		).toEqual({
 			valid: false,
 			reason: 'signature mismatch',
 		});
 	});
 
 	it('ignores an unusable secret next to a usable one', () => {
-		expect(verifyStandardWebhook({ ...base, webhookSignature: byCurrent, secrets: ['', 'not-a-secret', current] }).valid).toBe(true);
+		expect(
+			verifyStandardWebhook({
+				...base,
+				webhookSignature: byCurrent,
+				secrets: ['', 'not-a-secret', current],
+			}).valid,
+		).toBe(true);
 	});
 });
 
@@ -259,7 +369,9 @@ describe('the standardwebhooks package as an independent implementation', () => 
 
 	it('produces the same signatures', () => {
 		for (const { secret, msgId, payload } of cases) {
-			expect(signStandardWebhook(secret, msgId, NOW, payload)).toBe(new Webhook(secret).sign(msgId, new Date(NOW * 1000), payload));
+			expect(signStandardWebhook(secret, msgId, NOW, payload)).toBe(
+				new Webhook(secret).sign(msgId, new Date(NOW * 1000), payload),
+			);
 		}
 	});
 
@@ -267,7 +379,11 @@ describe('the standardwebhooks package as an independent implementation', () => 
 		const nowSeconds = Math.floor(Date.now() / 1000);
 		for (const { secret, msgId, payload } of cases) {
 			const ours = signStandardWebhook(secret, msgId, nowSeconds, payload);
-			const headers = { 'webhook-id': msgId, 'webhook-timestamp': String(nowSeconds), 'webhook-signature': ours };
+			const headers = {
+				'webhook-id': msgId,
+				'webhook-timestamp': String(nowSeconds),
+				'webhook-signature': ours,
+			};
 			expect(() => new Webhook(secret).verify(payload, headers)).not.toThrow();
 
 			const theirs = new Webhook(secret).sign(msgId, new Date(nowSeconds * 1000), payload);
@@ -288,17 +404,30 @@ describe('the standardwebhooks package as an independent implementation', () => 
 		const { secret, msgId, payload } = cases[0];
 		const signature = signStandardWebhook(secret, msgId, nowSeconds, payload);
 		const tampered = payload.replace('"index":0', '"index":1');
-		const headers = { 'webhook-id': msgId, 'webhook-timestamp': String(nowSeconds), 'webhook-signature': signature };
+		const headers = {
+			'webhook-id': msgId,
+			'webhook-timestamp': String(nowSeconds),
+			'webhook-signature': signature,
+		};
 		expect(() => new Webhook(secret).verify(tampered, headers)).toThrow();
 		expect(
-			verifyStandardWebhook({ rawBody: tampered, webhookId: msgId, webhookTimestamp: String(nowSeconds), webhookSignature: signature, secrets: [secret], nowSeconds }).valid,
+			verifyStandardWebhook({
+				rawBody: tampered,
+				webhookId: msgId,
+				webhookTimestamp: String(nowSeconds),
+				webhookSignature: signature,
+				secrets: [secret],
+				nowSeconds,
+			}).valid,
 		).toBe(false);
 	});
 
 	it('accepts secrets this module generates', () => {
 		const secret = generateWebhookSecret();
 		expect(() => new Webhook(secret)).not.toThrow();
-		expect(signStandardWebhook(secret, 'msg_1', NOW, '{}')).toBe(new Webhook(secret).sign('msg_1', new Date(NOW * 1000), '{}'));
+		expect(signStandardWebhook(secret, 'msg_1', NOW, '{}')).toBe(
+			new Webhook(secret).sign('msg_1', new Date(NOW * 1000), '{}'),
+		);
 	});
 });
 
@@ -334,7 +463,9 @@ describe('whsec_ secrets', () => {
 	});
 
 	it('refuses to sign with a secret that is not whsec_ base64', () => {
-		expect(() => signStandardWebhook('plain', 'msg', NOW, '{}')).toThrow('not a whsec_ base64 value');
+		expect(() => signStandardWebhook('plain', 'msg', NOW, '{}')).toThrow(
+			'not a whsec_ base64 value',
+		);
 	});
 });
 
@@ -349,11 +480,15 @@ describe('legacy scheme (spec 6.6)', () => {
 		return createHmac('sha256', secret).update(`${timestampMs}.${bodyHash}`).digest('hex');
 	}
 
-	const verify = (header: string | undefined, overrides: Partial<Parameters<typeof verifyLegacyWebhook>[0]> = {}) =>
-		verifyLegacyWebhook({ rawBody: body, header, secret, nowMs, ...overrides });
+	const verify = (
+		header: string | undefined,
+		overrides: Partial<Parameters<typeof verifyLegacyWebhook>[0]> = {},
+	) => verifyLegacyWebhook({ rawBody: body, header, secret, nowMs, ...overrides });
 
 	it('signs as the spec defines: t=<milliseconds>,v1=<hex>', () => {
-		expect(signLegacyWebhook(secret, nowMs, body)).toBe(`t=${nowMs},v1=${specLegacySignature(nowMs, body)}`);
+		expect(signLegacyWebhook(secret, nowMs, body)).toBe(
+			`t=${nowMs},v1=${specLegacySignature(nowMs, body)}`,
+		);
 	});
 
 	it('accepts its own signature and reports the timestamp in seconds', () => {
@@ -379,35 +514,58 @@ describe('legacy scheme (spec 6.6)', () => {
 	it('refuses a header over 64 KiB without reading it', () => {
 		const header = `${signLegacyWebhook(secret, nowMs, body)},${'a='.repeat(MAX_SIGNATURE_HEADER_LENGTH)}`;
 		expect(verify(header.slice(0, MAX_SIGNATURE_HEADER_LENGTH)).valid).toBe(true);
-		expect(verify(header.slice(0, MAX_SIGNATURE_HEADER_LENGTH + 1))).toEqual({ valid: false, reason: 'signature header too long' });
+		expect(verify(header.slice(0, MAX_SIGNATURE_HEADER_LENGTH + 1))).toEqual({
+			valid: false,
+			reason: 'signature header too long',
+		});
 	});
 
 	it('rejects a tampered body, a wrong secret and a signature of the wrong length', () => {
 		const header = signLegacyWebhook(secret, nowMs, body);
-		expect(verify(header, { rawBody: body.replace('"p"', '"q"') })).toEqual({ valid: false, reason: 'signature mismatch' });
-		expect(verify(header, { secret: 'another-secret' })).toEqual({ valid: false, reason: 'signature mismatch' });
+		expect(verify(header, { rawBody: body.replace('"p"', '"q"') })).toEqual({
+			valid: false,
+			reason: 'signature mismatch',
+		});
+		expect(verify(header, { secret: 'another-secret' })).toEqual({
+			valid: false,
+			reason: 'signature mismatch',
+		});
 		expect(verify(`t=${nowMs},v1=abc`)).toEqual({ valid: false, reason: 'signature mismatch' });
-		expect(verify(`t=${nowMs},v2=${specLegacySignature(nowMs, body)}`)).toEqual({ valid: false, reason: 'signature mismatch' });
+		expect(verify(`t=${nowMs},v2=${specLegacySignature(nowMs, body)}`)).toEqual({
+			valid: false,
+			reason: 'signature mismatch',
+		});
 	});
 
 	it('rejects a changed timestamp (the timestamp is signed)', () => {
 		const hex = specLegacySignature(nowMs, body);
-		expect(verify(`t=${nowMs + 1},v1=${hex}`)).toEqual({ valid: false, reason: 'signature mismatch' });
+		expect(verify(`t=${nowMs + 1},v1=${hex}`)).toEqual({
+			valid: false,
+			reason: 'signature mismatch',
+		});
 	});
 
 	it('rejects stale and future timestamps, with the configured tolerance', () => {
 		const tolerance = DEFAULT_TOLERANCE_SECONDS * 1000;
-		expect(verify(signLegacyWebhook(secret, nowMs - tolerance - 1000, body))).toEqual({ valid: false, reason: 'timestamp too old' });
+		expect(verify(signLegacyWebhook(secret, nowMs - tolerance - 1000, body))).toEqual({
+			valid: false,
+			reason: 'timestamp too old',
+		});
 		expect(verify(signLegacyWebhook(secret, nowMs + tolerance + 1000, body))).toEqual({
 			valid: false,
 			reason: 'timestamp too far in the future',
 		});
-		expect(verify(signLegacyWebhook(secret, nowMs - 90_000, body), { toleranceSeconds: 60 }).valid).toBe(false);
+		expect(
+			verify(signLegacyWebhook(secret, nowMs - 90_000, body), { toleranceSeconds: 60 }).valid,
+		).toBe(false);
 	});
 
 	it('reads the timestamp as milliseconds: a timestamp in seconds is decades old', () => {
 		const seconds = Math.floor(nowMs / 1000);
-		expect(verify(`t=${seconds},v1=${specLegacySignature(seconds, body)}`)).toEqual({ valid: false, reason: 'timestamp too old' });
+		expect(verify(`t=${seconds},v1=${specLegacySignature(seconds, body)}`)).toEqual({
+			valid: false,
+			reason: 'timestamp too old',
+		});
 	});
 
 	it.each([
@@ -450,7 +608,10 @@ describe('header parsers', () => {
 	});
 
 	it('reads the first t and every v1 of the legacy header, trimmed', () => {
-		expect(parseLegacyHeader('t=1, v1=aa ,v1=bb,t=2, x=1,=y,novalue')).toEqual({ timestamp: '1', signatures: ['aa', 'bb'] });
+		expect(parseLegacyHeader('t=1, v1=aa ,v1=bb,t=2, x=1,=y,novalue')).toEqual({
+			timestamp: '1',
+			signatures: ['aa', 'bb'],
+		});
 		expect(parseLegacyHeader('')).toEqual({ timestamp: undefined, signatures: [] });
 		expect(parseLegacyHeader('t=1,v1=a=b')).toEqual({ timestamp: '1', signatures: ['a=b'] });
 	});

@@ -23,13 +23,17 @@ describe('scripts/n8n/runtimes.json', () => {
 
 	it('matches the n8n-workflow dev dependencies the package type-checks against', () => {
 		expect(packageJson.devDependencies['n8n-workflow']).toBe(oldest.n8nWorkflow);
-		expect(packageJson.devDependencies['n8n-workflow-newest']).toBe(`npm:n8n-workflow@${newest.n8nWorkflow}`);
+		expect(packageJson.devDependencies['n8n-workflow-newest']).toBe(
+			`npm:n8n-workflow@${newest.n8nWorkflow}`,
+		);
 	});
 
 	it('agrees with package.json engines (the oldest runtime needs Node.js 20.19) and the README', () => {
 		const oldestNodeFloor = /^>=(\d+\.\d+)/.exec(oldest.nodeRange ?? '')?.[1];
 		expect(packageJson.engines.node).toBe(`>=${oldestNodeFloor}`);
 		const newestNodeMajor = newest.node.split('.')[0];
-		expect(readme).toContain(`Tested with n8n ${oldest.n8n} (Node.js ${oldestNodeFloor?.split('.')[0]}) and n8n ${newest.n8n} (Node.js ${newestNodeMajor})`);
+		expect(readme).toContain(
+			`Tested with n8n ${oldest.n8n} (Node.js ${oldestNodeFloor?.split('.')[0]}) and n8n ${newest.n8n} (Node.js ${newestNodeMajor})`,
+		);
 	});
 });

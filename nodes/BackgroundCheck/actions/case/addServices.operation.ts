@@ -22,10 +22,15 @@ const properties: INodeProperties[] = [
 		customName: CUSTOM_SERVICES.parameter,
 		customDisplayName: CUSTOM_SERVICES.label,
 	}),
-	additionalBodyField('{ "services": [{ "id": "service-bankruptcy" }] } to replace the list, or other keys your provider documents'),
+	additionalBodyField(
+		'{ "services": [{ "id": "service-bankruptcy" }] } to replace the list, or other keys your provider documents',
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['addServices'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['case'], operation: ['addServices'] } },
+	properties,
+);
 
 /** POST /case/id/{caseId}/add/services with `{ services: [{ id }] }`; a write, so never retried. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
@@ -34,11 +39,21 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const serviceIds = readServiceIds.call(this, itemIndex, SERVICES, CUSTOM_SERVICES);
 		const additional = readAdditionalBody.call(this, itemIndex);
 		if (serviceIds.length === 0 && additional.services === undefined) {
-			throw invalidInput(this.getNode(), itemIndex, 'Services is empty', 'Choose at least one service, or enter its ID under Custom Service IDs.');
+			throw invalidInput(
+				this.getNode(),
+				itemIndex,
+				'Services is empty',
+				'Choose at least one service, or enter its ID under Custom Service IDs.',
+			);
 		}
 		const body = mergeBody({ services: serviceIds.map((id) => ({ id })) }, additional);
 		checkBody(this.getNode(), body, itemIndex);
-		const response = await apiRequest.call(this, 'POST', apiPath`/case/id/${caseId}/add/services`, { body, itemIndex });
-		return describeStatuses(asRecord(response, { caseId, addedServiceIds: serviceIds, success: true }));
+		const response = await apiRequest.call(this, 'POST', apiPath`/case/id/${caseId}/add/services`, {
+			body,
+			itemIndex,
+		});
+		return describeStatuses(
+			asRecord(response, { caseId, addedServiceIds: serviceIds, success: true }),
+		);
 	});
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
@@ -17,7 +22,10 @@ const NAME_HINT = `Allowed characters: ${NAME_RULE_TEXT} (spec section 7)`;
 const SERVICES = { parameter: 'services', label: 'Services' };
 const CUSTOM_SERVICES = { parameter: 'customServiceIds', label: 'Custom Service IDs' };
 const EXCLUDED = { parameter: 'excludeServices', label: 'Exclude Services' };
-const CUSTOM_EXCLUDED = { parameter: 'customExcludeServiceIds', label: 'Custom Excluded Service IDs' };
+const CUSTOM_EXCLUDED = {
+	parameter: 'customExcludeServiceIds',
+	label: 'Custom Excluded Service IDs',
+};
 
 const CONTACT_TYPE_OTHER = '__other';
 
@@ -62,14 +70,16 @@ const properties: INodeProperties[] = [
 	...serviceListFields({
 		name: SERVICES.parameter,
 		displayName: 'Service Names or IDs',
-		description: 'Services to order in addition to the package, sent as services[].id (shape from the sandbox).',
+		description:
+			'Services to order in addition to the package, sent as services[].id (shape from the sandbox).',
 		customName: CUSTOM_SERVICES.parameter,
 		customDisplayName: CUSTOM_SERVICES.label,
 	}),
 	...serviceListFields({
 		name: EXCLUDED.parameter,
 		displayName: 'Exclude Service Names or IDs',
-		description: 'Services of the package not to perform, sent as excludeServices (spec 4.3: an array of service IDs).',
+		description:
+			'Services of the package not to perform, sent as excludeServices (spec 4.3: an array of service IDs).',
 		customName: CUSTOM_EXCLUDED.parameter,
 		customDisplayName: CUSTOM_EXCLUDED.label,
 	}),
@@ -133,7 +143,11 @@ const properties: INodeProperties[] = [
 								value: 'authorization',
 								description: 'The contact for authorization (spec, added 2026-07-07)',
 							},
-							{ name: 'Other', value: CONTACT_TYPE_OTHER, description: 'Another contact type your provider documents' },
+							{
+								name: 'Other',
+								value: CONTACT_TYPE_OTHER,
+								description: 'Another contact type your provider documents',
+							},
 						],
 						default: 'authorization',
 						description: 'Contact type, sent as type',
@@ -146,7 +160,13 @@ const properties: INodeProperties[] = [
 						placeholder: 'e.g. billing',
 						displayOptions: { show: { type: [CONTACT_TYPE_OTHER] } },
 					},
-					{ displayName: 'Email', name: 'email', type: 'string', default: '', placeholder: 'e.g. name@email.com' },
+					{
+						displayName: 'Email',
+						name: 'email',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. name@email.com',
+					},
 					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
 					{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
 				],
@@ -174,16 +194,25 @@ const properties: INodeProperties[] = [
 				name: 'apiTrackingUser',
 				type: 'string',
 				default: '',
-				description: 'Your own user identifier for the case, returned as apiTrackingUser in webhook messages (spec 6.2)',
+				description:
+					'Your own user identifier for the case, returned as apiTrackingUser in webhook messages (spec 6.2)',
 			},
 		],
 	},
 	additionalBodyField('{ "candidate": { "phone": "555-0100" } }'),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['case'], operation: ['create'] } },
+	properties,
+);
 
-function requireText(this: IExecuteFunctions, itemIndex: number, parameter: string, label: string): string {
+function requireText(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	label: string,
+): string {
 	const value = String(this.getNodeParameter(parameter, itemIndex, '') ?? '').trim();
 	if (value === '') throw invalidInput(this.getNode(), itemIndex, `${label} is empty`);
 	return value;
@@ -194,9 +223,19 @@ function buildContacts(this: IExecuteFunctions, itemIndex: number): IDataObject[
 	return contacts.map((contact, position) => {
 		const type =
 			contact.type === CONTACT_TYPE_OTHER
-				? requireId(this.getNode(), contact.customType, `Order Contacts ${position + 1}: Custom Contact Type`, itemIndex)
+				? requireId(
+						this.getNode(),
+						contact.customType,
+						`Order Contacts ${position + 1}: Custom Contact Type`,
+						itemIndex,
+					)
 				: contact.type;
-		return withoutEmptyValues({ type, name: contact.name, email: contact.email, phone: contact.phone });
+		return withoutEmptyValues({
+			type,
+			name: contact.name,
+			email: contact.email,
+			phone: contact.phone,
+		});
 	});
 }
 
@@ -234,7 +273,10 @@ function buildCaseBody(this: IExecuteFunctions, itemIndex: number): IDataObject 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const body = buildCaseBody.call(this, itemIndex);
-		const response = await apiRequest.call(this, 'POST', apiPath`/case/create`, { body, itemIndex });
+		const response = await apiRequest.call(this, 'POST', apiPath`/case/create`, {
+			body,
+			itemIndex,
+		});
 		return describeStatuses(asRecord(response, { success: true }));
 	});
 }

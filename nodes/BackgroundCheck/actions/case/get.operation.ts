@@ -9,14 +9,23 @@ import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator, readOptions];
 
-export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['case'], operation: ['get'] } },
+	properties,
+);
 
 /** GET /case/id/{caseId}: the latest details of one case, with status names added next to status IDs. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(this, async (itemIndex) => {
-		const caseId = readCaseId.call(this, itemIndex);
-		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, { itemIndex });
-		return describeStatuses(asRecord(response, { id: caseId }));
-	}, { concurrency });
+	return await runForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const caseId = readCaseId.call(this, itemIndex);
+			const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, {
+				itemIndex,
+			});
+			return describeStatuses(asRecord(response, { id: caseId }));
+		},
+		{ concurrency },
+	);
 }

@@ -22,7 +22,10 @@ const properties: INodeProperties[] = [
 	readOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['getData'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['case'], operation: ['getData'] } },
+	properties,
+);
 
 /**
  * GET /case/id/{caseId}/data/{serviceTypeId}: one output item per case data, with statusName /
@@ -31,10 +34,19 @@ export const description = updateDisplayOptions({ show: { resource: ['case'], op
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(this, async (itemIndex) => {
-		const caseId = readCaseId.call(this, itemIndex);
-		const serviceTypeId = readId.call(this, itemIndex, 'serviceTypeId', 'Service Type ID');
-		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}/data/${serviceTypeId}`, { itemIndex });
-		return describeStatuses(recordsOf(response));
-	}, { concurrency });
+	return await runForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const caseId = readCaseId.call(this, itemIndex);
+			const serviceTypeId = readId.call(this, itemIndex, 'serviceTypeId', 'Service Type ID');
+			const response = await apiRequest.call(
+				this,
+				'GET',
+				apiPath`/case/id/${caseId}/data/${serviceTypeId}`,
+				{ itemIndex },
+			);
+			return describeStatuses(recordsOf(response));
+		},
+		{ concurrency },
+	);
 }

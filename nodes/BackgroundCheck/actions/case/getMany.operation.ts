@@ -21,19 +21,35 @@ const properties: INodeProperties[] = [
 	readOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['case'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['case'], operation: ['getMany'] } },
+	properties,
+);
 
 /** GET /case/list, page by page: one output item per case of the credential's group. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(this, async (itemIndex) => {
-		const query = readJsonObject.call(this, itemIndex, 'additionalQuery', 'Additional Query Parameters (JSON)');
-		const limit = readLimit.call(this, itemIndex);
-		const cases = await collectPages(
-			async (page) => await apiRequest.call(this, 'GET', apiPath`/case/list`, { qs: { ...query, page }, itemIndex }),
-			'caseList',
-			limit,
-		);
-		return describeStatuses(cases);
-	}, { concurrency });
+	return await runForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const query = readJsonObject.call(
+				this,
+				itemIndex,
+				'additionalQuery',
+				'Additional Query Parameters (JSON)',
+			);
+			const limit = readLimit.call(this, itemIndex);
+			const cases = await collectPages(
+				async (page) =>
+					await apiRequest.call(this, 'GET', apiPath`/case/list`, {
+						qs: { ...query, page },
+						itemIndex,
+					}),
+				'caseList',
+				limit,
+			);
+			return describeStatuses(cases);
+		},
+		{ concurrency },
+	);
 }

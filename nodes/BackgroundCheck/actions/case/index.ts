@@ -10,40 +10,45 @@ import * as getMany from './getMany.operation';
 export const operations = { create, get, getMany, addServices, getData };
 
 export const description: INodeProperties[] = [
-	operationSelector('case', [
-		{
-			name: 'Add Services',
-			value: 'addServices',
-			description: 'Add services (screenings) to an existing case',
-			action: 'Add services to a case',
-		},
-		{
-			name: 'Create',
-			value: 'create',
-			description:
-				'Order a background check for a candidate: a package and/or services, with optional aliases, contacts and per-service order data. Not retried: on a timeout, check with Get Many before running again.',
-			action: 'Create a case',
-		},
-		{
-			name: 'Get',
-			value: 'get',
-			description: 'Get the latest details of a case: status, candidate and its services with their statuses',
-			action: 'Get a case',
-		},
-		{
-			name: 'Get Data',
-			value: 'getData',
-			description:
-				'Get the results (case data) of a case for one service type, with status names and meanings added next to the status IDs',
-			action: 'Get case data for a service type',
-		},
-		{
-			name: 'Get Many',
-			value: 'getMany',
-			description: 'List the cases of the credential’s company group',
-			action: 'Get many cases',
-		},
-	], 'create'),
+	operationSelector(
+		'case',
+		[
+			{
+				name: 'Add Services',
+				value: 'addServices',
+				description: 'Add services (screenings) to an existing case',
+				action: 'Add services to a case',
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Order a background check for a candidate: a package and/or services, with optional aliases, contacts and per-service order data. Not retried: on a timeout, check with Get Many before running again.',
+				action: 'Create a case',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description:
+					'Get the latest details of a case: status, candidate and its services with their statuses',
+				action: 'Get a case',
+			},
+			{
+				name: 'Get Data',
+				value: 'getData',
+				description:
+					'Get the results (case data) of a case for one service type, with status names and meanings added next to the status IDs',
+				action: 'Get case data for a service type',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the cases of the credential’s company group',
+				action: 'Get many cases',
+			},
+		],
+		'create',
+	),
 	...create.description,
 	...get.description,
 	...getMany.description,

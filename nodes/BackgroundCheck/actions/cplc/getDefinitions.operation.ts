@@ -27,14 +27,25 @@ export const description = updateDisplayOptions(
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(this, async (itemIndex) => {
-		const caseId = readCaseId.call(this, itemIndex);
-		const response = await apiRequest.call(this, 'GET', apiPath`/service/cplc/case/id/${caseId}`, { itemIndex });
-		return recordsOf(response, 'cplcDefinitionsList').map((definition) => ({
-			...definition,
-			fields: Array.isArray(definition.fields)
-				? [...(definition.fields as Array<{ ordinal?: number }>)].sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0))
-				: definition.fields,
-		}));
-	}, { concurrency });
+	return await runForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const caseId = readCaseId.call(this, itemIndex);
+			const response = await apiRequest.call(
+				this,
+				'GET',
+				apiPath`/service/cplc/case/id/${caseId}`,
+				{ itemIndex },
+			);
+			return recordsOf(response, 'cplcDefinitionsList').map((definition) => ({
+				...definition,
+				fields: Array.isArray(definition.fields)
+					? [...(definition.fields as Array<{ ordinal?: number }>)].sort(
+							(a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0),
+						)
+					: definition.fields,
+			}));
+		},
+		{ concurrency },
+	);
 }

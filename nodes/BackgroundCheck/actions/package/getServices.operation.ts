@@ -27,8 +27,12 @@ export const description = updateDisplayOptions(
 /** GET /package/id/{packageId}/services: one output item per service of the package (serviceName, serviceId). */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(this, async (itemIndex) => {
-		const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
-		return await fetchList.call(this, itemIndex, apiPath`/package/id/${packageId}/services`);
-	}, { concurrency });
+	return await runForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
+			return await fetchList.call(this, itemIndex, apiPath`/package/id/${packageId}/services`);
+		},
+		{ concurrency },
+	);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
@@ -98,20 +103,37 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			.map((name) => name.trim())
 			.filter(Boolean);
 		if (names.length === 0) {
-			throw invalidInput(this.getNode(), itemIndex, 'Input Binary Field is empty', 'Enter the name of the binary field that holds the file, such as data.');
+			throw invalidInput(
+				this.getNode(),
+				itemIndex,
+				'Input Binary Field is empty',
+				'Enter the name of the binary field that holds the file, such as data.',
+			);
 		}
-		const options = this.getNodeParameter('options', itemIndex, {}) as { fileName?: string; description?: string };
+		const options = this.getNodeParameter('options', itemIndex, {}) as {
+			fileName?: string;
+			description?: string;
+		};
 		const shared = {
 			fileFormat: (this.getNodeParameter('fileFormat', itemIndex, '') as string).trim(),
 			fileName: options.fileName?.trim() ?? '',
 			description: options.description?.trim() ?? '',
-			additional: readJsonObject.call(this, itemIndex, 'additionalDocumentFields', 'Additional Document Fields (JSON)'),
+			additional: readJsonObject.call(
+				this,
+				itemIndex,
+				'additionalDocumentFields',
+				'Additional Document Fields (JSON)',
+			),
 		};
 		const documents: IDataObject[] = [];
-		for (const name of names) documents.push(await documentRecord.call(this, itemIndex, name, shared));
+		for (const name of names)
+			documents.push(await documentRecord.call(this, itemIndex, name, shared));
 		const body = { documents };
 		checkBody(this.getNode(), body, itemIndex);
-		const response = await apiRequest.call(this, 'POST', apiPath`/document/secure/create`, { body, itemIndex });
+		const response = await apiRequest.call(this, 'POST', apiPath`/document/secure/create`, {
+			body,
+			itemIndex,
+		});
 		return recordsOf(response, 'secureDocumentList');
 	});
 }

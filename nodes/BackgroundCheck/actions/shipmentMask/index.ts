@@ -10,7 +10,8 @@ export const description: INodeProperties[] = [
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			description: 'List the shipment masks (where collection kits can be shipped) for shipment order data',
+			description:
+				'List the shipment masks (where collection kits can be shipped) for shipment order data',
 			action: 'Get many shipment masks',
 		},
 	]),

@@ -19,7 +19,10 @@ const properties: INodeProperties[] = [
 	...testimonyProperties(false),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['testimony'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['testimony'], operation: ['create'] } },
+	properties,
+);
 
 /** POST /testimony/create/case/id/{caseId}; a write, so never retried. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
@@ -27,7 +30,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const caseId = readCaseId.call(this, itemIndex);
 		const cplcId = readId.call(this, itemIndex, 'cplcId', 'CPLC Definition ID');
 		const body = { cplcId, ...buildTestimonyBody.call(this, itemIndex, false) };
-		const response = await apiRequest.call(this, 'POST', apiPath`/testimony/create/case/id/${caseId}`, { body, itemIndex });
+		const response = await apiRequest.call(
+			this,
+			'POST',
+			apiPath`/testimony/create/case/id/${caseId}`,
+			{ body, itemIndex },
+		);
 		return asRecord(response, { caseId, cplcId, success: true });
 	});
 }

@@ -15,11 +15,17 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 3f2b9c7d-...',
 		description: 'ID of the testimony to change, as returned by Testimony > Create',
 	}),
-	{ ...caseIdLocator, description: 'The case the testimony belongs to. Pick it from the list or enter its ID.' },
+	{
+		...caseIdLocator,
+		description: 'The case the testimony belongs to. Pick it from the list or enter its ID.',
+	},
 	...testimonyProperties(true),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['testimony'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['testimony'], operation: ['update'] } },
+	properties,
+);
 
 /** PUT /testimony/id/{testimonyId}/update/case/id/{caseId} with only the parts to change. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
@@ -28,7 +34,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const caseId = readCaseId.call(this, itemIndex);
 		const body = buildTestimonyBody.call(this, itemIndex, true);
 		if (Object.keys(body).length === 0) {
-			throw invalidInput(this.getNode(), itemIndex, 'Nothing to update', 'Add at least one license field, option or additional field.');
+			throw invalidInput(
+				this.getNode(),
+				itemIndex,
+				'Nothing to update',
+				'Add at least one license field, option or additional field.',
+			);
 		}
 		const response = await apiRequest.call(
 			this,

@@ -25,7 +25,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Any', value: '', description: 'Employers and schools' },
-			{ name: 'Employer', value: 'employer', description: 'Employers, for employment verifications' },
+			{
+				name: 'Employer',
+				value: 'employer',
+				description: 'Employers, for employment verifications',
+			},
 			{ name: 'School', value: 'school', description: 'Schools, for education verifications' },
 		],
 		default: '',
@@ -57,7 +61,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		checkBody(this.getNode(), criteria, itemIndex);
 		return await collectPages(
 			async (page) =>
-				await apiRequest.call(this, 'POST', apiPath`/vbook/search`, { body: { ...criteria, page }, itemIndex }),
+				await apiRequest.call(this, 'POST', apiPath`/vbook/search`, {
+					body: { ...criteria, page },
+					itemIndex,
+				}),
 			'vbookList',
 			readLimit.call(this, itemIndex),
 		);

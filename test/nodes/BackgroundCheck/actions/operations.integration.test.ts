@@ -3,7 +3,13 @@
  * real HTTP: the output items, and the request the sandbox received (method, path, query, body).
  */
 import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../../../nodes/shared/catalog';
-import { COUNTY_CRIMINAL, EMPLOYMENT_VERIFICATION, FACIS, fullCaseOrderBody, fullCaseOrderParameters } from '../../../fixtures/fullCaseOrder';
+import {
+	COUNTY_CRIMINAL,
+	EMPLOYMENT_VERIFICATION,
+	FACIS,
+	fullCaseOrderBody,
+	fullCaseOrderParameters,
+} from '../../../fixtures/fullCaseOrder';
 import { nurseTestimonyBody, nurseTestimonyParameters } from '../../../fixtures/nurseTestimony';
 import { byId, fromList, itemWithFile } from '../../../helpers/executeContext';
 import { createCase, useNodeSandbox } from '../../../helpers/nodeSandbox';
@@ -28,7 +34,12 @@ describe('Case', () => {
 		const output = await context.run({
 			...fullCaseOrderParameters({ firstName: 'Maria', email }, documentId),
 			// Empty rows and values, as the editor leaves them, are not sent.
-			aliases: { alias: [{ firstName: 'Maria', lastName: 'Smith', middleName: '' }, { firstName: '', middleName: '', lastName: '' }] },
+			aliases: {
+				alias: [
+					{ firstName: 'Maria', lastName: 'Smith', middleName: '' },
+					{ firstName: '', middleName: '', lastName: '' },
+				],
+			},
 			contacts: {
 				contact: [
 					{ type: 'authorization', name: 'Pat Lee', email: 'pat.lee@example.com', phone: '' },
@@ -44,14 +55,22 @@ describe('Case', () => {
 		expect(output).toHaveLength(1);
 		const created = output[0];
 		expect(created.pairedItem).toEqual({ item: 0 });
-		expect(created.json).toMatchObject({ candidate: { email }, packageId: 'pkg-healthcare', apiTrackingCode: 'REQ-1001' });
+		expect(created.json).toMatchObject({
+			candidate: { email },
+			packageId: 'pkg-healthcare',
+			apiTrackingCode: 'REQ-1001',
+		});
 		const services = created.json.services as Array<Record<string, unknown>>;
 		expect(services.map((service) => service.serviceId)).toEqual(
 			expect.arrayContaining(['service-bankruptcy', 'service-drug-5555N-panel', SSN_TRACE]),
 		);
 		expect(services.map((service) => service.serviceId)).not.toContain(FACIS);
 		for (const service of services) {
-			expect(service).toMatchObject({ statusId: PENDING.statusId, statusName: 'pending', statusMeaning: 'In progress' });
+			expect(service).toMatchObject({
+				statusId: PENDING.statusId,
+				statusName: 'pending',
+				statusMeaning: 'In progress',
+			});
 		}
 	});
 
@@ -60,10 +79,15 @@ describe('Case', () => {
 		for (const caseId of [fromList(created.id as string), byId(created.id as string)]) {
 			const [output] = await context.run({ resource: 'case', operation: 'get', caseId });
 			expect(output.json).toMatchObject({ id: created.id, candidate: created.candidate });
-			expect((output.json.services as Array<Record<string, unknown>>)[0]).toMatchObject({ statusMeaning: 'In progress' });
+			expect((output.json.services as Array<Record<string, unknown>>)[0]).toMatchObject({
+				statusMeaning: 'In progress',
+			});
 		}
 		const gets = context.apiRequests().filter((entry) => entry.method === 'GET');
-		expect(gets.map((entry) => entry.path)).toEqual([`/case/id/${created.id}`, `/case/id/${created.id}`]);
+		expect(gets.map((entry) => entry.path)).toEqual([
+			`/case/id/${created.id}`,
+			`/case/id/${created.id}`,
+		]);
 	});
 
 	it('Get Many walks the pages with Return All, and stops at the limit otherwise', async () => {
@@ -80,9 +104,19 @@ describe('Case', () => {
 			['GET', '/case/list', '1'],
 		]);
 
-		const limited = await context.run({ resource: 'case', operation: 'getMany', returnAll: false, limit: 3 });
+		const limited = await context.run({
+			resource: 'case',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 3,
+		});
 		expect(limited).toHaveLength(3);
-		expect(context.apiRequests().slice(before + 2).map((entry) => entry.query.page)).toEqual(['0']);
+		expect(
+			context
+				.apiRequests()
+				.slice(before + 2)
+				.map((entry) => entry.query.page),
+		).toEqual(['0']);
 	});
 
 	it('Add Services posts services[].id and returns the case with the new services', async () => {
@@ -96,17 +130,25 @@ describe('Case', () => {
 		});
 		const request = context.apiRequests().at(-1)!;
 		expect(request).toMatchObject({ method: 'POST', path: `/case/id/${created.id}/add/services` });
-		expect(request.body).toEqual({ services: [{ id: 'service-bankruptcy' }, { id: FACIS }, { id: 'drug-service-H17P-panel' }] });
-		expect((output.json.services as Array<{ serviceId: string }>).map((service) => service.serviceId)).toEqual(
+		expect(request.body).toEqual({
+			services: [{ id: 'service-bankruptcy' }, { id: FACIS }, { id: 'drug-service-H17P-panel' }],
+		});
+		expect(
+			(output.json.services as Array<{ serviceId: string }>).map((service) => service.serviceId),
+		).toEqual(
 			expect.arrayContaining([SSN_TRACE, 'service-bankruptcy', FACIS, 'drug-service-H17P-panel']),
 		);
 	});
 
 	it('Get Data returns one item per case data, with status and pending-status names and meanings', async () => {
-		const created = await createCase(context, { services: [EMPLOYMENT_VERIFICATION, 'service-drug-10-panel'] });
+		const created = await createCase(context, {
+			services: [EMPLOYMENT_VERIFICATION, 'service-drug-10-panel'],
+		});
 		context.sandbox.admin.scriptCase(created.id as string, { holdAtStep: 3 });
 		const services = created.services as Array<{ serviceId: string; serviceTypeId: string }>;
-		const employmentType = services.find((service) => service.serviceId === EMPLOYMENT_VERIFICATION)!.serviceTypeId;
+		const employmentType = services.find(
+			(service) => service.serviceId === EMPLOYMENT_VERIFICATION,
+		)!.serviceTypeId;
 		// Walk the case until the drug screening shows a pending status.
 		for (let step = 0; step < 3; step++) context.sandbox.admin.advanceCase(created.id as string);
 
@@ -117,19 +159,31 @@ describe('Case', () => {
 			serviceTypeId: byId(employmentType),
 		});
 		const request = context.apiRequests().at(-1)!;
-		expect(request).toMatchObject({ method: 'GET', path: `/case/id/${created.id}/data/${employmentType}` });
+		expect(request).toMatchObject({
+			method: 'GET',
+			path: `/case/id/${created.id}/data/${employmentType}`,
+		});
 		expect(output.length).toBeGreaterThanOrEqual(2);
 		for (const item of output) {
 			const known = CASE_DATA_STATUSES.find((status) => status.statusId === item.json.statusId)!;
 			expect(item.json).toMatchObject({ statusName: known.status, statusMeaning: known.meaning });
 		}
 		const employment = output.find((item) => item.json.serviceId === EMPLOYMENT_VERIFICATION)!;
-		const records = (employment.json.details as { records: Array<Record<string, unknown>> }).records;
-		expect(records[0]).toMatchObject({ searchId: expect.any(String), statusMeaning: expect.any(String) });
+		const records = (employment.json.details as { records: Array<Record<string, unknown>> })
+			.records;
+		expect(records[0]).toMatchObject({
+			searchId: expect.any(String),
+			statusMeaning: expect.any(String),
+		});
 		const drug = output.find((item) => item.json.serviceId === 'service-drug-10-panel')!;
-		const pending = PENDING_STATUSES.find((status) => status.pendingStatusId === drug.json.pendingStatusId);
+		const pending = PENDING_STATUSES.find(
+			(status) => status.pendingStatusId === drug.json.pendingStatusId,
+		);
 		expect(pending).toBeDefined();
-		expect(drug.json).toMatchObject({ pendingStatusName: pending!.name, pendingStatusAppliesTo: 'drug screenings' });
+		expect(drug.json).toMatchObject({
+			pendingStatusName: pending!.name,
+			pendingStatusAppliesTo: 'drug screenings',
+		});
 	});
 });
 
@@ -139,20 +193,38 @@ describe('Case Data', () => {
 		const caseData = context.sandbox.admin.getCase(created.id as string).caseData[0];
 		const searchId = caseData.details.records![0].searchId;
 
-		const [output] = await context.run({ resource: 'caseData', operation: 'cancelSearch', caseDataId: caseData.id, searchId });
+		const [output] = await context.run({
+			resource: 'caseData',
+			operation: 'cancelSearch',
+			caseDataId: caseData.id,
+			searchId,
+		});
 
 		const request = context.apiRequests().at(-1)!;
-		expect(request).toMatchObject({ method: 'POST', path: `/case/data/id/${caseData.id}/search/id/${searchId}/cancel`, status: 200 });
+		expect(request).toMatchObject({
+			method: 'POST',
+			path: `/case/data/id/${caseData.id}/search/id/${searchId}/cancel`,
+			status: 200,
+		});
 		expect(request.body).toEqual({});
 		expect(output.json).toMatchObject({ id: caseData.id, serviceId: EMPLOYMENT_VERIFICATION });
 		const record = (output.json.details as { records: Array<Record<string, unknown>> }).records[0];
-		expect(record).toMatchObject({ searchId, statusName: 'canceled', statusMeaning: 'Not performed' });
+		expect(record).toMatchObject({
+			searchId,
+			statusName: 'canceled',
+			statusMeaning: 'Not performed',
+		});
 	});
 });
 
 describe('Package', () => {
 	it('Get Services returns one item per service, cut to the limit unless Return All', async () => {
-		const all = await context.run({ resource: 'package', operation: 'getServices', packageId: 'pkg-basic-criminal', returnAll: true });
+		const all = await context.run({
+			resource: 'package',
+			operation: 'getServices',
+			packageId: 'pkg-basic-criminal',
+			returnAll: true,
+		});
 		expect(all.map((item) => item.json.serviceId)).toEqual([
 			SSN_TRACE,
 			'd8e3dbdb-c2d7-4787-9736-86fffab74da4',
@@ -160,7 +232,12 @@ describe('Package', () => {
 			'03635d39-c9df-418f-948d-10d38a7e06db',
 		]);
 		expect(all[0].json).toEqual({ serviceName: 'SSN Trace', serviceId: SSN_TRACE });
-		const limited = await context.run({ resource: 'package', operation: 'getServices', packageId: 'pkg-basic-criminal', limit: 2 });
+		const limited = await context.run({
+			resource: 'package',
+			operation: 'getServices',
+			packageId: 'pkg-basic-criminal',
+			limit: 2,
+		});
 		expect(limited).toHaveLength(2);
 		expect(context.apiRequests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
 			'GET /package/id/pkg-basic-criminal/services',
@@ -173,15 +250,31 @@ describe('Secure Document', () => {
 	it('Create sends the item’s binary file in base64 with its format and returns the document', async () => {
 		const content = Buffer.from('%PDF-1.4 diploma scan');
 		const [output] = await context.run(
-			{ resource: 'secureDocument', operation: 'create', options: { description: 'Nursing diploma' } },
+			{
+				resource: 'secureDocument',
+				operation: 'create',
+				options: { description: 'Nursing diploma' },
+			},
 			{ items: [itemWithFile('diploma.PDF', content, 'application/pdf')] },
 		);
 		const [request] = context.apiRequests();
 		expect(request).toMatchObject({ method: 'POST', path: '/document/secure/create', status: 201 });
 		expect(request.body).toEqual({
-			documents: [{ fileName: 'diploma.PDF', fileFormat: 'pdf', description: 'Nursing diploma', content: content.toString('base64') }],
+			documents: [
+				{
+					fileName: 'diploma.PDF',
+					fileFormat: 'pdf',
+					description: 'Nursing diploma',
+					content: content.toString('base64'),
+				},
+			],
 		});
-		expect(output.json).toMatchObject({ id: expect.any(String), fileName: 'diploma.PDF', fileFormat: 'pdf', sizeBytes: content.length });
+		expect(output.json).toMatchObject({
+			id: expect.any(String),
+			fileName: 'diploma.PDF',
+			fileFormat: 'pdf',
+			sizeBytes: content.length,
+		});
 		expect(output.pairedItem).toEqual({ item: 0 });
 	});
 
@@ -200,8 +293,18 @@ describe('Secure Document', () => {
 		);
 		expect(context.apiRequests()[0].body).toEqual({
 			documents: [
-				{ fileName: 'front.png', fileFormat: 'image/png', content: Buffer.from('front').toString('base64'), description: 'Driver license' },
-				{ fileName: 'back.png', fileFormat: 'image/png', content: Buffer.from('back').toString('base64'), description: 'Driver license' },
+				{
+					fileName: 'front.png',
+					fileFormat: 'image/png',
+					content: Buffer.from('front').toString('base64'),
+					description: 'Driver license',
+				},
+				{
+					fileName: 'back.png',
+					fileFormat: 'image/png',
+					content: Buffer.from('back').toString('base64'),
+					description: 'Driver license',
+				},
 			],
 		});
 		expect(output.map((entry) => entry.json.fileName)).toEqual(['front.png', 'back.png']);
@@ -210,7 +313,11 @@ describe('Secure Document', () => {
 
 describe('Verification Book', () => {
 	it('Search walks every page with Return All (0-based page in the body)', async () => {
-		const output = await context.run({ resource: 'verificationBook', operation: 'search', returnAll: true });
+		const output = await context.run({
+			resource: 'verificationBook',
+			operation: 'search',
+			returnAll: true,
+		});
 		expect(output).toHaveLength(25);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(25);
 		expect(context.apiRequests().map((entry) => [entry.method, entry.path, entry.body])).toEqual([
@@ -229,8 +336,14 @@ describe('Verification Book', () => {
 			limit: 3,
 		});
 		expect(output).toHaveLength(3);
-		for (const item of output) expect(item.json).toMatchObject({ type: 'school', name: expect.stringContaining('University') });
-		expect(context.apiRequests().map((entry) => entry.body)).toEqual([{ query: 'University', type: 'school', page: 0 }]);
+		for (const item of output)
+			expect(item.json).toMatchObject({
+				type: 'school',
+				name: expect.stringContaining('University'),
+			});
+		expect(context.apiRequests().map((entry) => entry.body)).toEqual([
+			{ query: 'University', type: 'school', page: 0 },
+		]);
 	});
 });
 
@@ -242,9 +355,17 @@ describe('Testimony and CPLC', () => {
 
 		const [testimony] = await context.run(nurseTestimonyParameters(caseId, documentId));
 		const createRequest = context.apiRequests().at(-1)!;
-		expect(createRequest).toMatchObject({ method: 'POST', path: `/testimony/create/case/id/${created.id}`, status: 201 });
+		expect(createRequest).toMatchObject({
+			method: 'POST',
+			path: `/testimony/create/case/id/${created.id}`,
+			status: 201,
+		});
 		expect(createRequest.body).toEqual(nurseTestimonyBody(documentId));
-		expect(testimony.json).toMatchObject({ id: expect.any(String), caseId: created.id, cplcId: 'cplc-registered-nurse' });
+		expect(testimony.json).toMatchObject({
+			id: expect.any(String),
+			caseId: created.id,
+			cplcId: 'cplc-registered-nurse',
+		});
 
 		const [updated] = await context.run({
 			resource: 'testimony',
@@ -255,7 +376,11 @@ describe('Testimony and CPLC', () => {
 			customFields: { field: [{ fieldId: 'additionalInfo', value: 'Compact license' }] },
 		});
 		const updateRequest = context.apiRequests().at(-1)!;
-		expect(updateRequest).toMatchObject({ method: 'PUT', path: `/testimony/id/${testimony.json.id}/update/case/id/${created.id}`, status: 200 });
+		expect(updateRequest).toMatchObject({
+			method: 'PUT',
+			path: `/testimony/id/${testimony.json.id}/update/case/id/${created.id}`,
+			status: 200,
+		});
 		expect(updateRequest.body).toEqual({
 			fields: [
 				{ fieldId: 'state', value: 'OK' },
@@ -270,31 +395,53 @@ describe('Testimony and CPLC', () => {
 			]),
 		);
 
-		const definitions = await context.run({ resource: 'cplc', operation: 'getDefinitions', caseId });
-		expect(context.apiRequests().at(-1)).toMatchObject({ method: 'GET', path: `/service/cplc/case/id/${created.id}` });
+		const definitions = await context.run({
+			resource: 'cplc',
+			operation: 'getDefinitions',
+			caseId,
+		});
+		expect(context.apiRequests().at(-1)).toMatchObject({
+			method: 'GET',
+			path: `/service/cplc/case/id/${created.id}`,
+		});
 		expect(definitions).toHaveLength(1);
-		expect(definitions[0].json).toMatchObject({ id: 'cplc-registered-nurse', name: 'RN', enabled: true });
-		const ordinals = (definitions[0].json.fields as Array<{ ordinal: number }>).map((field) => field.ordinal);
+		expect(definitions[0].json).toMatchObject({
+			id: 'cplc-registered-nurse',
+			name: 'RN',
+			enabled: true,
+		});
+		const ordinals = (definitions[0].json.fields as Array<{ ordinal: number }>).map(
+			(field) => field.ordinal,
+		);
 		expect(ordinals).toEqual([...ordinals].sort((a, b) => a - b));
 	});
 });
 
 describe('Reference lists', () => {
 	it('Shipment Mask > Get Many returns the masks', async () => {
-		const output = await context.run({ resource: 'shipmentMask', operation: 'getMany', returnAll: true });
+		const output = await context.run({
+			resource: 'shipmentMask',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(output.map((item) => item.json.id)).toEqual([
 			'shipment-mask-candidate-home',
 			'shipment-mask-employer-site',
 			'shipment-mask-clinic',
 		]);
-		expect(context.apiRequests().map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /shipment/mask/list']);
+		expect(context.apiRequests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+			'GET /shipment/mask/list',
+		]);
 	});
 
 	it('Company User > Get Many returns the users of the credential’s group, cut to the limit', async () => {
 		const output = await context.run({ resource: 'companyUser', operation: 'getMany', limit: 2 });
 		expect(output).toHaveLength(2);
-		for (const item of output) expect(item.json).toMatchObject({ groupProfileId: 'group-profile-east' });
-		expect(context.apiRequests().map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /company/user/list']);
+		for (const item of output)
+			expect(item.json).toMatchObject({ groupProfileId: 'group-profile-east' });
+		expect(context.apiRequests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+			'GET /company/user/list',
+		]);
 	});
 });
 
@@ -305,6 +452,8 @@ describe('Several input items', () => {
 			{ items: [{ json: { row: 1 } }, { json: { row: 2 } }] },
 		);
 		expect(output).toHaveLength(8);
-		expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+		expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+			0, 0, 0, 0, 1, 1, 1, 1,
+		]);
 	});
 });

@@ -7,14 +7,22 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { byId, itemWithFile } from '../../../helpers/executeContext';
-import { createCase, newCaseParameters, useNodeSandbox, type NodeSandbox } from '../../../helpers/nodeSandbox';
+import {
+	createCase,
+	newCaseParameters,
+	useNodeSandbox,
+	type NodeSandbox,
+} from '../../../helpers/nodeSandbox';
 
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 
 const context = useNodeSandbox();
 
 /** Runs the node and returns the error it throws; fails when it does not throw. */
-async function failureOf(parameters: IDataObject, items?: Parameters<NodeSandbox['run']>[1]): Promise<NodeOperationError | NodeApiError> {
+async function failureOf(
+	parameters: IDataObject,
+	items?: Parameters<NodeSandbox['run']>[1],
+): Promise<NodeOperationError | NodeApiError> {
 	try {
 		await context.run(parameters, items);
 	} catch (error) {
@@ -24,7 +32,11 @@ async function failureOf(parameters: IDataObject, items?: Parameters<NodeSandbox
 }
 
 /** The node refused the input: an operation error on item 0 that says `message`, and nothing was sent. */
-async function expectRefusedBeforeAnyRequest(parameters: IDataObject, message: RegExp, items?: Parameters<NodeSandbox['run']>[1]) {
+async function expectRefusedBeforeAnyRequest(
+	parameters: IDataObject,
+	message: RegExp,
+	items?: Parameters<NodeSandbox['run']>[1],
+) {
 	const error = await failureOf(parameters, items);
 	expect(error).toBeInstanceOf(NodeOperationError);
 	expect(error.message).toMatch(message);
@@ -51,18 +63,31 @@ describe('validation before any request', () => {
 	});
 
 	it('accepts a name typed with a combining accent and sends it composed (NFC); still refuses ½ as a digit', async () => {
-		await createCase(context, { candidateFirstName: 'Jose\u0301', aliases: { alias: [{ firstName: 'Zoe\u0308', lastName: 'Lee' }] } });
+		await createCase(context, {
+			candidateFirstName: 'Jose\u0301',
+			aliases: { alias: [{ firstName: 'Zoe\u0308', lastName: 'Lee' }] },
+		});
 		const [request] = context.apiRequests();
 		expect(request).toMatchObject({ path: '/case/create', status: 201 });
-		expect(request.body).toMatchObject({ candidate: { firstName: 'José' }, aliases: [{ firstName: 'Zoë', lastName: 'Lee' }] });
+		expect(request.body).toMatchObject({
+			candidate: { firstName: 'José' },
+			aliases: [{ firstName: 'Zoë', lastName: 'Lee' }],
+		});
 		context.sandbox.admin.reset();
-		await expectRefusedBeforeAnyRequest(newCaseParameters({ candidateLastName: 'Lee½' }), /^candidate\.lastName contains characters the API does not accept \("½"\)/);
+		await expectRefusedBeforeAnyRequest(
+			newCaseParameters({ candidateLastName: 'Lee½' }),
+			/^candidate\.lastName contains characters the API does not accept \("½"\)/,
+		);
 	});
 
 	it('refuses a staffingAgency over 100 characters in order data and in testimony', async () => {
 		const tooLong = 'S'.repeat(101);
 		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency: tooLong }] } }),
+			newCaseParameters({
+				orderData: {
+					employment: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency: tooLong }],
+				},
+			}),
 			/^orderData\[0\]\.staffingAgency is 101 characters long; the API accepts at most 100/,
 		);
 		await expectRefusedBeforeAnyRequest(
@@ -78,9 +103,18 @@ describe('validation before any request', () => {
 	});
 
 	it('refuses empty IDs, naming the field', async () => {
-		await expectRefusedBeforeAnyRequest({ resource: 'case', operation: 'get', caseId: byId('') }, /^Case ID is empty/);
-		await expectRefusedBeforeAnyRequest({ resource: 'case', operation: 'get', caseId: byId('   ') }, /^Case ID is empty/);
-		await expectRefusedBeforeAnyRequest({ resource: 'package', operation: 'getServices', packageId: '' }, /^Package ID is empty/);
+		await expectRefusedBeforeAnyRequest(
+			{ resource: 'case', operation: 'get', caseId: byId('') },
+			/^Case ID is empty/,
+		);
+		await expectRefusedBeforeAnyRequest(
+			{ resource: 'case', operation: 'get', caseId: byId('   ') },
+			/^Case ID is empty/,
+		);
+		await expectRefusedBeforeAnyRequest(
+			{ resource: 'package', operation: 'getServices', packageId: '' },
+			/^Package ID is empty/,
+		);
 		await expectRefusedBeforeAnyRequest(
 			{ resource: 'caseData', operation: 'cancelSearch', caseDataId: 'case-data-1', searchId: '' },
 			/^Search ID is empty/,
@@ -90,11 +124,26 @@ describe('validation before any request', () => {
 			/^Service Type ID is empty/,
 		);
 		await expectRefusedBeforeAnyRequest(
-			{ resource: 'testimony', operation: 'create', caseId: byId('case-1'), cplcId: '', firstName: 'A', lastName: 'B', licenseNumber: 'L', certifyingBody: 'C' },
+			{
+				resource: 'testimony',
+				operation: 'create',
+				caseId: byId('case-1'),
+				cplcId: '',
+				firstName: 'A',
+				lastName: 'B',
+				licenseNumber: 'L',
+				certifyingBody: 'C',
+			},
 			/^CPLC Definition ID is empty/,
 		);
 		await expectRefusedBeforeAnyRequest(
-			{ resource: 'testimony', operation: 'update', testimonyId: '', caseId: byId('case-1'), licenseFields: { state: 'TX' } },
+			{
+				resource: 'testimony',
+				operation: 'update',
+				testimonyId: '',
+				caseId: byId('case-1'),
+				licenseFields: { state: 'TX' },
+			},
 			/^Testimony ID is empty/,
 		);
 	});
@@ -116,20 +165,45 @@ describe('validation before any request', () => {
 			/^Custom Service IDs "service drug" is not a valid ID/,
 		);
 		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ orderData: { dotDrug: [{ serviceId: '__custom', customServiceId: '', type: 'codt-drug-reason-for-test', value: 'x' }] } }),
+			newCaseParameters({
+				orderData: {
+					dotDrug: [
+						{
+							serviceId: '__custom',
+							customServiceId: '',
+							type: 'codt-drug-reason-for-test',
+							value: 'x',
+						},
+					],
+				},
+			}),
 			/^Order Data > DOT Drug Order Data 1: Service \(custom ID\) is empty/,
 		);
 		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, secureDocumentIds: 'doc-1, ../doc' }] } }),
+			newCaseParameters({
+				orderData: {
+					employment: [{ serviceId: EMPLOYMENT_VERIFICATION, secureDocumentIds: 'doc-1, ../doc' }],
+				},
+			}),
 			/^Order Data > Employment 1: Secure Document IDs "\.\.\/doc" is not a valid ID/,
 		);
 	});
 
 	it('refuses JSON fields that do not parse or are not objects', async () => {
-		await expectRefusedBeforeAnyRequest(newCaseParameters({ additionalBody: '{ "candidate": ' }), /^Additional Fields \(JSON\) is not valid JSON/);
-		await expectRefusedBeforeAnyRequest(newCaseParameters({ additionalBody: '[1, 2]' }), /^Additional Fields \(JSON\) must be a JSON object/);
 		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ orderData: { other: [{ serviceId: '', type: 't', additionalFields: 'jurisdictions: Travis' }] } }),
+			newCaseParameters({ additionalBody: '{ "candidate": ' }),
+			/^Additional Fields \(JSON\) is not valid JSON/,
+		);
+		await expectRefusedBeforeAnyRequest(
+			newCaseParameters({ additionalBody: '[1, 2]' }),
+			/^Additional Fields \(JSON\) must be a JSON object/,
+		);
+		await expectRefusedBeforeAnyRequest(
+			newCaseParameters({
+				orderData: {
+					other: [{ serviceId: '', type: 't', additionalFields: 'jurisdictions: Travis' }],
+				},
+			}),
 			/^Order Data > Other Order Data 1: Additional Fields \(JSON\) is not valid JSON/,
 		);
 		await expectRefusedBeforeAnyRequest(
@@ -144,7 +218,10 @@ describe('validation before any request', () => {
 	});
 
 	it('refuses required values left empty and requests with nothing to send', async () => {
-		await expectRefusedBeforeAnyRequest(newCaseParameters({ candidateEmail: ' ' }), /^Candidate Email is empty/);
+		await expectRefusedBeforeAnyRequest(
+			newCaseParameters({ candidateEmail: ' ' }),
+			/^Candidate Email is empty/,
+		);
 		await expectRefusedBeforeAnyRequest(
 			{ resource: 'case', operation: 'addServices', caseId: byId('case-1'), services: [] },
 			/^Services is empty/,
@@ -165,28 +242,54 @@ describe('validation before any request', () => {
 
 	it('names the item that failed, after the items before it ran', async () => {
 		const error = await failureOf(
-			{ resource: 'package', operation: 'getServices', packageId: (item: { json: IDataObject }) => item.json.packageId },
+			{
+				resource: 'package',
+				operation: 'getServices',
+				packageId: (item: { json: IDataObject }) => item.json.packageId,
+			},
 			{ items: [{ json: { packageId: 'pkg-driver' } }, { json: { packageId: 'pkg driver' } }] },
 		);
 		expect(error.message).toBe('Package ID "pkg driver" is not a valid ID [item 1]');
 		expect(error.context.itemIndex).toBe(1);
-		expect(context.apiRequests().map((entry) => entry.path)).toEqual(['/package/id/pkg-driver/services']);
+		expect(context.apiRequests().map((entry) => entry.path)).toEqual([
+			'/package/id/pkg-driver/services',
+		]);
 	});
 });
 
 describe('Continue On Fail', () => {
 	it('puts the error on the failing item, links it, and runs the other items', async () => {
 		const output = await context.run(
-			{ resource: 'case', operation: 'get', caseId: (item: { json: IDataObject }) => byId(item.json.caseId as string) },
+			{
+				resource: 'case',
+				operation: 'get',
+				caseId: (item: { json: IDataObject }) => byId(item.json.caseId as string),
+			},
 			{
 				continueOnFail: true,
-				items: [{ json: { caseId: '' } }, { json: { caseId: 'no-such-case' } }, { json: { caseId: 'a/b' } }],
+				items: [
+					{ json: { caseId: '' } },
+					{ json: { caseId: 'no-such-case' } },
+					{ json: { caseId: 'a/b' } },
+				],
 			},
 		);
 		expect(output).toEqual([
-			{ json: { error: 'Case ID is empty [item 0]', errorDescription: expect.any(String) }, pairedItem: { item: 0 } },
-			{ json: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') }, pairedItem: { item: 1 } },
-			{ json: { error: 'Case ID "a/b" is not a valid ID [item 2]', errorDescription: expect.any(String) }, pairedItem: { item: 2 } },
+			{
+				json: { error: 'Case ID is empty [item 0]', errorDescription: expect.any(String) },
+				pairedItem: { item: 0 },
+			},
+			{
+				json: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') },
+				pairedItem: { item: 1 },
+			},
+			{
+				json: {
+					error: 'Case ID "a/b" is not a valid ID [item 2]',
+					errorDescription: expect.any(String),
+				},
+				pairedItem: { item: 2 },
+			},
 		]);
 		expect(context.apiRequests().map((entry) => entry.path)).toEqual(['/case/id/no-such-case']);
 	});
@@ -194,7 +297,13 @@ describe('Continue On Fail', () => {
 
 describe('API failures', () => {
 	it('does not retry a case creation that failed with a 5xx, and says the case may or may not exist', async () => {
-		context.sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'POST', pathPrefix: '/case/create', times: 1 });
+		context.sandbox.admin.injectFault({
+			kind: 'status',
+			status: 503,
+			method: 'POST',
+			pathPrefix: '/case/create',
+			times: 1,
+		});
 		const error = await failureOf(newCaseParameters());
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toMatch(/^The API failed on POST \/case\/create \(HTTP 503\)/);
@@ -204,7 +313,12 @@ describe('API failures', () => {
 	});
 
 	it('does not retry a case creation whose connection dropped', async () => {
-		context.sandbox.admin.injectFault({ kind: 'drop', method: 'POST', pathPrefix: '/case/create', times: 1 });
+		context.sandbox.admin.injectFault({
+			kind: 'drop',
+			method: 'POST',
+			pathPrefix: '/case/create',
+			times: 1,
+		});
 		const error = await failureOf(newCaseParameters());
 		expect(error.message).toMatch(/^The request POST \/case\/create got no answer/);
 		expect(error.description).toMatch(/may or may not have been carried out/);
@@ -236,7 +350,10 @@ describe('API failures', () => {
 		const firstToken = credentials.data.token;
 		context.sandbox.admin.revokeToken({ groupProfileId: 'group-profile-east' });
 
-		const output = await context.run({ resource: 'shipmentMask', operation: 'getMany' }, { credentials });
+		const output = await context.run(
+			{ resource: 'shipmentMask', operation: 'getMany' },
+			{ credentials },
+		);
 		expect(output).toHaveLength(3);
 		expect(credentials.exchanges).toBe(2);
 		expect(credentials.data.token).not.toBe(firstToken);
@@ -254,8 +371,13 @@ describe('API failures', () => {
 	it('keeps secrets out of errors', async () => {
 		const credentials = context.credentials();
 		credentials.data.clientAccessToken = 'not-a-valid-client-access-token';
-		const error = await failureOf({ resource: 'shipmentMask', operation: 'getMany' }, { credentials });
-		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain('not-a-valid-client-access-token');
+		const error = await failureOf(
+			{ resource: 'shipmentMask', operation: 'getMany' },
+			{ credentials },
+		);
+		expect(
+			JSON.stringify({ message: error.message, description: error.description }),
+		).not.toContain('not-a-valid-client-access-token');
 		expect(error.message).toMatch(/not accepted/);
 	});
 });

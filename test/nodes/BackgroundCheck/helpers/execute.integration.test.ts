@@ -45,18 +45,24 @@ async function runTraced(
 	let inFlight = 0;
 	let maxInFlight = 0;
 	const tokensSent: unknown[] = [];
-	(execute.helpers as { httpRequestWithAuthentication: IExecuteFunctions['helpers']['httpRequestWithAuthentication'] }).httpRequestWithAuthentication =
-		async function (this: IExecuteFunctions, ...args: Parameters<typeof send>) {
-			trace.beforeSend?.(tokensSent.length + 1);
-			tokensSent.push(args[2]?.credentialsDecrypted?.data?.token);
-			inFlight++;
-			maxInFlight = Math.max(maxInFlight, inFlight);
-			try {
-				return await send.apply(this, args);
-			} finally {
-				inFlight--;
-			}
-		};
+	(
+		execute.helpers as {
+			httpRequestWithAuthentication: IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
+		}
+	).httpRequestWithAuthentication = async function (
+		this: IExecuteFunctions,
+		...args: Parameters<typeof send>
+	) {
+		trace.beforeSend?.(tokensSent.length + 1);
+		tokensSent.push(args[2]?.credentialsDecrypted?.data?.token);
+		inFlight++;
+		maxInFlight = Math.max(maxInFlight, inFlight);
+		try {
+			return await send.apply(this, args);
+		} finally {
+			inFlight--;
+		}
+	};
 	const [output] = await new BackgroundCheck().execute!.call(execute);
 	return { output, maxInFlight, tokensSent };
 }
@@ -86,9 +92,12 @@ describe('a read with Concurrent Requests', () => {
 		const requests = context.allRequests().slice(before);
 		expect(requests.filter((entry) => entry.path === '/auth/api')).toHaveLength(1);
 		expect(credentials.exchanges).toBe(1);
-		expect(requests.filter((entry) => entry.method === 'GET').map((entry) => entry.path).sort()).toEqual(
-			caseIds.map((id) => `/case/id/${id}`).sort(),
-		);
+		expect(
+			requests
+				.filter((entry) => entry.method === 'GET')
+				.map((entry) => entry.path)
+				.sort(),
+		).toEqual(caseIds.map((id) => `/case/id/${id}`).sort());
 	});
 
 	it('without the option, requests several items at a time (at most the default), in order, with one token exchange', async () => {
@@ -114,7 +123,11 @@ describe('a read with Concurrent Requests', () => {
 	});
 
 	it('with Continue On Fail, puts each error on its own item, in place, and returns every other case', async () => {
-		const inputs = caseIds.slice(0, 10).map((id, index) => (index === 2 ? 'no-such-case' : index === 5 ? 'a/b' : index === 9 ? '' : id));
+		const inputs = caseIds
+			.slice(0, 10)
+			.map((id, index) =>
+				index === 2 ? 'no-such-case' : index === 5 ? 'a/b' : index === 9 ? '' : id,
+			);
 		const { output, maxInFlight } = await runTraced(
 			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 4 } },
 			{ items: itemsFor(inputs), continueOnFail: true },
@@ -123,21 +136,44 @@ describe('a read with Concurrent Requests', () => {
 		expect(output).toEqual(
 			inputs.map((id, index) => {
 				const pairedItem = { item: index };
-				if (index === 2) return { json: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') }, pairedItem };
-				if (index === 5) return { json: { error: 'Case ID "a/b" is not a valid ID [item 5]', errorDescription: expect.any(String) }, pairedItem };
-				if (index === 9) return { json: { error: 'Case ID is empty [item 9]', errorDescription: expect.any(String) }, pairedItem };
+				if (index === 2)
+					return {
+						json: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') },
+						pairedItem,
+					};
+				if (index === 5)
+					return {
+						json: {
+							error: 'Case ID "a/b" is not a valid ID [item 5]',
+							errorDescription: expect.any(String),
+						},
+						pairedItem,
+					};
+				if (index === 9)
+					return {
+						json: { error: 'Case ID is empty [item 9]', errorDescription: expect.any(String) },
+						pairedItem,
+					};
 				return { json: expect.objectContaining({ id }), pairedItem };
 			}),
 		);
 	});
 
 	it('without Continue On Fail, fails with the first failing item and starts no item after the ones in flight', async () => {
-		const inputs = caseIds.map((id, index) => (index === 7 || index === 12 ? `missing-${index}` : id));
+		const inputs = caseIds.map((id, index) =>
+			index === 7 || index === 12 ? `missing-${index}` : id,
+		);
 		const before = context.apiRequests().length;
-		const run = runTraced({ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 3 } }, { items: itemsFor(inputs) });
+		const run = runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 3 } },
+			{ items: itemsFor(inputs) },
+		);
 		await expect(run).rejects.toBeInstanceOf(NodeApiError);
 		await expect(run).rejects.toMatchObject({ message: 'Invalid case', context: { itemIndex: 7 } });
-		const gets = context.apiRequests().slice(before).map((entry) => entry.path);
+		const gets = context
+			.apiRequests()
+			.slice(before)
+			.map((entry) => entry.path);
 		expect(gets).toContain('/case/id/missing-7');
 		expect(gets).not.toContain('/case/id/missing-12');
 		expect(gets.length).toBeLessThanOrEqual(7 + 3);
@@ -145,14 +181,27 @@ describe('a read with Concurrent Requests', () => {
 
 	it('works for list operations too: one list per input item, in order', async () => {
 		const { output, maxInFlight } = await runTraced(
-			{ resource: 'package', operation: 'getServices', packageId: (item: { json: IDataObject }) => item.json.packageId, returnAll: true, options: { concurrency: 3 } },
-			{ items: ['pkg-basic-criminal', 'pkg-healthcare', 'pkg-driver', 'pkg-basic-criminal'].map((packageId) => ({ json: { packageId } })) },
+			{
+				resource: 'package',
+				operation: 'getServices',
+				packageId: (item: { json: IDataObject }) => item.json.packageId,
+				returnAll: true,
+				options: { concurrency: 3 },
+			},
+			{
+				items: ['pkg-basic-criminal', 'pkg-healthcare', 'pkg-driver', 'pkg-basic-criminal'].map(
+					(packageId) => ({ json: { packageId } }),
+				),
+			},
 		);
 		expect(maxInFlight).toBeLessThanOrEqual(3);
 		const pairs = output.map((item) => (item.pairedItem as { item: number }).item);
 		expect(pairs).toEqual([...pairs].sort((a, b) => a - b));
 		expect(new Set(pairs)).toEqual(new Set([0, 1, 2, 3]));
-		const firstOf = (item: number) => output.filter((entry) => (entry.pairedItem as { item: number }).item === item).map((entry) => entry.json.serviceId);
+		const firstOf = (item: number) =>
+			output
+				.filter((entry) => (entry.pairedItem as { item: number }).item === item)
+				.map((entry) => entry.json.serviceId);
 		expect(firstOf(3)).toEqual(firstOf(0));
 	});
 });
@@ -166,12 +215,23 @@ describe('a read the API rate-limits', () => {
 		const caseIds: string[] = [];
 		for (let i = 0; i < 80; i++) caseIds.push((await createCase(context)).id as string);
 		const credentials = context.credentials();
-		context.sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 20, method: 'GET', pathPrefix: '/case/id/' });
+		context.sandbox.admin.injectFault({
+			kind: 'rateLimit',
+			perSecond: 20,
+			method: 'GET',
+			pathPrefix: '/case/id/',
+		});
 		const before = context.allRequests().length;
-		const { output } = await runTraced({ resource: 'case', operation: 'get', caseId: caseIdFromItem }, { items: itemsFor(caseIds), credentials });
+		const { output } = await runTraced(
+			{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
+			{ items: itemsFor(caseIds), credentials },
+		);
 		expect(output.map((item) => item.json.id)).toEqual(caseIds);
 		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
-		const gets = context.allRequests().slice(before).filter((entry) => entry.path.startsWith('/case/id/'));
+		const gets = context
+			.allRequests()
+			.slice(before)
+			.filter((entry) => entry.path.startsWith('/case/id/'));
 		const refused = gets.filter((entry) => entry.status === 429).length;
 		expect(refused).toBeGreaterThan(0);
 		// Only the requests in flight when the limit was first reached are refused (at most one per item in
@@ -184,16 +244,29 @@ describe('a read the API rate-limits', () => {
 	}, 30_000);
 
 	it('never sends a write again after a 429, and sends the next write after the wait asked', async () => {
-		context.sandbox.admin.injectFault({ kind: 'rateLimit', perSecond: 1, method: 'POST', pathPrefix: '/case/create' });
+		context.sandbox.admin.injectFault({
+			kind: 'rateLimit',
+			perSecond: 1,
+			method: 'POST',
+			pathPrefix: '/case/create',
+		});
 		const cases = [newCaseParameters(), newCaseParameters(), newCaseParameters()];
 		const before = context.apiRequests().length;
 		const { output } = await runTraced(
 			{ ...cases[0], candidateEmail: (item: { json: IDataObject }) => item.json.email },
-			{ items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })), continueOnFail: true },
+			{
+				items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })),
+				continueOnFail: true,
+			},
 		);
-		const creates = context.apiRequests().slice(before).filter((entry) => entry.path === '/case/create');
+		const creates = context
+			.apiRequests()
+			.slice(before)
+			.filter((entry) => entry.path === '/case/create');
 		expect(creates.map((entry) => entry.status)).toEqual([201, 429, 201]);
-		expect(creates.map((entry) => (entry.body as { candidate: { email: string } }).candidate.email)).toEqual(cases.map((parameters) => parameters.candidateEmail));
+		expect(
+			creates.map((entry) => (entry.body as { candidate: { email: string } }).candidate.email),
+		).toEqual(cases.map((parameters) => parameters.candidateEmail));
 		expect(output[1].json.error).toMatch(/never sent again/);
 		expect(output.map((item) => item.pairedItem)).toEqual(cases.map((_, item) => ({ item })));
 	});
@@ -207,42 +280,52 @@ describe('the credential of a run', () => {
 		for (let i = 0; i < 30; i++) caseIds.push((await createCase(context)).id as string);
 	});
 
-	it.each([1, 8])('is loaded once per run and handed to n8n with every request (Concurrent Requests %i)', async (concurrency) => {
-		const credentials = context.credentials();
-		const { output, tokensSent } = await runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
-			{ items: itemsFor(caseIds), credentials },
-		);
-		expect(output.map((item) => item.json.id)).toEqual(caseIds);
-		expect(credentials.loads).toBe(1);
-		expect(credentials.exchanges).toBe(1);
-		// The first request exchanged the key pair; n8n wrote the token into the run's credential object.
-		expect(tokensSent).toHaveLength(30);
-		expect(tokensSent[0]).toBe('');
-		expect(new Set(tokensSent.slice(1))).toEqual(new Set([credentials.data.token]));
+	it.each([1, 8])(
+		'is loaded once per run and handed to n8n with every request (Concurrent Requests %i)',
+		async (concurrency) => {
+			const credentials = context.credentials();
+			const { output, tokensSent } = await runTraced(
+				{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
+				{ items: itemsFor(caseIds), credentials },
+			);
+			expect(output.map((item) => item.json.id)).toEqual(caseIds);
+			expect(credentials.loads).toBe(1);
+			expect(credentials.exchanges).toBe(1);
+			// The first request exchanged the key pair; n8n wrote the token into the run's credential object.
+			expect(tokensSent).toHaveLength(30);
+			expect(tokensSent[0]).toBe('');
+			expect(new Set(tokensSent.slice(1))).toEqual(new Set([credentials.data.token]));
 
-		// The next run starts from the stored token: loaded once again, no exchange.
-		const again = await runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
-			{ items: itemsFor(caseIds.slice(0, 5)), credentials },
-		);
-		expect(again.output).toHaveLength(5);
-		expect(credentials.loads).toBe(2);
-		expect(credentials.exchanges).toBe(1);
-	});
+			// The next run starts from the stored token: loaded once again, no exchange.
+			const again = await runTraced(
+				{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
+				{ items: itemsFor(caseIds.slice(0, 5)), credentials },
+			);
+			expect(again.output).toHaveLength(5);
+			expect(credentials.loads).toBe(2);
+			expect(credentials.exchanges).toBe(1);
+		},
+	);
 
 	it.each([1, 8])(
 		'a token revoked mid-run is exchanged again once, and every later request sends the new one (Concurrent Requests %i)',
 		async (concurrency) => {
 			const credentials = context.credentials();
-			await runTraced({ resource: 'case', operation: 'get', caseId: caseIdFromItem }, { items: itemsFor(caseIds.slice(0, 1)), credentials });
+			await runTraced(
+				{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
+				{ items: itemsFor(caseIds.slice(0, 1)), credentials },
+			);
 			const firstToken = credentials.data.token;
 			const before = context.allRequests().length;
 
 			const { output, tokensSent } = await runTraced(
 				{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
 				{ items: itemsFor(caseIds), credentials },
-				{ beforeSend: (requestNumber) => requestNumber === 12 && context.sandbox.admin.revokeToken({ groupProfileId: 'group-profile-east' }) },
+				{
+					beforeSend: (requestNumber) =>
+						requestNumber === 12 &&
+						context.sandbox.admin.revokeToken({ groupProfileId: 'group-profile-east' }),
+				},
 			);
 			expect(output.map((item) => item.json.id)).toEqual(caseIds);
 			expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
@@ -259,7 +342,12 @@ describe('the credential of a run', () => {
 			const requests = context.allRequests().slice(before);
 			expect(requests.filter((entry) => entry.path === '/auth/api')).toHaveLength(1);
 			const gets = requests.filter((entry) => entry.method === 'GET');
-			expect(gets.filter((entry) => entry.status === 200).map((entry) => entry.path).sort()).toEqual(caseIds.map((id) => `/case/id/${id}`).sort());
+			expect(
+				gets
+					.filter((entry) => entry.status === 200)
+					.map((entry) => entry.path)
+					.sort(),
+			).toEqual(caseIds.map((id) => `/case/id/${id}`).sort());
 			// Refused: the requests in flight when the token was revoked, and n8n's one retry before it exchanges.
 			const refused = gets.filter((entry) => entry.status === 401).length;
 			expect(refused).toBeGreaterThanOrEqual(2);
@@ -273,7 +361,11 @@ describe('writes ignore Concurrent Requests', () => {
 		const cases = Array.from({ length: 6 }, () => newCaseParameters());
 		const before = context.apiRequests().length;
 		const { output, maxInFlight } = await runTraced(
-			{ ...cases[0], candidateEmail: (item: { json: IDataObject }) => item.json.email, options: { concurrency: 10 } },
+			{
+				...cases[0],
+				candidateEmail: (item: { json: IDataObject }) => item.json.email,
+				options: { concurrency: 10 },
+			},
 			{ items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })) },
 		);
 		expect(maxInFlight).toBe(1);
@@ -289,16 +381,33 @@ describe('writes ignore Concurrent Requests', () => {
 	it('a 503 on a write is not retried with the option set', async () => {
 		const parameters = newCaseParameters();
 		context.sandbox.admin.clearFaults();
-		context.sandbox.admin.injectFault({ kind: 'status', status: 503, method: 'POST', pathPrefix: '/case/create', times: 1 });
+		context.sandbox.admin.injectFault({
+			kind: 'status',
+			status: 503,
+			method: 'POST',
+			pathPrefix: '/case/create',
+			times: 1,
+		});
 		const before = context.apiRequests().length;
-		const { output, maxInFlight } = await runTraced({ ...parameters, options: { concurrency: 10 } }, { continueOnFail: true });
+		const { output, maxInFlight } = await runTraced(
+			{ ...parameters, options: { concurrency: 10 } },
+			{ continueOnFail: true },
+		);
 		expect(maxInFlight).toBe(1);
 		expect(output[0].json.error).toMatch(/HTTP 503/);
-		expect(context.apiRequests().slice(before).filter((entry) => entry.path === '/case/create')).toHaveLength(1);
+		expect(
+			context
+				.apiRequests()
+				.slice(before)
+				.filter((entry) => entry.path === '/case/create'),
+		).toHaveLength(1);
 	});
 
 	it.each([
-		['Case > Add Services', { resource: 'case', operation: 'addServices', services: ['service-bankruptcy'] }],
+		[
+			'Case > Add Services',
+			{ resource: 'case', operation: 'addServices', services: ['service-bankruptcy'] },
+		],
 		['Verification Book > Search (a POST)', { resource: 'verificationBook', operation: 'search' }],
 	])('%s sends one request at a time', async (_label, parameters) => {
 		const existing = await createCase(context);

@@ -5,11 +5,24 @@
  * first item alone, and keeps Continue On Fail's and a failure's behaviour; only the GET operations offer it.
  * No timing is asserted: items finish out of order by yielding to the event loop a different number of times.
  */
-import { NodeApiError, NodeOperationError, type IDataObject, type INode, type INodeProperties, type INodePropertyCollection } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type INodeProperties,
+	type INodePropertyCollection,
+} from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { operations } from '../../../../nodes/BackgroundCheck/actions/router';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, readConcurrency, runForEachItem, StartPacer } from '../../../../nodes/BackgroundCheck/helpers/execute';
+import {
+	DEFAULT_CONCURRENCY,
+	MAX_CONCURRENCY,
+	readConcurrency,
+	runForEachItem,
+	StartPacer,
+} from '../../../../nodes/BackgroundCheck/helpers/execute';
 import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 
 const node = { name: 'Background Check' } as INode;
@@ -17,7 +30,10 @@ const yieldTimes = async (times: number) => {
 	for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-function context(itemCount: number, opts: { continueOnFail?: boolean; parameters?: IDataObject } = {}) {
+function context(
+	itemCount: number,
+	opts: { continueOnFail?: boolean; parameters?: IDataObject } = {},
+) {
 	return createExecuteContext({
 		parameters: { resource: 'case', operation: 'get', ...opts.parameters },
 		items: Array.from({ length: itemCount }, (_, index) => ({ json: { index } })),
@@ -27,7 +43,10 @@ function context(itemCount: number, opts: { continueOnFail?: boolean; parameters
 }
 
 /** An operation whose later items finish first, recording what ran when. */
-function tracedOperation(itemCount: number, result: (itemIndex: number) => IDataObject | IDataObject[] = (i) => ({ item: i })) {
+function tracedOperation(
+	itemCount: number,
+	result: (itemIndex: number) => IDataObject | IDataObject[] = (i) => ({ item: i }),
+) {
 	const trace = { inFlight: 0, maxInFlight: 0, events: [] as string[], started: [] as number[] };
 	const operation = async (itemIndex: number) => {
 		trace.inFlight++;
@@ -56,7 +75,14 @@ describe('runForEachItem with a concurrency', () => {
 	});
 
 	it('keeps input order and pairing although later items finish first, several outputs per item included', async () => {
-		const { trace, operation } = tracedOperation(12, (i) => (i % 4 === 1 ? [{ item: i, n: 1 }, { item: i, n: 2 }] : { item: i }));
+		const { trace, operation } = tracedOperation(12, (i) =>
+			i % 4 === 1
+				? [
+						{ item: i, n: 1 },
+						{ item: i, n: 2 },
+					]
+				: { item: i },
+		);
 		const output = await runForEachItem.call(context(12), operation, { concurrency: 5 });
 		const expected = Array.from({ length: 12 }, (_, i) =>
 			i % 4 === 1
@@ -68,16 +94,21 @@ describe('runForEachItem with a concurrency', () => {
 		).flat();
 		expect(output).toEqual(expected);
 		// Items really finished out of input order.
-		const ends = trace.events.filter((event) => event.startsWith('end')).map((event) => Number(event.split(' ')[1]));
+		const ends = trace.events
+			.filter((event) => event.startsWith('end'))
+			.map((event) => Number(event.split(' ')[1]));
 		expect(ends).not.toEqual([...ends].sort((a, b) => a - b));
 	});
 
-	it.each([2, 5, MAX_CONCURRENCY])('never has more than %i items in flight, and reaches that bound', async (concurrency) => {
-		const { trace, operation } = tracedOperation(120);
-		await runForEachItem.call(context(120), operation, { concurrency });
-		expect(trace.maxInFlight).toBe(concurrency);
-		expect(trace.started.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
-	});
+	it.each([2, 5, MAX_CONCURRENCY])(
+		'never has more than %i items in flight, and reaches that bound',
+		async (concurrency) => {
+			const { trace, operation } = tracedOperation(120);
+			await runForEachItem.call(context(120), operation, { concurrency });
+			expect(trace.maxInFlight).toBe(concurrency);
+			expect(trace.started.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+		},
+	);
 
 	it('caps a larger value at the maximum and runs one at a time for 1, 0 or no value', async () => {
 		const over = tracedOperation(150);
@@ -85,9 +116,24 @@ describe('runForEachItem with a concurrency', () => {
 		expect(over.trace.maxInFlight).toBe(MAX_CONCURRENCY);
 		for (const concurrency of [1, 0, undefined]) {
 			const { trace, operation } = tracedOperation(5);
-			await runForEachItem.call(context(5), operation, concurrency === undefined ? undefined : { concurrency });
+			await runForEachItem.call(
+				context(5),
+				operation,
+				concurrency === undefined ? undefined : { concurrency },
+			);
 			expect(trace.maxInFlight).toBe(1);
-			expect(trace.events).toEqual(['start 0', 'end 0', 'start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3', 'start 4', 'end 4']);
+			expect(trace.events).toEqual([
+				'start 0',
+				'end 0',
+				'start 1',
+				'end 1',
+				'start 2',
+				'end 2',
+				'start 3',
+				'end 3',
+				'start 4',
+				'end 4',
+			]);
 		}
 	});
 
@@ -106,7 +152,11 @@ describe('runForEachItem with a concurrency', () => {
 			async (itemIndex) => {
 				const result = await operation(itemIndex);
 				if (failing.has(itemIndex)) {
-					throw new NodeApiError(node, { message: 'Invalid case' }, { message: 'Invalid case', description: `HTTP 404 item ${itemIndex}`, itemIndex });
+					throw new NodeApiError(
+						node,
+						{ message: 'Invalid case' },
+						{ message: 'Invalid case', description: `HTTP 404 item ${itemIndex}`, itemIndex },
+					);
 				}
 				return result;
 			},
@@ -115,7 +165,10 @@ describe('runForEachItem with a concurrency', () => {
 		expect(output).toEqual(
 			Array.from({ length: 10 }, (_, i) =>
 				failing.has(i)
-					? { json: { error: 'Invalid case', errorDescription: `HTTP 404 item ${i}` }, pairedItem: { item: i } }
+					? {
+							json: { error: 'Invalid case', errorDescription: `HTTP 404 item ${i}` },
+							pairedItem: { item: i },
+						}
 					: { json: { item: i }, pairedItem: { item: i } },
 			),
 		);
@@ -130,7 +183,8 @@ describe('runForEachItem with a concurrency', () => {
 			async (itemIndex) => {
 				await operation(itemIndex);
 				// Item 6 fails after item 7 (later items finish first), and item 20 would fail too.
-				if (itemIndex === 6 || itemIndex === 7 || itemIndex === 20) throw new TypeError(`bad shape ${itemIndex}`);
+				if (itemIndex === 6 || itemIndex === 7 || itemIndex === 20)
+					throw new TypeError(`bad shape ${itemIndex}`);
 				return {};
 			},
 			{ concurrency: 4 },
@@ -231,12 +285,15 @@ describe('runForEachItem spreading starts', () => {
 			},
 			{ concurrency: 4 },
 		);
-		expect(output).toEqual(Array.from({ length: 12 }, (_, i) => ({ json: { item: i }, pairedItem: { item: i } })));
+		expect(output).toEqual(
+			Array.from({ length: 12 }, (_, i) => ({ json: { item: i }, pairedItem: { item: i } })),
+		);
 	});
 });
 
 describe('readConcurrency', () => {
-	const read = (options?: IDataObject) => readConcurrency.call(context(1, { parameters: options === undefined ? {} : { options } }));
+	const read = (options?: IDataObject) =>
+		readConcurrency.call(context(1, { parameters: options === undefined ? {} : { options } }));
 
 	it('is concurrent (the default, 20) when the option is not set, else the value', () => {
 		expect(DEFAULT_CONCURRENCY).toBe(20);
@@ -248,9 +305,14 @@ describe('readConcurrency', () => {
 		expect(read({ concurrency: '12' })).toBe(12);
 	});
 
-	it.each([0, -1, MAX_CONCURRENCY + 1, 2.5, 'many', null])('refuses %p with a message giving the range', (value) => {
-		expect(() => read({ concurrency: value as never })).toThrow(new RegExp(`Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`));
-	});
+	it.each([0, -1, MAX_CONCURRENCY + 1, 2.5, 'many', null])(
+		'refuses %p with a message giving the range',
+		(value) => {
+			expect(() => read({ concurrency: value as never })).toThrow(
+				new RegExp(`Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`),
+			);
+		},
+	);
 });
 
 describe('where Concurrent Requests is offered', () => {
@@ -262,7 +324,13 @@ describe('where Concurrent Requests is offered', () => {
 				properties.some((property: INodeProperties) => {
 					const show = property.displayOptions?.show;
 					const shown = show?.resource?.includes(resource) && show?.operation?.includes(operation);
-					return shown && property.name === 'options' && (property.options as INodePropertyCollection[]).some((option) => option.name === 'concurrency');
+					return (
+						shown &&
+						property.name === 'options' &&
+						(property.options as INodePropertyCollection[]).some(
+							(option) => option.name === 'concurrency',
+						)
+					);
 				}),
 			)
 			.map((operation) => `${resource}.${operation}`),
@@ -283,10 +351,19 @@ describe('where Concurrent Requests is offered', () => {
 	});
 
 	it('is not added by default (the default concurrency then applies), shows that default when added, bounded 1 to the maximum, whole numbers', () => {
-		const collection = properties.find((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('get'))!;
+		const collection = properties.find(
+			(property) =>
+				property.name === 'options' && property.displayOptions?.show?.operation?.includes('get'),
+		)!;
 		expect(collection.default).toEqual({});
-		const option = (collection.options as INodeProperties[]).find((candidate) => candidate.name === 'concurrency')!;
+		const option = (collection.options as INodeProperties[]).find(
+			(candidate) => candidate.name === 'concurrency',
+		)!;
 		expect(option.default).toBe(DEFAULT_CONCURRENCY);
-		expect(option.typeOptions).toEqual({ minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 });
+		expect(option.typeOptions).toEqual({
+			minValue: 1,
+			maxValue: MAX_CONCURRENCY,
+			numberPrecision: 0,
+		});
 	});
 });

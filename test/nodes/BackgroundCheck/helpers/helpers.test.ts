@@ -7,7 +7,12 @@ import { describeStatuses } from '../../../../nodes/BackgroundCheck/helpers/case
 import { asRecord, runForEachItem } from '../../../../nodes/BackgroundCheck/helpers/execute';
 import { applyLimit, collectPages, recordsOf } from '../../../../nodes/shared/transport/lists';
 import { SERVICE_OPTIONS } from '../../../../nodes/BackgroundCheck/helpers/services';
-import { checkBody, parseJsonObject, requireId, requireIdList } from '../../../../nodes/BackgroundCheck/helpers/validation';
+import {
+	checkBody,
+	parseJsonObject,
+	requireId,
+	requireIdList,
+} from '../../../../nodes/BackgroundCheck/helpers/validation';
 import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../../../nodes/shared/catalog';
 import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 
@@ -28,18 +33,24 @@ describe('requireId', () => {
 		expect(requireId(node, 42, 'Case ID', 0)).toBe('42');
 	});
 
-	it.each([[''], ['  '], [undefined], [null], [{ __rl: true, mode: 'list', value: '' }]])('refuses %p as empty', (value) => {
-		const error = errorOf(() => requireId(node, value, 'Case ID', 3));
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe('Case ID is empty [item 3]');
-		expect(error.context.itemIndex).toBe(3);
-	});
+	it.each([[''], ['  '], [undefined], [null], [{ __rl: true, mode: 'list', value: '' }]])(
+		'refuses %p as empty',
+		(value) => {
+			const error = errorOf(() => requireId(node, value, 'Case ID', 3));
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe('Case ID is empty [item 3]');
+			expect(error.context.itemIndex).toBe(3);
+		},
+	);
 
-	it.each([['a/b'], ['..'], ['.'], ['../etc'], ['a b'], ['a?b'], ['a#b'], ['a\\b'], ['a\nb']])('refuses %p as malformed', (value) => {
-		expect(errorOf(() => requireId(node, value, 'Package ID', 1)).message).toBe(
-			`Package ID "${value.trim()}" is not a valid ID [item 1]`,
-		);
-	});
+	it.each([['a/b'], ['..'], ['.'], ['../etc'], ['a b'], ['a?b'], ['a#b'], ['a\\b'], ['a\nb']])(
+		'refuses %p as malformed',
+		(value) => {
+			expect(errorOf(() => requireId(node, value, 'Package ID', 1)).message).toBe(
+				`Package ID "${value.trim()}" is not a valid ID [item 1]`,
+			);
+		},
+	);
 
 	it('checks every entry of a comma- or newline-separated list and skips blanks', () => {
 		expect(requireIdList(node, 'a, b,\nc,, ', 'IDs', 0)).toEqual(['a', 'b', 'c']);
@@ -52,7 +63,9 @@ describe('requireId', () => {
 
 describe('parseJsonObject', () => {
 	it('accepts JSON text, an object from an expression, and empty input', () => {
-		expect(parseJsonObject(node, '{ "a": { "b": 1 } }', 'Additional Fields (JSON)', 0)).toEqual({ a: { b: 1 } });
+		expect(parseJsonObject(node, '{ "a": { "b": 1 } }', 'Additional Fields (JSON)', 0)).toEqual({
+			a: { b: 1 },
+		});
 		expect(parseJsonObject(node, { a: 1 }, 'Additional Fields (JSON)', 0)).toEqual({ a: 1 });
 		expect(parseJsonObject(node, '', 'Additional Fields (JSON)', 0)).toEqual({});
 		expect(parseJsonObject(node, undefined, 'Additional Fields (JSON)', 0)).toEqual({});
@@ -64,39 +77,74 @@ describe('parseJsonObject', () => {
 		expect(error.description).toMatch(/JSON/);
 	});
 
-	it.each([['[1]'], ['"text"'], ['3'], ['null'], [[1, 2]]])('refuses %p as not an object', (value) => {
-		expect(errorOf(() => parseJsonObject(node, value, 'Additional Fields (JSON)', 0)).message).toBe(
-			'Additional Fields (JSON) must be a JSON object [item 0]',
-		);
-	});
+	it.each([['[1]'], ['"text"'], ['3'], ['null'], [[1, 2]]])(
+		'refuses %p as not an object',
+		(value) => {
+			expect(
+				errorOf(() => parseJsonObject(node, value, 'Additional Fields (JSON)', 0)).message,
+			).toBe('Additional Fields (JSON) must be a JSON object [item 0]');
+		},
+	);
 });
 
 describe('checkBody', () => {
 	it('applies the name rule only when asked (case creation), the staffingAgency length always', () => {
-		const body = { candidate: { firstName: 'Ann Marie' }, orderData: [{ staffingAgency: 'A'.repeat(101) }] };
-		expect(errorOf(() => checkBody(node, body, 0, { names: true })).message).toMatch(/^candidate\.firstName/);
-		expect(errorOf(() => checkBody(node, body, 0)).message).toMatch(/^orderData\[0\]\.staffingAgency/);
+		const body = {
+			candidate: { firstName: 'Ann Marie' },
+			orderData: [{ staffingAgency: 'A'.repeat(101) }],
+		};
+		expect(errorOf(() => checkBody(node, body, 0, { names: true })).message).toMatch(
+			/^candidate\.firstName/,
+		);
+		expect(errorOf(() => checkBody(node, body, 0)).message).toMatch(
+			/^orderData\[0\]\.staffingAgency/,
+		);
 		expect(() => checkBody(node, { candidate: { firstName: 'Ann Marie' } }, 0)).not.toThrow();
 	});
 
 	it('passes names with the allowed characters and short staffing agencies', () => {
 		expect(() =>
-			checkBody(node, { candidate: { firstName: "D'Arcy-Lee", lastName: 'Ñúñez,Jr.' }, staffingAgency: 'A'.repeat(100) }, 0),
+			checkBody(
+				node,
+				{
+					candidate: { firstName: "D'Arcy-Lee", lastName: 'Ñúñez,Jr.' },
+					staffingAgency: 'A'.repeat(100),
+				},
+				0,
+			),
 		).not.toThrow();
 	});
 
 	it('names the first violation and lists the others', () => {
 		const error = errorOf(() =>
-			checkBody(node, { candidate: { firstName: 'Ann Marie' }, orderData: [{ staffingAgency: 'A'.repeat(101) }] }, 2, { names: true }),
+			checkBody(
+				node,
+				{ candidate: { firstName: 'Ann Marie' }, orderData: [{ staffingAgency: 'A'.repeat(101) }] },
+				2,
+				{ names: true },
+			),
 		);
-		expect(error.message).toMatch(/^candidate\.firstName contains characters the API does not accept \(space\).*\[item 2\]$/);
+		expect(error.message).toMatch(
+			/^candidate\.firstName contains characters the API does not accept \(space\).*\[item 2\]$/,
+		);
 		expect(error.description).toMatch(/orderData\[0\]\.staffingAgency is 101 characters long/);
 	});
 });
 
 describe('body building', () => {
 	it('drops values left empty', () => {
-		expect(withoutEmptyValues({ a: '', b: [], c: {}, d: { e: '' }, f: 0, g: false, h: 'x', i: undefined })).toEqual({
+		expect(
+			withoutEmptyValues({
+				a: '',
+				b: [],
+				c: {},
+				d: { e: '' },
+				f: 0,
+				g: false,
+				h: 'x',
+				i: undefined,
+			}),
+		).toEqual({
 			f: 0,
 			g: false,
 			h: 'x',
@@ -109,7 +157,11 @@ describe('body building', () => {
 				{ candidate: { firstName: 'Ann', email: 'a@x' }, services: [{ id: 'a' }], packageId: 'p' },
 				{ candidate: { phone: '1', email: 'b@x' }, services: [{ id: 'b' }] },
 			),
-		).toEqual({ candidate: { firstName: 'Ann', email: 'b@x', phone: '1' }, services: [{ id: 'b' }], packageId: 'p' });
+		).toEqual({
+			candidate: { firstName: 'Ann', email: 'b@x', phone: '1' },
+			services: [{ id: 'b' }],
+			packageId: 'p',
+		});
 	});
 });
 
@@ -117,7 +169,9 @@ describe('describeStatuses', () => {
 	it('adds status and pending-status names next to their IDs, at any depth, keeping the API fields', () => {
 		const clear = CASE_DATA_STATUSES.find((status) => status.status === 'clear')!;
 		const pending = CASE_DATA_STATUSES.find((status) => status.status === 'pending')!;
-		const scheduled = PENDING_STATUSES.find((status) => status.pendingStatusId === 'pending-status-scheduled')!;
+		const scheduled = PENDING_STATUSES.find(
+			(status) => status.pendingStatusId === 'pending-status-scheduled',
+		)!;
 		const described = describeStatuses({
 			status: 'pending',
 			statusId: pending.statusId,
@@ -135,20 +189,34 @@ describe('describeStatuses', () => {
 			pendingStatusId: scheduled.pendingStatusId,
 			pendingStatusName: 'Appointment Scheduled',
 			pendingStatusAppliesTo: 'OHS',
-			details: { records: [{ searchId: 's1', statusId: clear.statusId, statusName: 'clear', statusMeaning: 'Done and good' }] },
+			details: {
+				records: [
+					{
+						searchId: 's1',
+						statusId: clear.statusId,
+						statusName: 'clear',
+						statusMeaning: 'Done and good',
+					},
+				],
+			},
 			caseStatusId: 'case-status-pending',
 		});
 	});
 
 	it('adds nothing for IDs the spec does not list, or null ones', () => {
-		expect(describeStatuses({ statusId: 'unknown', pendingStatusId: null })).toEqual({ statusId: 'unknown', pendingStatusId: null });
+		expect(describeStatuses({ statusId: 'unknown', pendingStatusId: null })).toEqual({
+			statusId: 'unknown',
+			pendingStatusId: null,
+		});
 	});
 });
 
 describe('lists', () => {
 	it('finds the records of a bare or wrapped list', () => {
 		expect(recordsOf([{ id: 1 }])).toEqual([{ id: 1 }]);
-		expect(recordsOf({ cplcDefinitionsList: [{ id: 1 }], other: [] }, 'cplcDefinitionsList')).toEqual([{ id: 1 }]);
+		expect(
+			recordsOf({ cplcDefinitionsList: [{ id: 1 }], other: [] }, 'cplcDefinitionsList'),
+		).toEqual([{ id: 1 }]);
 		expect(recordsOf({ packageId: 'p', servicesList: [{ id: 2 }] })).toEqual([{ id: 2 }]);
 		expect(recordsOf({ id: 'single' })).toEqual([{ id: 'single' }]);
 		expect(recordsOf('')).toEqual([]);
@@ -159,11 +227,18 @@ describe('lists', () => {
 		expect(applyLimit([1, 2, 3], undefined)).toEqual([1, 2, 3]);
 	});
 
-	const pages = [[1, 2], [3, 4], [5]].map((page, index) => ({ items: page.map((id) => ({ id })), listMetadata: { page: index, totalPages: 3 } }));
+	const pages = [[1, 2], [3, 4], [5]].map((page, index) => ({
+		items: page.map((id) => ({ id })),
+		listMetadata: { page: index, totalPages: 3 },
+	}));
 
 	it('walks the pages until the last one with Return All', async () => {
 		const asked: number[] = [];
-		const records = await collectPages(async (page) => (asked.push(page), pages[page]), 'items', undefined);
+		const records = await collectPages(
+			async (page) => (asked.push(page), pages[page]),
+			'items',
+			undefined,
+		);
 		expect(records.map((record) => record.id)).toEqual([1, 2, 3, 4, 5]);
 		expect(asked).toEqual([0, 1, 2]);
 	});
@@ -177,7 +252,11 @@ describe('lists', () => {
 
 	it('reads one page from an endpoint that reports no pages', async () => {
 		const asked: number[] = [];
-		const records = await collectPages(async (page) => (asked.push(page), { items: [{ id: 1 }] }), 'items', undefined);
+		const records = await collectPages(
+			async (page) => (asked.push(page), { items: [{ id: 1 }] }),
+			'items',
+			undefined,
+		);
 		expect(records).toEqual([{ id: 1 }]);
 		expect(asked).toEqual([0]);
 	});
@@ -187,7 +266,9 @@ describe('service options', () => {
 	it('are sorted by name and show group and ID', () => {
 		const names = SERVICE_OPTIONS.map((option) => option.name);
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-		expect(SERVICE_OPTIONS.find((option) => option.value === 'fa226cb7-1214-4cdf-9296-6120a7376926')).toEqual({
+		expect(
+			SERVICE_OPTIONS.find((option) => option.value === 'fa226cb7-1214-4cdf-9296-6120a7376926'),
+		).toEqual({
 			name: 'County Criminal Search',
 			value: 'fa226cb7-1214-4cdf-9296-6120a7376926',
 			description: 'Criminal Check · ID: fa226cb7-1214-4cdf-9296-6120a7376926',
@@ -227,7 +308,12 @@ describe('runForEachItem', () => {
 
 	it('with Continue On Fail, puts the error on the item and runs the next ones', async () => {
 		const output = await runForEachItem.call(context(true), async (itemIndex) => {
-			if (itemIndex === 1) throw new NodeApiError(node, { message: 'Invalid case' }, { message: 'Invalid case', description: 'HTTP 404', itemIndex });
+			if (itemIndex === 1)
+				throw new NodeApiError(
+					node,
+					{ message: 'Invalid case' },
+					{ message: 'Invalid case', description: 'HTTP 404', itemIndex },
+				);
 			return { ok: itemIndex };
 		});
 		expect(output).toEqual([
@@ -241,8 +327,14 @@ describe('runForEachItem', () => {
 describe('asRecord', () => {
 	it('keeps a record the API answered, and says what was done when it answered nothing', () => {
 		expect(asRecord({ id: 'c1' }, { success: true })).toEqual({ id: 'c1' });
-		expect(asRecord('', { caseDataId: 'd1', success: true })).toEqual({ caseDataId: 'd1', success: true });
+		expect(asRecord('', { caseDataId: 'd1', success: true })).toEqual({
+			caseDataId: 'd1',
+			success: true,
+		});
 		expect(asRecord(undefined, { success: true })).toEqual({ success: true });
-		expect(asRecord('Canceled', { success: true })).toEqual({ success: true, response: 'Canceled' });
+		expect(asRecord('Canceled', { success: true })).toEqual({
+			success: true,
+			response: 'Canceled',
+		});
 	});
 });

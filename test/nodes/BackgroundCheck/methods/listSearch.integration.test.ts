@@ -11,12 +11,16 @@ const { listSearch } = new BackgroundCheck().methods;
 const context = useNodeSandbox();
 
 function loadOptionsContext(parameters = {}) {
-	return createLoadOptionsContext({ parameters: { resource: 'case', operation: 'getData', ...parameters }, credentials: context.credentials() });
+	return createLoadOptionsContext({
+		parameters: { resource: 'case', operation: 'getData', ...parameters },
+		credentials: context.credentials(),
+	});
 }
 
 describe('searchCases', () => {
 	it('lists the group’s cases by candidate and status, one API page per scroll', async () => {
-		for (let index = 0; index < 11; index++) await createCase(context, { candidateFirstName: index === 4 ? 'Zelda' : 'Ann' });
+		for (let index = 0; index < 11; index++)
+			await createCase(context, { candidateFirstName: index === 4 ? 'Zelda' : 'Ann' });
 		const firstPage = await listSearch.searchCases.call(loadOptionsContext());
 		expect(firstPage.results).toHaveLength(10);
 		expect(firstPage.results[0]).toMatchObject({
@@ -25,26 +29,45 @@ describe('searchCases', () => {
 			description: expect.stringContaining('@example.com'),
 		});
 		expect(firstPage.paginationToken).toBe('1');
-		const secondPage = await listSearch.searchCases.call(loadOptionsContext(), undefined, firstPage.paginationToken as string);
+		const secondPage = await listSearch.searchCases.call(
+			loadOptionsContext(),
+			undefined,
+			firstPage.paginationToken as string,
+		);
 		expect(secondPage.results).toHaveLength(1);
 		expect(secondPage.paginationToken).toBeUndefined();
-		expect(context.apiRequests().slice(-2).map((entry) => [entry.path, entry.query.page])).toEqual([
+		expect(
+			context
+				.apiRequests()
+				.slice(-2)
+				.map((entry) => [entry.path, entry.query.page]),
+		).toEqual([
 			['/case/list', '0'],
 			['/case/list', '1'],
 		]);
 
 		const filtered = await listSearch.searchCases.call(loadOptionsContext(), 'zelda');
-		expect(filtered.results.map((result) => result.name)).toEqual(["Zelda O'Neil (Pending / Waiting for Authorization)"]);
+		expect(filtered.results.map((result) => result.name)).toEqual([
+			"Zelda O'Neil (Pending / Waiting for Authorization)",
+		]);
 	});
 });
 
 describe('searchServiceTypes', () => {
 	it('offers the service types present in the chosen case, Screening GUID included', async () => {
-		const created = await createCase(context, { services: ['service-idv-id', EMPLOYMENT_VERIFICATION] });
-		const { results } = await listSearch.searchServiceTypes.call(loadOptionsContext({ caseId: byId(created.id as string) }));
+		const created = await createCase(context, {
+			services: ['service-idv-id', EMPLOYMENT_VERIFICATION],
+		});
+		const { results } = await listSearch.searchServiceTypes.call(
+			loadOptionsContext({ caseId: byId(created.id as string) }),
+		);
 		expect(results).toEqual(
 			expect.arrayContaining([
-				{ name: 'Identity', value: 'service-type-idv', description: 'service-type-idv · Identity Verification' },
+				{
+					name: 'Identity',
+					value: 'service-type-idv',
+					description: 'service-type-idv · Identity Verification',
+				},
 				{
 					name: 'Screening (legacy GUID)',
 					value: SCREENING_TYPE_OF_SANDBOX,
@@ -52,12 +75,19 @@ describe('searchServiceTypes', () => {
 				},
 			]),
 		);
-		expect(context.apiRequests().at(-1)).toMatchObject({ method: 'GET', path: `/case/id/${created.id}` });
+		expect(context.apiRequests().at(-1)).toMatchObject({
+			method: 'GET',
+			path: `/case/id/${created.id}`,
+		});
 	});
 
 	it('offers the types the spec names while no case is chosen, without calling the API', async () => {
 		const { results } = await listSearch.searchServiceTypes.call(loadOptionsContext());
-		expect(results.map((result) => result.value)).toEqual(['service-type-idv', 'service-type-payment', 'service-type-shipment']);
+		expect(results.map((result) => result.value)).toEqual([
+			'service-type-idv',
+			'service-type-payment',
+			'service-type-shipment',
+		]);
 		expect(context.allRequests()).toEqual([]);
 	});
 });

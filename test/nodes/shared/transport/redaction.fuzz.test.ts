@@ -5,18 +5,33 @@
  */
 import * as fc from 'fast-check';
 
-import { API_TEXT_EXCERPT_LENGTH, apiTextExcerpt, describeApiError, redact } from '../../../../nodes/shared/transport';
+import {
+	API_TEXT_EXCERPT_LENGTH,
+	apiTextExcerpt,
+	describeApiError,
+	redact,
+} from '../../../../nodes/shared/transport';
 import { RUNS, assertLinear, runs, stringOf } from '../../../helpers/fuzzSettings';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const segment = (minLength: number) => fc.string({ unit: fc.constantFrom(...BASE64URL), minLength, maxLength: 60 });
+const segment = (minLength: number) =>
+	fc.string({ unit: fc.constantFrom(...BASE64URL), minLength, maxLength: 60 });
 /** A JWT: header and payload are base64url JSON (the header starts `eyJ`, i.e. `{"`), then the signature. */
-const jwt = fc.tuple(segment(1), segment(1), segment(16)).map(([header, payload, signature]) => ({ token: `eyJ${header}.${payload}.${signature}`, signature }));
+const jwt = fc
+	.tuple(segment(1), segment(1), segment(16))
+	.map(([header, payload, signature]) => ({
+		token: `eyJ${header}.${payload}.${signature}`,
+		signature,
+	}));
 /**
  * A credential value: long enough (9+) that it cannot appear inside the "[redacted]" marker, from characters
  * that cannot join the marker's brackets.
  */
-const secret = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/='), minLength: 9, maxLength: 40 });
+const secret = fc.string({
+	unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/='),
+	minLength: 9,
+	maxLength: 40,
+});
 /** Text around the secrets: anything, and the characters redaction reacts to. */
 const filler = fc.oneof(
 	fc.string({ maxLength: 40 }),
@@ -36,7 +51,8 @@ describe('redaction', () => {
 				(secrets, token, opaqueToken, around, bearer) => {
 					const text = `${around[0]}${secrets[0]}${around[1]}${token.token}${around[2]}${secrets[secrets.length - 1]}${around[3]}${bearer}${opaqueToken}${around[4]}${secrets.join(around[5])}`;
 					const clean = redact(text, secrets);
-					for (const value of [...secrets, token.token, token.signature]) expect(clean).not.toContain(value);
+					for (const value of [...secrets, token.token, token.signature])
+						expect(clean).not.toContain(value);
 					expect(clean).toContain('[redacted]');
 				},
 			),
@@ -45,13 +61,24 @@ describe('redaction', () => {
 	});
 
 	it('never throws and leaves text without secrets or tokens as it is', () => {
-		const plain = fc.string({ unit: fc.constantFrom(...'abcdefghij .,:;!?()[]{}"\'\n\t-_=é中😀'), maxLength: 200 });
+		const plain = fc.string({
+			unit: fc.constantFrom(...'abcdefghij .,:;!?()[]{}"\'\n\t-_=é中😀'),
+			maxLength: 200,
+		});
 		fc.assert(
-			fc.property(plain, fc.array(fc.oneof(secret, fc.string(), fc.integer(), fc.constant(undefined)), { maxLength: 3 }), (text, secrets) => {
-				const clean = redact(text, secrets);
-				const present = secrets.some((value) => typeof value === 'string' && value.length >= 4 && text.includes(value));
-				if (!present) expect(clean).toBe(text);
-			}),
+			fc.property(
+				plain,
+				fc.array(fc.oneof(secret, fc.string(), fc.integer(), fc.constant(undefined)), {
+					maxLength: 3,
+				}),
+				(text, secrets) => {
+					const clean = redact(text, secrets);
+					const present = secrets.some(
+						(value) => typeof value === 'string' && value.length >= 4 && text.includes(value),
+					);
+					if (!present) expect(clean).toBe(text);
+				},
+			),
 			runs(RUNS.many),
 		);
 	});
@@ -59,8 +86,19 @@ describe('redaction', () => {
 	it('shows a bounded excerpt of any API answer, redacted before the cut', () => {
 		const answer = fc.oneof(
 			fc.string({ maxLength: 2000 }),
-			fc.record({ message: fc.oneof(fc.string({ maxLength: 2000 }), fc.array(fc.string({ maxLength: 300 }), { maxLength: 20 })), error: fc.string() }),
-			fc.record({ cases: fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.record({ id: fc.string({ maxLength: 60 }) })), { maxLength: 100 }) }),
+			fc.record({
+				message: fc.oneof(
+					fc.string({ maxLength: 2000 }),
+					fc.array(fc.string({ maxLength: 300 }), { maxLength: 20 }),
+				),
+				error: fc.string(),
+			}),
+			fc.record({
+				cases: fc.array(
+					fc.oneof(fc.string({ maxLength: 60 }), fc.record({ id: fc.string({ maxLength: 60 }) })),
+					{ maxLength: 100 },
+				),
+			}),
 			fc.anything({ maxDepth: 2 }),
 		);
 		fc.assert(
@@ -72,12 +110,14 @@ describe('redaction', () => {
 				fc.nat({ max: 2500 }),
 				(body, status, method, value, at) => {
 					// the credential's value somewhere in the API's message, possibly across the excerpt's cut
-					const withSecret = typeof body === 'string' ? body.slice(0, at) + value + body.slice(at) : body;
+					const withSecret =
+						typeof body === 'string' ? body.slice(0, at) + value + body.slice(at) : body;
 					const described = describeApiError(method, '/case/id/x', status, withSecret, [value]);
 					const bound = API_TEXT_EXCERPT_LENGTH + 400;
 					expect(described.message.length).toBeLessThan(bound);
 					expect((described.description ?? '').length).toBeLessThan(bound + 400);
-					for (const text of [described.message, described.description ?? '']) expect(text).not.toContain(value.slice(0, 9));
+					for (const text of [described.message, described.description ?? ''])
+						expect(text).not.toContain(value.slice(0, 9));
 				},
 			),
 			runs(RUNS.many),
@@ -104,6 +144,8 @@ describe('linear time (generated units repeated to 16 and 64 KiB)', () => {
 	}, 120_000);
 
 	it('an API error answer through describeApiError', () => {
-		assertLinear(unit, (text) => describeApiError('POST', '/case/create', 400, { message: text }, ['secretval']));
+		assertLinear(unit, (text) =>
+			describeApiError('POST', '/case/create', 400, { message: text }, ['secretval']),
+		);
 	}, 120_000);
 });

@@ -8,7 +8,12 @@ jest.mock('n8n-workflow', () => ({
 	}),
 }));
 
-import type { IAdditionalCredentialOptions, IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_ERROR_PREFIX } from '../../../../credentials/BackgroundCheckApi.credentials';
@@ -22,12 +27,28 @@ import {
 	redact,
 } from '../../../../nodes/shared/transport';
 import { rejectionOf } from '../../../helpers/rejection';
-import { MAX_SPACING_MS, MAX_TOTAL_WAIT_MS, parseRetryAfter, PushBack } from '../../../../nodes/shared/transport/retryAfter';
+import {
+	MAX_SPACING_MS,
+	MAX_TOTAL_WAIT_MS,
+	parseRetryAfter,
+	PushBack,
+} from '../../../../nodes/shared/transport/retryAfter';
 
-const SECRETS = { apiKey: 'partner-key-123', clientAccessToken: 'group-token-456', token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl' };
-const node = { name: 'Background Check', type: 'n8n-nodes-background-check.backgroundCheck' } as INode;
+const SECRETS = {
+	apiKey: 'partner-key-123',
+	clientAccessToken: 'group-token-456',
+	token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl',
+};
+const node = {
+	name: 'Background Check',
+	type: 'n8n-nodes-background-check.backgroundCheck',
+} as INode;
 
-type Responder = (options: IHttpRequestOptions, attempt: number, additional?: IAdditionalCredentialOptions) => unknown;
+type Responder = (
+	options: IHttpRequestOptions,
+	attempt: number,
+	additional?: IAdditionalCredentialOptions,
+) => unknown;
 
 /**
  * A node context whose httpRequestWithAuthentication answers like n8n-core's, one responder call per request;
@@ -41,10 +62,19 @@ function contextAnswering(responder: Responder, credentials: Record<string, unkn
 		getNode: () => node,
 		getCredentials: async () => {
 			counters.loads++;
-			return { environment: 'custom', customBaseUrl: 'https://api.example.com', ...SECRETS, ...credentials };
+			return {
+				environment: 'custom',
+				customBaseUrl: 'https://api.example.com',
+				...SECRETS,
+				...credentials,
+			};
 		},
 		helpers: {
-			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) => {
+			httpRequestWithAuthentication: async (
+				_type: string,
+				options: IHttpRequestOptions,
+				extra?: IAdditionalCredentialOptions,
+			) => {
 				sent.push(options);
 				additional.push(extra);
 				return await responder(options, sent.length, extra);
@@ -54,7 +84,8 @@ function contextAnswering(responder: Responder, credentials: Record<string, unkn
 	return { context, sent, additional, counters };
 }
 
-const answering = (statusCode: number, body: unknown) => contextAnswering(() => ({ statusCode, body, headers: {} }));
+const answering = (statusCode: number, body: unknown) =>
+	contextAnswering(() => ({ statusCode, body, headers: {} }));
 
 /** What n8n-core's throwing path raises for an HTTP status: a NodeApiError around the axios error. */
 function n8nHttpError(status: number, data: unknown) {
@@ -90,15 +121,21 @@ describe('path encoding', () => {
 	it('sends the encoded path to the base URL of the credential', async () => {
 		const { context, sent } = answering(200, { ok: true });
 		await apiRequest.call(context, 'GET', apiPath`/case/id/${'a/b'}`);
-		expect(sent[0]).toMatchObject({ method: 'GET', url: 'https://api.example.com/case/id/a%2Fb', json: true });
+		expect(sent[0]).toMatchObject({
+			method: 'GET',
+			url: 'https://api.example.com/case/id/a%2Fb',
+			json: true,
+		});
 		expect(new URL(sent[0].url).pathname).toBe('/case/id/a%2Fb');
 	});
 
 	it('does not call the API when the credential points at plain HTTP on a remote host', async () => {
-		const { context, sent } = contextAnswering(() => ({ statusCode: 200 }), { customBaseUrl: 'http://api.example.com' });
-		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: 3 })).rejects.toBeInstanceOf(
-			NodeOperationError,
-		);
+		const { context, sent } = contextAnswering(() => ({ statusCode: 200 }), {
+			customBaseUrl: 'http://api.example.com',
+		});
+		await expect(
+			apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: 3 }),
+		).rejects.toBeInstanceOf(NodeOperationError);
 		expect(sent).toHaveLength(0);
 	});
 });
@@ -106,18 +143,27 @@ describe('path encoding', () => {
 describe('the credential of a run', () => {
 	it('is loaded once per node context and handed to n8n with every request', async () => {
 		const { context, additional, counters } = answering(200, { ok: true });
-		for (let i = 0; i < 3; i++) await apiRequest.call(context, 'GET', apiPath`/case/id/${`c${i}`}`, { itemIndex: i });
-		await Promise.all([1, 2, 3].map((i) => apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: i })));
+		for (let i = 0; i < 3; i++)
+			await apiRequest.call(context, 'GET', apiPath`/case/id/${`c${i}`}`, { itemIndex: i });
+		await Promise.all(
+			[1, 2, 3].map((i) => apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex: i })),
+		);
 		expect(counters.loads).toBe(1);
 		expect(additional).toHaveLength(6);
 		const [first] = additional;
-		expect(first?.credentialsDecrypted).toMatchObject({ type: 'backgroundCheckApi', data: { apiKey: SECRETS.apiKey, token: SECRETS.token } });
-		for (const extra of additional) expect(extra?.credentialsDecrypted?.data).toBe(first?.credentialsDecrypted?.data);
+		expect(first?.credentialsDecrypted).toMatchObject({
+			type: 'backgroundCheckApi',
+			data: { apiKey: SECRETS.apiKey, token: SECRETS.token },
+		});
+		for (const extra of additional)
+			expect(extra?.credentialsDecrypted?.data).toBe(first?.credentialsDecrypted?.data);
 
 		const other = answering(200, { ok: true });
 		await apiRequest.call(other.context, 'GET', apiPath`/case/list`);
 		expect(other.counters.loads).toBe(1);
-		expect(other.additional[0]?.credentialsDecrypted?.data).not.toBe(first?.credentialsDecrypted?.data);
+		expect(other.additional[0]?.credentialsDecrypted?.data).not.toBe(
+			first?.credentialsDecrypted?.data,
+		);
 	});
 
 	it('is loaded again by the next request when loading failed', async () => {
@@ -131,15 +177,25 @@ describe('the credential of a run', () => {
 			}
 			return await load(type);
 		};
-		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).rejects.toThrow('Credentials not found');
-		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({ ok: true });
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).rejects.toThrow(
+			'Credentials not found',
+		);
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({
+			ok: true,
+		});
 		expect(counters.loads).toBe(2);
 		expect(sent).toHaveLength(1);
 	});
 
 	it('refuses an unusable base URL for every item, each error with its own item index', async () => {
-		const { context, sent, counters } = contextAnswering(() => ({ statusCode: 200 }), { customBaseUrl: 'http://api.example.com' });
-		const errors = await Promise.all([0, 1, 2].map((itemIndex) => caught(apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex }))));
+		const { context, sent, counters } = contextAnswering(() => ({ statusCode: 200 }), {
+			customBaseUrl: 'http://api.example.com',
+		});
+		const errors = await Promise.all(
+			[0, 1, 2].map((itemIndex) =>
+				caught(apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex })),
+			),
+		);
 		expect(errors.map((error) => error.context.itemIndex)).toEqual([0, 1, 2]);
 		expect(new Set(errors).size).toBe(3);
 		for (const error of errors) expect(error).toBeInstanceOf(NodeOperationError);
@@ -170,7 +226,10 @@ describe('the credential of a run', () => {
 		const exchanged = new Promise<void>((resolve) => (release = resolve));
 		const { context, sent } = contextAnswering(async (options, _attempt, extra) => {
 			const data = extra!.credentialsDecrypted!.data!;
-			if (options.ignoreHttpStatusErrors) return data.token === token ? { statusCode: 200, body: { token: data.token } } : { statusCode: 401, body: {} };
+			if (options.ignoreHttpStatusErrors)
+				return data.token === token
+					? { statusCode: 200, body: { token: data.token } }
+					: { statusCode: 401, body: {} };
 			// n8n's throwing path: refused again with the old token, so it exchanges (slowly) and retries.
 			if (data.token !== token) {
 				exchanges++;
@@ -181,10 +240,14 @@ describe('the credential of a run', () => {
 		});
 		await apiRequest.call(context, 'GET', apiPath`/case/list`);
 		token = 'token-after-revocation';
-		const requests = [0, 1, 2, 3].map((itemIndex) => apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex }));
+		const requests = [0, 1, 2, 3].map((itemIndex) =>
+			apiRequest.call(context, 'GET', apiPath`/case/list`, { itemIndex }),
+		);
 		await new Promise((resolve) => setTimeout(resolve, 10));
 		release();
-		await expect(Promise.all(requests)).resolves.toEqual(Array(4).fill({ token: 'token-after-revocation' }));
+		await expect(Promise.all(requests)).resolves.toEqual(
+			Array(4).fill({ token: 'token-after-revocation' }),
+		);
 		expect(exchanges).toBe(1);
 		// One first attempt each, then one retry each.
 		expect(sent).toHaveLength(1 + 4 + 4);
@@ -193,8 +256,14 @@ describe('the credential of a run', () => {
 
 describe('API error shapes', () => {
 	it('shows the API message of a { message, error, statusCode } body', async () => {
-		const { context } = answering(400, { message: 'lastName contains invalid characters', error: 'Bad Request', statusCode: 400 });
-		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {}, itemIndex: 2 }));
+		const { context } = answering(400, {
+			message: 'lastName contains invalid characters',
+			error: 'Bad Request',
+			statusCode: 400,
+		});
+		const error = await caught(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {}, itemIndex: 2 }),
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('lastName contains invalid characters');
 		expect(error.httpCode).toBe('400');
@@ -202,7 +271,11 @@ describe('API error shapes', () => {
 	});
 
 	it('joins a message array', () => {
-		const described = describeApiError('POST', '/case/create', 400, { message: ['a is bad', 'b is bad'], error: 'Bad Request', statusCode: 400 });
+		const described = describeApiError('POST', '/case/create', 400, {
+			message: ['a is bad', 'b is bad'],
+			error: 'Bad Request',
+			statusCode: 400,
+		});
 		expect(described.message).toBe('a is bad; b is bad');
 	});
 
@@ -214,26 +287,41 @@ describe('API error shapes', () => {
 	});
 
 	it('explains a 409 with the existing cases', () => {
-		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases: [{ id: 'case-1' }, 'case-2'] });
+		const described = describeApiError('POST', '/case/create', 409, {
+			httpStatus: 409,
+			cases: [{ id: 'case-1' }, 'case-2'],
+		});
 		expect(described.message).toBe('The candidate already has a case in this group');
 		expect(described.description).toContain('case-1, case-2');
 	});
 
-	it('reads a 403 on a case as another group\'s case', () => {
-		const described = describeApiError('GET', '/case/id/x', 403, { message: 'Forbidden resource', error: 'Forbidden', statusCode: 403 });
+	it("reads a 403 on a case as another group's case", () => {
+		const described = describeApiError('GET', '/case/id/x', 403, {
+			message: 'Forbidden resource',
+			error: 'Forbidden',
+			statusCode: 403,
+		});
 		expect(described.message).toContain('refused');
 		expect(described.description).toContain('another company group');
 		expect(described.description).toContain('Forbidden resource');
 	});
 
 	it('says a failed write may or may not have happened, and a failed read can be retried', () => {
-		expect(describeApiError('POST', '/case/create', 502, 'Bad gateway').description).toContain('may or may not');
-		expect(describeApiError('POST', '/case/create', undefined, undefined).description).toContain('may or may not');
-		expect(describeApiError('GET', '/case/list', 503, undefined).description).not.toContain('may or may not');
+		expect(describeApiError('POST', '/case/create', 502, 'Bad gateway').description).toContain(
+			'may or may not',
+		);
+		expect(describeApiError('POST', '/case/create', undefined, undefined).description).toContain(
+			'may or may not',
+		);
+		expect(describeApiError('GET', '/case/list', 503, undefined).description).not.toContain(
+			'may or may not',
+		);
 	});
 
 	it('names a final 401 as a refused (possibly revoked) token', () => {
-		expect(describeApiError('GET', '/case/list', 401, { message: 'Unauthorized' }).message).toContain('401');
+		expect(
+			describeApiError('GET', '/case/list', 401, { message: 'Unauthorized' }).message,
+		).toContain('401');
 	});
 });
 
@@ -241,7 +329,8 @@ describe('secrets never leave in an error', () => {
 	it('redacts credential values, bearer headers and JWTs', () => {
 		const text = `key ${SECRETS.apiKey} token ${SECRETS.clientAccessToken} Authorization: Bearer abc.def ${SECRETS.token}`;
 		const clean = redact(text, Object.values(SECRETS));
-		for (const secret of [...Object.values(SECRETS), 'abc.def']) expect(clean).not.toContain(secret);
+		for (const secret of [...Object.values(SECRETS), 'abc.def'])
+			expect(clean).not.toContain(secret);
 	});
 
 	it('redacts JWTs to the end of their dotted run, and leaves JWT-like text that is not one', () => {
@@ -251,12 +340,15 @@ describe('secrets never leave in an error', () => {
 		expect(redact('eyJab.eyJhdr.payload.signature')).toBe('[redacted]');
 		expect(redact('eyJx.y. and eyJa.b.c')).toBe('[redacted] and [redacted]');
 		expect(redact('xeyJa.b.c')).toBe('x[redacted]');
-		for (const text of ['eyJ.y.z', 'eyJx..z', 'eyJx.y', 'eyJeyJeyJ', 'eyJa.eyJb']) expect(redact(text)).toBe(text);
+		for (const text of ['eyJ.y.z', 'eyJx..z', 'eyJx.y', 'eyJeyJeyJ', 'eyJa.eyJb'])
+			expect(redact(text)).toBe(text);
 		expect(redact('Authorization: Bearer abc.def-1 rest')).toBe('Authorization: [redacted] rest');
 	});
 
-	it('shows at most 500 characters of the API\'s text, redacted before the cut so no part of a secret is left', () => {
-		const body = { message: `${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 4)}${SECRETS.apiKey} and more` };
+	it("shows at most 500 characters of the API's text, redacted before the cut so no part of a secret is left", () => {
+		const body = {
+			message: `${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 4)}${SECRETS.apiKey} and more`,
+		};
 		const described = describeApiError('POST', '/case/create', 400, body, Object.values(SECRETS));
 		expect(described.message).toContain('[red');
 		expect(described.message).not.toContain(SECRETS.apiKey.slice(0, 4));
@@ -276,15 +368,25 @@ describe('secrets never leave in an error', () => {
 
 	it('shows a bounded, redacted excerpt of a long error body through the whole request path', async () => {
 		const { context } = answering(400, { message: `${SECRETS.token} ${'y'.repeat(200_000)}` });
-		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		const error = await caught(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+		);
 		expect(error.message.length).toBeLessThan(1000);
 		expect(error.message.startsWith('[redacted] yyy')).toBe(true);
 	});
 
 	it('builds a fresh error that does not carry the request (and its Authorization header)', async () => {
-		const { context } = answering(400, { message: `bad token ${SECRETS.token} for key ${SECRETS.apiKey}`, statusCode: 400 });
+		const { context } = answering(400, {
+			message: `bad token ${SECRETS.token} for key ${SECRETS.apiKey}`,
+			statusCode: 400,
+		});
 		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/list`));
-		const serialised = JSON.stringify({ ...error, message: error.message, description: error.description, cause: error.cause });
+		const serialised = JSON.stringify({
+			...error,
+			message: error.message,
+			description: error.description,
+			cause: error.cause,
+		});
 		for (const secret of Object.values(SECRETS)) expect(serialised).not.toContain(secret);
 		expect(error.message).toContain('[redacted]');
 	});
@@ -292,7 +394,9 @@ describe('secrets never leave in an error', () => {
 	it('passes on the message of a failed token exchange', async () => {
 		const exchangeFailure = new NodeApiError(
 			node,
-			new Error(`${CREDENTIAL_ERROR_PREFIX}the API key or client access token was not accepted`) as never,
+			new Error(
+				`${CREDENTIAL_ERROR_PREFIX}the API key or client access token was not accepted`,
+			) as never,
 		);
 		const { context } = contextAnswering(() => {
 			throw exchangeFailure;
@@ -306,16 +410,26 @@ describe('secrets never leave in an error', () => {
 describe('reading the answer', () => {
 	it('returns the body of a 2xx and asks n8n for the full response without throwing on status', async () => {
 		const { context, sent } = answering(201, { id: 'case-1' });
-		await expect(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: { a: 1 } })).resolves.toEqual({ id: 'case-1' });
-		expect(sent[0]).toMatchObject({ body: { a: 1 }, returnFullResponse: true, ignoreHttpStatusErrors: true });
+		await expect(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: { a: 1 } }),
+		).resolves.toEqual({ id: 'case-1' });
+		expect(sent[0]).toMatchObject({
+			body: { a: 1 },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		});
 		expect(sent[0].timeout).toBeGreaterThan(0);
 	});
 
 	it('hands a 401 to n8n once so it exchanges the key pair again and retries', async () => {
 		const { context, sent } = contextAnswering((options, attempt) =>
-			attempt === 1 ? { statusCode: 401, body: { message: 'Unauthorized' } } : { refreshed: !options.ignoreHttpStatusErrors },
+			attempt === 1
+				? { statusCode: 401, body: { message: 'Unauthorized' } }
+				: { refreshed: !options.ignoreHttpStatusErrors },
 		);
-		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({ refreshed: true });
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/list`)).resolves.toEqual({
+			refreshed: true,
+		});
 		expect(sent).toHaveLength(2);
 	});
 
@@ -333,7 +447,9 @@ describe('reading the answer', () => {
 		const { context, sent } = contextAnswering(() => {
 			throw networkFailure('ECONNRESET');
 		});
-		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
+		const error = await caught(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+		);
 		expect(error.message).toContain('POST /case/create got no answer');
 		expect(error.description).toContain('may or may not');
 		expect(sent).toHaveLength(1);
@@ -362,12 +478,19 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 	it.each([
 		['a 429 with Retry-After in seconds', pushedBack(429, '2'), 2000],
 		['a 503 with Retry-After in seconds', pushedBack(503, '3'), 3000],
-		['a 429 with Retry-After as an HTTP date', pushedBack(429, new Date(clock.now + 4000).toUTCString()), 4000],
+		[
+			'a 429 with Retry-After as an HTTP date',
+			pushedBack(429, new Date(clock.now + 4000).toUTCString()),
+			4000,
+		],
 		['a 429 without Retry-After (1 s)', pushedBack(429), 1000],
-	])('waits out %s with n8n\'s sleep, then sends the read again', async (_label, first, waitMs) => {
-		if (first.headers['retry-after']?.includes('GMT')) first.headers['retry-after'] = new Date(clock.now + 4000).toUTCString();
+	])("waits out %s with n8n's sleep, then sends the read again", async (_label, first, waitMs) => {
+		if (first.headers['retry-after']?.includes('GMT'))
+			first.headers['retry-after'] = new Date(clock.now + 4000).toUTCString();
 		const { context, sent } = contextAnswering((_options, attempt) => (attempt === 1 ? first : ok));
-		await expect(apiRequest.call(context, 'GET', apiPath`/case/id/${'case-1'}`)).resolves.toEqual({ id: 'case-1' });
+		await expect(apiRequest.call(context, 'GET', apiPath`/case/id/${'case-1'}`)).resolves.toEqual({
+			id: 'case-1',
+		});
 		expect(sent).toHaveLength(2);
 		expect(slept().reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(waitMs - 1000);
 		expect(slept().reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(waitMs);
@@ -381,14 +504,19 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 		expect(sleepMock).not.toHaveBeenCalled();
 	});
 
-	it.each([429, 503])('never sends a write again after a %i with Retry-After, and says what the API asked', async (status) => {
-		const { context, sent } = contextAnswering(() => pushedBack(status, '2'));
-		const error = await caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }));
-		expect(sent).toHaveLength(1);
-		expect(sleepMock).not.toHaveBeenCalled();
-		expect(error.message).toContain('asked to wait 2 s');
-		expect(error.message).toContain('never sent again');
-	});
+	it.each([429, 503])(
+		'never sends a write again after a %i with Retry-After, and says what the API asked',
+		async (status) => {
+			const { context, sent } = contextAnswering(() => pushedBack(status, '2'));
+			const error = await caught(
+				apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+			);
+			expect(sent).toHaveLength(1);
+			expect(sleepMock).not.toHaveBeenCalled();
+			expect(error.message).toContain('asked to wait 2 s');
+			expect(error.message).toContain('never sent again');
+		},
+	);
 
 	it('gives up at once when the API asks for a wait over the per-wait cap, saying the wait', async () => {
 		const { context, sent } = contextAnswering(() => pushedBack(429, '120'));
@@ -439,7 +567,8 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 			sentAt.push(clock.now);
 			return attempt === 5 ? pushedBack(429, '1') : ok;
 		});
-		for (let i = 0; i < 8; i++) await apiRequest.call(context, 'GET', apiPath`/case/id/${`case-${i}`}`);
+		for (let i = 0; i < 8; i++)
+			await apiRequest.call(context, 'GET', apiPath`/case/id/${`case-${i}`}`);
 		expect(sent).toHaveLength(9);
 		expect(sentAt.slice(0, 5)).toEqual(Array(5).fill(start));
 		// The retry at the end of the pause, then one read every 250 ms (1 s / 4 accepted).
@@ -451,10 +580,16 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 		const start = clock.now;
 		const { context, sent } = contextAnswering((_options, attempt) => {
 			sentAt.push(clock.now);
-			return attempt === 1 ? pushedBack(429, '2') : { statusCode: 201, body: { id: 'case-2' }, headers: {} };
+			return attempt === 1
+				? pushedBack(429, '2')
+				: { statusCode: 201, body: { id: 'case-2' }, headers: {} };
 		});
-		await expect(caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }))).resolves.toMatchObject({ httpCode: '429' });
-		await expect(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} })).resolves.toEqual({ id: 'case-2' });
+		await expect(
+			caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} })),
+		).resolves.toMatchObject({ httpCode: '429' });
+		await expect(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+		).resolves.toEqual({ id: 'case-2' });
 		expect(sent).toHaveLength(2);
 		expect(sentAt[1] - start).toBeGreaterThanOrEqual(2000);
 	});
@@ -518,6 +653,7 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 		expect(parseRetryAfter(['1'], 0)).toBe(1000);
 		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
 		expect(parseRetryAfter(new Date(1000).toUTCString(), 4000)).toBe(0);
-		for (const value of [undefined, '', 'soon', '-1', 5]) expect(parseRetryAfter(value, 0)).toBeUndefined();
+		for (const value of [undefined, '', 'soon', '-1', 5])
+			expect(parseRetryAfter(value, 0)).toBeUndefined();
 	});
 });
