@@ -2,8 +2,9 @@
 // `npm run lint`: n8n's own lint, then n8n's community package scanner. Run `npm run build` first.
 // 1. `n8n-node lint` (@n8n/node-cli): ESLint with the CLI's config over the repository; in strict mode it also
 //    checks that eslint.config.mjs is the one the CLI generates (the Cloud-eligibility condition).
-// 2. No inline eslint-disable in nodes/ or credentials/: n8n's verification ignores them, so neither may we.
-// 3. The scanner's rules (@n8n/scan-community-package: its own ESLint config, inline disables ignored) over the
+// 2. The tree is formatted with prettier and n8n's settings (.prettierrc.js; `npm run format` formats it).
+// 3. No inline eslint-disable in nodes/ or credentials/: n8n's verification ignores them, so neither may we.
+// 4. The scanner's rules (@n8n/scan-community-package: its own ESLint config, inline disables ignored) over the
 //    sources (package.json, nodes/, credentials/) and over the packed tarball's compiled JavaScript.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +26,16 @@ if (n8nLint.status === 0) console.log('lint: n8n-node lint: no errors');
 else {
 	failed = true;
 	console.error(`lint: n8n-node lint failed (exit ${n8nLint.status ?? n8nLint.signal})`);
+}
+
+const prettier = spawnSync(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '.'], {
+	cwd: root,
+	stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (prettier.status === 0) console.log('lint: prettier: the tree is formatted');
+else {
+	failed = true;
+	console.error('lint: prettier: the files above are not formatted: run npm run format');
 }
 
 const disabled = ['nodes', 'credentials'].flatMap((folder) =>
