@@ -17,12 +17,10 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 const segment = (minLength: number) =>
 	fc.string({ unit: fc.constantFrom(...BASE64URL), minLength, maxLength: 60 });
 /** A JWT: header and payload are base64url JSON (the header starts `eyJ`, i.e. `{"`), then the signature. */
-const jwt = fc
-	.tuple(segment(1), segment(1), segment(16))
-	.map(([header, payload, signature]) => ({
-		token: `eyJ${header}.${payload}.${signature}`,
-		signature,
-	}));
+const jwt = fc.tuple(segment(1), segment(1), segment(16)).map(([header, payload, signature]) => ({
+	token: `eyJ${header}.${payload}.${signature}`,
+	signature,
+}));
 /**
  * A credential value: long enough (9+) that it cannot appear inside the "[redacted]" marker, from characters
  * that cannot join the marker's brackets.
