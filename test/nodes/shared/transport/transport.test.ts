@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
+// nodes/shared/transport/index.ts (apiRequest) and session.ts, through an imitation of n8n-core's request helpers.
 // Waits are taken with n8n's sleep: here it moves a fake clock (Date.now in the "pushed back" tests) instead.
 const clock = { now: 1_760_000_000_000 };
 jest.mock('n8n-workflow', () => ({
@@ -17,28 +18,15 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_ERROR_PREFIX } from '../../../../credentials/BackgroundCheckApi.credentials';
-import {
-	API_TEXT_EXCERPT_LENGTH,
-	apiPath,
-	apiRequest,
-	apiTextExcerpt,
-	describeApiError,
-	encodePathSegment,
-	redact,
-} from '../../../../nodes/shared/transport';
+import { apiPath, apiRequest } from '../../../../nodes/shared/transport';
+import { CREDENTIAL_SECRETS as SECRETS } from '../../../fixtures/credentialSecrets';
 import { rejectionOf } from '../../../helpers/rejection';
 import {
 	MAX_SPACING_MS,
 	MAX_TOTAL_WAIT_MS,
-	parseRetryAfter,
 	PushBack,
 } from '../../../../nodes/shared/transport/retryAfter';
 
-const SECRETS = {
-	apiKey: 'partner-key-123',
-	clientAccessToken: 'group-token-456',
-	token: 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl',
-};
 const node = {
 	name: 'Background Check',
 	type: 'n8n-nodes-background-check.backgroundCheck',
@@ -108,16 +96,6 @@ function networkFailure(code: string) {
 const caught = (promise: Promise<unknown>) => rejectionOf<NodeApiError>(promise);
 
 describe('path encoding', () => {
-	it('encodes every interpolated value as exactly one segment', () => {
-		expect(apiPath`/case/id/${'a/b'}/data/${'x?y#z'}`).toBe('/case/id/a%2Fb/data/x%3Fy%23z');
-		expect(apiPath`/case/id/${'../../auth/api'}`).toBe('/case/id/..%2F..%2Fauth%2Fapi');
-		expect(apiPath`/case/id/${'%2e%2e'}`).toBe('/case/id/%252e%252e');
-	});
-
-	it.each(['', '  ', '.', '..', undefined, null, {}])('refuses %p as a segment', (value) => {
-		expect(() => encodePathSegment(value)).toThrow();
-	});
-
 	it('sends the encoded path to the base URL of the credential', async () => {
 		const { context, sent } = answering(200, { ok: true });
 		await apiRequest.call(context, 'GET', apiPath`/case/id/${'a/b'}`);
@@ -270,102 +248,15 @@ describe('API error shapes', () => {
 		expect(error.context.itemIndex).toBe(2);
 	});
 
-	it('joins a message array', () => {
-		const described = describeApiError('POST', '/case/create', 400, {
-			message: ['a is bad', 'b is bad'],
-			error: 'Bad Request',
-			statusCode: 400,
-		});
-		expect(described.message).toBe('a is bad; b is bad');
-	});
-
 	it('shows a bare text body such as the 404 "Invalid case"', async () => {
 		const { context } = answering(404, 'Invalid case');
 		const error = await caught(apiRequest.call(context, 'GET', apiPath`/case/id/${'nope'}`));
 		expect(error.message).toBe('Invalid case');
 		expect(error.httpCode).toBe('404');
 	});
-
-	it('explains a 409 with the existing cases', () => {
-		const described = describeApiError('POST', '/case/create', 409, {
-			httpStatus: 409,
-			cases: [{ id: 'case-1' }, 'case-2'],
-		});
-		expect(described.message).toBe('The candidate already has a case in this group');
-		expect(described.description).toContain('case-1, case-2');
-	});
-
-	it("reads a 403 on a case as another group's case", () => {
-		const described = describeApiError('GET', '/case/id/x', 403, {
-			message: 'Forbidden resource',
-			error: 'Forbidden',
-			statusCode: 403,
-		});
-		expect(described.message).toContain('refused');
-		expect(described.description).toContain('another company group');
-		expect(described.description).toContain('Forbidden resource');
-	});
-
-	it('says a failed write may or may not have happened, and a failed read can be retried', () => {
-		expect(describeApiError('POST', '/case/create', 502, 'Bad gateway').description).toContain(
-			'may or may not',
-		);
-		expect(describeApiError('POST', '/case/create', undefined, undefined).description).toContain(
-			'may or may not',
-		);
-		expect(describeApiError('GET', '/case/list', 503, undefined).description).not.toContain(
-			'may or may not',
-		);
-	});
-
-	it('names a final 401 as a refused (possibly revoked) token', () => {
-		expect(
-			describeApiError('GET', '/case/list', 401, { message: 'Unauthorized' }).message,
-		).toContain('401');
-	});
 });
 
 describe('secrets never leave in an error', () => {
-	it('redacts credential values, bearer headers and JWTs', () => {
-		const text = `key ${SECRETS.apiKey} token ${SECRETS.clientAccessToken} Authorization: Bearer abc.def ${SECRETS.token}`;
-		const clean = redact(text, Object.values(SECRETS));
-		for (const secret of [...Object.values(SECRETS), 'abc.def'])
-			expect(clean).not.toContain(secret);
-	});
-
-	it('redacts JWTs to the end of their dotted run, and leaves JWT-like text that is not one', () => {
-		expect(redact('a eyJx.y.z b')).toBe('a [redacted] b');
-		expect(redact('eyJx.y.z.w')).toBe('[redacted]');
-		// text glued before a token cannot leave its signature behind
-		expect(redact('eyJab.eyJhdr.payload.signature')).toBe('[redacted]');
-		expect(redact('eyJx.y. and eyJa.b.c')).toBe('[redacted] and [redacted]');
-		expect(redact('xeyJa.b.c')).toBe('x[redacted]');
-		for (const text of ['eyJ.y.z', 'eyJx..z', 'eyJx.y', 'eyJeyJeyJ', 'eyJa.eyJb'])
-			expect(redact(text)).toBe(text);
-		expect(redact('Authorization: Bearer abc.def-1 rest')).toBe('Authorization: [redacted] rest');
-	});
-
-	it("shows at most 500 characters of the API's text, redacted before the cut so no part of a secret is left", () => {
-		const body = {
-			message: `${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 4)}${SECRETS.apiKey} and more`,
-		};
-		const described = describeApiError('POST', '/case/create', 400, body, Object.values(SECRETS));
-		expect(described.message).toContain('[red');
-		expect(described.message).not.toContain(SECRETS.apiKey.slice(0, 4));
-		expect(described.message).toMatch(/… \(cut at \d+ of \d+ characters\)$/);
-		expect(apiTextExcerpt('short', [])).toBe('short');
-		// a surrogate pair at the cut is not split
-		const emoji = apiTextExcerpt(`${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 1)}😀😀`);
-		expect(emoji.startsWith(`${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 1)}…`)).toBe(true);
-	});
-
-	it('bounds the list of existing cases of a 409', () => {
-		const cases = Array.from({ length: 10_000 }, (_, index) => ({ id: `case-${index}` }));
-		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases });
-		expect(described.description).toContain('case-0, case-1');
-		expect(described.description!.length).toBeLessThan(1000);
-	});
-
 	it('shows a bounded, redacted excerpt of a long error body through the whole request path', async () => {
 		const { context } = answering(400, { message: `${SECRETS.token} ${'y'.repeat(200_000)}` });
 		const error = await caught(
@@ -646,14 +537,5 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 			pace.push(25_000, clock.now);
 			expect(pace.spacing).toBe(MAX_SPACING_MS);
 		});
-	});
-
-	it('reads Retry-After as seconds or an HTTP date, and nothing else', () => {
-		expect(parseRetryAfter('7', 0)).toBe(7000);
-		expect(parseRetryAfter(['1'], 0)).toBe(1000);
-		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
-		expect(parseRetryAfter(new Date(1000).toUTCString(), 4000)).toBe(0);
-		for (const value of [undefined, '', 'soon', '-1', 5])
-			expect(parseRetryAfter(value, 0)).toBeUndefined();
 	});
 });
