@@ -13,7 +13,10 @@ import { readFileSync } from 'node:fs';
 
 import { Webhook } from 'standardwebhooks';
 
-import { verifyDelivery, type VerificationConfig } from '../nodes/BackgroundCheckTrigger/delivery';
+import {
+	verifyDelivery,
+	type VerificationConfig,
+} from '../nodes/BackgroundCheckTrigger/verification';
 import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webhookSignature';
 import { fmt, header, median, printTable, runMain, saveResult } from './lib/report';
 

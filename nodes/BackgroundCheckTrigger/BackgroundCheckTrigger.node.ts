@@ -18,7 +18,7 @@ import {
 	CASE_DATA_STATUS_CHANGE,
 	CASE_STATUS_CHANGE,
 	NO_SECONDARY_STATUS,
-} from './delivery';
+} from './event';
 import { SAVED_LIMIT } from './deliveryDeduplicator';
 import { receiveDelivery } from './deliveryPolicy';
 import { addLatestCase } from './latestCase';

@@ -11,7 +11,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
 import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
 import { DEFAULT_TOLERANCE_SECONDS } from '../shared/webhookSignature';
-import { configurationProblems, type SignatureScheme, type VerificationConfig } from './delivery';
+import {
+	configurationProblems,
+	type SignatureScheme,
+	type VerificationConfig,
+} from './verification';
 import { SAVED_LIMIT } from './deliveryDeduplicator';
 
 /** The trigger's settings and secrets: read for each request, checked at activation and by the credential test. */

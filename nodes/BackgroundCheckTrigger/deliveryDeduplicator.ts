@@ -8,7 +8,7 @@
  *   processes: the newest `savedLimit` (Duplicate Memory Size) of those keys and, for events checked with
  *   Ignore Older Events, the newest modStamp of as many subjects.
  *
- * One key per event: its content key (case id, status IDs and modStamp; see delivery.ts), the same in every
+ * One key per event: its content key (case id, status IDs and modStamp; see event.ts), the same in every
  * copy of the event, whichever delivery system or attempt sent it, and in what the watchdog builds from the
  * API. A retry carries the same webhook-id AND the same body, so the content key alone recognises it.
  *

@@ -8,8 +8,8 @@ import {
 	parseStatusList,
 	unselectedEventType,
 	unselectedStatus,
-	verifyDelivery,
-} from './delivery';
+} from './event';
+import { verifyDelivery } from './verification';
 import { NodeState, admitOnce } from './nodeState';
 import type { SavedCopy } from './savedCopy';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../shared/transport';
-import { caseIdOf } from './delivery';
+import { caseIdOf } from './event';
 
 /**
  * The first step of every execution the trigger starts, after n8n has answered the delivery: adds the

@@ -1,7 +1,7 @@
 import type { IHookFunctions, ITriggerFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { assertValidConfiguration, readSavedLimit, type NodeContext } from './configuration';
-import { contentKey, orderingSubject, type WebhookEvent } from './delivery';
+import { contentKey, orderingSubject, type WebhookEvent } from './event';
 import {
 	SAVED_LIMIT,
 	deduplicatorFor,

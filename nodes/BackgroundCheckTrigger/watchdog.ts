@@ -27,7 +27,7 @@ import type { CronExpression, IDataObject } from 'n8n-workflow';
 
 import { collectPages, recordsOf } from '../shared/transport/lists';
 import { CASE_DATA_STATUSES } from '../shared/catalog';
-import { CASE_DATA_STATUS_CHANGE, CASE_STATUS_CHANGE, type WebhookEvent } from './delivery';
+import { CASE_DATA_STATUS_CHANGE, CASE_STATUS_CHANGE, type WebhookEvent } from './event';
 import { randomBytes } from 'crypto';
 
 import { HASH_LENGTH, KnownTexts, hashKey } from './deliveryDeduplicator';

@@ -8,7 +8,7 @@ import {
 	outputItem,
 	parseStatusList,
 	unselectedStatus,
-} from './delivery';
+} from './event';
 import { NodeState, WATCHDOG_STATE, admitOnce, dedupScope, watchdogOn } from './nodeState';
 import {
 	DEFAULT_LOOK_INTERVAL,

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/delivery';
+import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
 import type { Sandbox, Subscription } from '../../sandbox';
 import {
 	TRIGGER_NAME as TRIGGER,

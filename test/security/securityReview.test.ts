@@ -18,7 +18,7 @@ import { checkBody } from '../../nodes/BackgroundCheck/helpers/validation';
 import {
 	verifyDelivery,
 	type VerificationConfig,
-} from '../../nodes/BackgroundCheckTrigger/delivery';
+} from '../../nodes/BackgroundCheckTrigger/verification';
 import { resolveBaseUrl } from '../../credentials/shared/apiEnvironment';
 import { findInvalidNameCharacters } from '../../nodes/shared/validation';
 import {

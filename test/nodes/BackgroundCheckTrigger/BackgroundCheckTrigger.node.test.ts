@@ -12,7 +12,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
-import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/delivery';
+import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
 import { SAVED_LIMIT, hashKey } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
 import {
 	DEFAULT_TOLERANCE_SECONDS,

@@ -3,7 +3,7 @@
  * sandbox's delivery fault drops them all and its delivery log keeps what they carried), what it reads to
  * find them, and what it keeps across a restart.
  */
-import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/delivery';
+import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
 import {
 	Watchdog,
 	lookSchedule,

@@ -9,7 +9,7 @@ import * as fc from 'fast-check';
 import {
 	verifyDelivery,
 	type VerificationConfig,
-} from '../../../nodes/BackgroundCheckTrigger/delivery';
+} from '../../../nodes/BackgroundCheckTrigger/verification';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	parseLegacyHeader,

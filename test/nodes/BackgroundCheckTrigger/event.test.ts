@@ -1,0 +1,195 @@
+/** nodes/BackgroundCheckTrigger/event.ts: reading, filtering, keying and shaping a verified event. */
+import {
+	caseIdOf,
+	contentKey,
+	orderingSubject,
+	outputItem,
+	parseEvent,
+	parseStatusList,
+	unselectedEventType,
+	unselectedStatus,
+} from '../../../nodes/BackgroundCheckTrigger/event';
+import { caseEvent, caseEventBody as body } from '../../fixtures/caseStatusEvent';
+
+const NOW_MS = 1_760_000_000_000;
+const NOW = NOW_MS / 1000;
+
+describe('parseEvent', () => {
+	it('reads the event and drops the legacy username and password', () => {
+		const legacyBody = Buffer.from(
+			JSON.stringify({
+				...caseEvent,
+				username: 'endpoint-user',
+				password: 'endpoint-pass',
+				futureField: 1,
+			}),
+		);
+		const event = parseEvent(legacyBody)!;
+		expect(event.event).toBe('case.statuschange');
+		expect(event.messageId).toBe('msg_1');
+		expect(event.body).not.toHaveProperty('username');
+		expect(event.body).not.toHaveProperty('password');
+		expect(event.body.futureField).toBe(1);
+	});
+
+	it.each(['not json', '[1,2]', '"text"', 'null', ''])('refuses %p', (text) => {
+		expect(parseEvent(Buffer.from(text))).toBeUndefined();
+	});
+
+	it('tolerates a body without event or eventObject', () => {
+		expect(parseEvent(Buffer.from('{}'))).toEqual({
+			body: {},
+			event: '',
+			messageId: undefined,
+			eventObject: {},
+		});
+	});
+});
+
+describe('filters', () => {
+	const event = parseEvent(body)!;
+	const dataEvent = parseEvent(
+		Buffer.from(
+			JSON.stringify({
+				event: 'casedata.statuschange',
+				eventObject: { id: 'cd-1', caseId: 'case-1' },
+			}),
+		),
+	)!;
+
+	it('selects by event type, "any" passing every type', () => {
+		expect(unselectedEventType(event, 'case.statuschange')).toBeUndefined();
+		expect(unselectedEventType(event, 'casedata.statuschange')).toBe(
+			'event case.statuschange not selected',
+		);
+		expect(
+			unselectedEventType(parseEvent(Buffer.from('{"event":"case.created"}'))!, 'any'),
+		).toBeUndefined();
+	});
+
+	it('parses status lists', () => {
+		expect(parseStatusList(' Complete, pending ,,')).toEqual(['complete', 'pending']);
+		expect(parseStatusList(undefined)).toEqual([]);
+	});
+
+	it('matches case status by name or ID, ignoring case', () => {
+		expect(
+			unselectedStatus(event, { caseStatuses: ['complete'], secondaryStatuses: [] }),
+		).toBeUndefined();
+		expect(
+			unselectedStatus(event, { caseStatuses: ['case-status-complete'], secondaryStatuses: [] }),
+		).toBeUndefined();
+		expect(unselectedStatus(event, { caseStatuses: ['pending'], secondaryStatuses: [] })).toBe(
+			'case status not selected',
+		);
+	});
+
+	it('matches a missing secondary status with "none"', () => {
+		expect(
+			unselectedStatus(event, { caseStatuses: [], secondaryStatuses: ['none'] }),
+		).toBeUndefined();
+		expect(
+			unselectedStatus(event, {
+				caseStatuses: [],
+				secondaryStatuses: ['waiting for authorization'],
+			}),
+		).toBe('secondary status not selected');
+	});
+
+	it('lets every event through without status filters, and none without a case status when filtered', () => {
+		expect(
+			unselectedStatus(dataEvent, { caseStatuses: [], secondaryStatuses: [] }),
+		).toBeUndefined();
+		expect(unselectedStatus(dataEvent, { caseStatuses: ['complete'], secondaryStatuses: [] })).toBe(
+			'case status not selected',
+		);
+	});
+});
+
+describe('content keys', () => {
+	it("keys a case status change on spec 6.5's fields, whichever delivery system sent it", () => {
+		const standard = contentKey(parseEvent(body)!);
+		const legacyCopy = parseEvent(
+			Buffer.from(
+				JSON.stringify({ ...caseEvent, messageId: 'legacy-9', username: 'u', password: 'p' }),
+			),
+		)!;
+		expect(standard).toBe('case:["case-1","case-status-complete",null,"2025-03-01T10:00:00.000Z"]');
+		expect(contentKey(legacyCopy)).toBe(standard);
+	});
+
+	it("keys a case data status change on the same fields of the case data, so the watchdog's copy built from the API matches", () => {
+		const delivered = parseEvent(
+			Buffer.from(
+				'{"event":"casedata.statuschange","eventObject":{"id":"cd-1","caseId":"c","serviceName":"x","statusId":"s","pendingStatusId":null,"modStamp":"2025-03-01T10:00:00.000Z"}}',
+			),
+		)!;
+		const fromApi = {
+			event: 'casedata.statuschange',
+			body: {},
+			eventObject: { modStamp: '2025-03-01T10:00:00.000Z', statusId: 's', id: 'cd-1', details: {} },
+		};
+		expect(contentKey(delivered)).toBe('casedata:["cd-1","s",null,"2025-03-01T10:00:00.000Z"]');
+		expect(contentKey(fromApi)).toBe(contentKey(delivered));
+	});
+
+	it('keys other events on their whole eventObject, independent of key order', () => {
+		const a = parseEvent(
+			Buffer.from('{"event":"casedata.statuschange","eventObject":{"id":"cd-1","statusId":"s"}}'),
+		)!;
+		const b = parseEvent(
+			Buffer.from('{"event":"casedata.statuschange","eventObject":{"statusId":"s","id":"cd-1"}}'),
+		)!;
+		const c = parseEvent(
+			Buffer.from('{"event":"casedata.statuschange","eventObject":{"statusId":"t","id":"cd-1"}}'),
+		)!;
+		expect(contentKey(a)).toBe(contentKey(b));
+		expect(contentKey(a)).not.toBe(contentKey(c));
+	});
+
+	it('names what modStamp orders', () => {
+		expect(orderingSubject(parseEvent(body)!)).toEqual({
+			subject: 'case.statuschange|case-1',
+			modStamp: '2025-03-01T10:00:00.000Z',
+		});
+		expect(
+			orderingSubject(parseEvent(Buffer.from('{"event":"x","eventObject":{"id":"1"}}'))!),
+		).toBeUndefined();
+	});
+});
+
+describe('output', () => {
+	it('carries the event, its tracking fields and the delivery', () => {
+		const verification = {
+			valid: true as const,
+			scheme: 'standard' as const,
+			timestampSeconds: NOW,
+			deliveryId: 'msg_1',
+		};
+		expect(outputItem(parseEvent(body)!, verification)).toEqual({
+			...caseEvent,
+			deliveryId: 'msg_1',
+			deliveryTimestamp: new Date(NOW_MS).toISOString(),
+			signatureScheme: 'standard',
+			source: 'webhook',
+		});
+	});
+
+	it('finds the case of a case event and of a case data event', () => {
+		expect(caseIdOf(parseEvent(body)!)).toBe('case-1');
+		expect(
+			caseIdOf(
+				parseEvent(
+					Buffer.from(
+						'{"event":"casedata.statuschange","eventObject":{"id":"cd-1","caseId":"case-2"}}',
+					),
+				)!,
+			),
+		).toBe('case-2');
+		expect(
+			caseIdOf(
+				parseEvent(Buffer.from('{"event":"casedata.statuschange","eventObject":{"id":"cd-1"}}'))!,
+			),
+		).toBeUndefined();
+	});
+});
