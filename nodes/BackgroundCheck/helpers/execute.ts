@@ -154,6 +154,18 @@ export async function runForEachItem(
 	return outputs.flat();
 }
 
+/**
+ * runForEachItem for a read (GET) operation: as many items at a time as its Concurrent Requests option says
+ * ({@link readConcurrency}, checked before any request). Writes call runForEachItem and run one at a time.
+ */
+export async function runReadForEachItem(
+	this: IExecuteFunctions,
+	read: (itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const concurrency = readConcurrency.call(this);
+	return await runForEachItem.call(this, read, { concurrency });
+}
+
 /** The "Concurrent Requests" option of a read operation: a whole number from 1 to MAX_CONCURRENCY, DEFAULT_CONCURRENCY when not set. */
 export function readConcurrency(this: IExecuteFunctions): number {
 	const value = this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY);

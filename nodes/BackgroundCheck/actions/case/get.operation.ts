@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
-import { asRecord, readConcurrency, runForEachItem } from '../../helpers/execute';
+import { asRecord, runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, readOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
@@ -16,16 +16,11 @@ export const description = updateDisplayOptions(
 
 /** GET /case/id/{caseId}: the latest details of one case, with status names added next to status IDs. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, {
-				itemIndex,
-			});
-			return describeStatuses(asRecord(response, { id: caseId }));
-		},
-		{ concurrency },
-	);
+	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const caseId = readCaseId.call(this, itemIndex);
+		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, {
+			itemIndex,
+		});
+		return describeStatuses(asRecord(response, { id: caseId }));
+	});
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
-import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idLocator, readOptions } from '../../helpers/fields';
 import { recordsOf } from '../../../shared/transport/lists';
 import { readCaseId, readId } from '../../helpers/parameters';
@@ -33,20 +33,15 @@ export const description = updateDisplayOptions(
  * also on the per-record statuses of employment, education and county criminal details.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const serviceTypeId = readId.call(this, itemIndex, 'serviceTypeId', 'Service Type ID');
-			const response = await apiRequest.call(
-				this,
-				'GET',
-				apiPath`/case/id/${caseId}/data/${serviceTypeId}`,
-				{ itemIndex },
-			);
-			return describeStatuses(recordsOf(response));
-		},
-		{ concurrency },
-	);
+	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const caseId = readCaseId.call(this, itemIndex);
+		const serviceTypeId = readId.call(this, itemIndex, 'serviceTypeId', 'Service Type ID');
+		const response = await apiRequest.call(
+			this,
+			'GET',
+			apiPath`/case/id/${caseId}/data/${serviceTypeId}`,
+			{ itemIndex },
+		);
+		return describeStatuses(recordsOf(response));
+	});
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
-import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { runReadForEachItem } from '../../helpers/execute';
 import { readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { collectPages } from '../../../shared/transport/lists';
 import { readJsonObject, readLimit } from '../../helpers/parameters';
@@ -28,28 +28,23 @@ export const description = updateDisplayOptions(
 
 /** GET /case/list, page by page: one output item per case of the credential's group. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const query = readJsonObject.call(
-				this,
-				itemIndex,
-				'additionalQuery',
-				'Additional Query Parameters (JSON)',
-			);
-			const limit = readLimit.call(this, itemIndex);
-			const cases = await collectPages(
-				async (page) =>
-					await apiRequest.call(this, 'GET', apiPath`/case/list`, {
-						qs: { ...query, page },
-						itemIndex,
-					}),
-				'caseList',
-				limit,
-			);
-			return describeStatuses(cases);
-		},
-		{ concurrency },
-	);
+	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const query = readJsonObject.call(
+			this,
+			itemIndex,
+			'additionalQuery',
+			'Additional Query Parameters (JSON)',
+		);
+		const limit = readLimit.call(this, itemIndex);
+		const cases = await collectPages(
+			async (page) =>
+				await apiRequest.call(this, 'GET', apiPath`/case/list`, {
+					qs: { ...query, page },
+					itemIndex,
+				}),
+			'caseList',
+			limit,
+		);
+		return describeStatuses(cases);
+	});
 }

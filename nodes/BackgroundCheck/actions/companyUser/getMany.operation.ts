@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { runReadForEachItem } from '../../helpers/execute';
 import { readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { apiPath } from '../../../shared/transport';
@@ -15,10 +15,8 @@ export const description = updateDisplayOptions(
 
 /** GET /company/user/list: the users of the company, listed by group. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(
+	return await runReadForEachItem.call(
 		this,
 		async (itemIndex) => await fetchList.call(this, itemIndex, apiPath`/company/user/list`),
-		{ concurrency },
 	);
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, readOptions } from '../../helpers/fields';
 import { recordsOf } from '../../../shared/transport/lists';
 import { readCaseId } from '../../helpers/parameters';
@@ -26,26 +26,18 @@ export const description = updateDisplayOptions(
  * fields (2.3) sorted by `ordinal`, ready to be joined with the case's testimony.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await apiRequest.call(
-				this,
-				'GET',
-				apiPath`/service/cplc/case/id/${caseId}`,
-				{ itemIndex },
-			);
-			return recordsOf(response, 'cplcDefinitionsList').map((definition) => ({
-				...definition,
-				fields: Array.isArray(definition.fields)
-					? [...(definition.fields as Array<{ ordinal?: number }>)].sort(
-							(a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0),
-						)
-					: definition.fields,
-			}));
-		},
-		{ concurrency },
-	);
+	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const caseId = readCaseId.call(this, itemIndex);
+		const response = await apiRequest.call(this, 'GET', apiPath`/service/cplc/case/id/${caseId}`, {
+			itemIndex,
+		});
+		return recordsOf(response, 'cplcDefinitionsList').map((definition) => ({
+			...definition,
+			fields: Array.isArray(definition.fields)
+				? [...(definition.fields as Array<{ ordinal?: number }>)].sort(
+						(a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0),
+					)
+				: definition.fields,
+		}));
+	});
 }

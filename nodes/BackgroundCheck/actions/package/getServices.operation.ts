@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { runReadForEachItem } from '../../helpers/execute';
 import { idField, readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { readId } from '../../helpers/parameters';
@@ -26,13 +26,8 @@ export const description = updateDisplayOptions(
 
 /** GET /package/id/{packageId}/services: one output item per service of the package (serviceName, serviceId). */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
-			return await fetchList.call(this, itemIndex, apiPath`/package/id/${packageId}/services`);
-		},
-		{ concurrency },
-	);
+	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
+		return await fetchList.call(this, itemIndex, apiPath`/package/id/${packageId}/services`);
+	});
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readConcurrency, runForEachItem } from '../../helpers/execute';
+import { runReadForEachItem } from '../../helpers/execute';
 import { readOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { apiPath } from '../../../shared/transport';
@@ -15,10 +15,8 @@ export const description = updateDisplayOptions(
 
 /** GET /shipment/mask/list: the shipment masks whose IDs go into shipment order data of Case > Create. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
-	return await runForEachItem.call(
+	return await runReadForEachItem.call(
 		this,
 		async (itemIndex) => await fetchList.call(this, itemIndex, apiPath`/shipment/mask/list`),
-		{ concurrency },
 	);
 }
