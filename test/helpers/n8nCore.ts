@@ -34,7 +34,8 @@ export class CredentialStore {
 			environment: 'custom',
 			customBaseUrl: baseUrl,
 			token: '',
-			...pair,
+			apiKey: pair.apiKey,
+			clientAccessToken: pair.clientAccessToken,
 		});
 	}
 

@@ -31,6 +31,7 @@ import {
 	type TriggerReceiver,
 	type TriggerSetup,
 } from '../../helpers/webhookContext';
+import { CredentialStore } from '../../helpers/n8nCore';
 
 jest.setTimeout(20_000);
 
@@ -68,6 +69,16 @@ interface Scenario {
 	receiver: TriggerReceiver;
 	subscription: Subscription;
 }
+
+/** The first demo group's API credential against the sandbox, as stored before its first exchange. */
+const apiCredential = () =>
+	CredentialStore.forSandbox(sandbox.url, sandbox.demoCredentials[0]).data;
+
+/** The webhook credential plus the API credential (Fetch Latest Case, the watchdog). */
+const withApiCredential = (subscription: Subscription) => ({
+	...webhookCredential(subscription),
+	backgroundCheckApi: apiCredential(),
+});
 
 /** A trigger node behind a receiver, subscribed in the sandbox, its credential holding the endpoint's secret. */
 async function scenario(
@@ -579,24 +590,11 @@ describe('event and status filters', () => {
 });
 
 describe('Fetch Latest Case', () => {
-	const apiCredential = () => {
-		const [credential] = sandbox.demoCredentials;
-		return {
-			environment: 'custom',
-			customBaseUrl: sandbox.url,
-			apiKey: credential.apiKey,
-			clientAccessToken: credential.clientAccessToken,
-			token: '',
-		};
-	};
 	const withApi = async (runtime?: 'oldest' | 'newest') =>
 		await scenario({
 			runtime,
 			parameters: { fetchLatestCase: true },
-			credentials: (subscription) => ({
-				...webhookCredential(subscription),
-				backgroundCheckApi: apiCredential(),
-			}),
+			credentials: withApiCredential,
 		});
 	const caseRequests = (caseId: string) =>
 		sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`);
@@ -830,24 +828,11 @@ describe('Duplicate Memory Size', () => {
 });
 
 describe('Reconcile Missed Events (the watchdog)', () => {
-	const apiCredential = () => {
-		const [credential] = sandbox.demoCredentials;
-		return {
-			environment: 'custom',
-			customBaseUrl: sandbox.url,
-			apiKey: credential.apiKey,
-			clientAccessToken: credential.clientAccessToken,
-			token: '',
-		};
-	};
 	const watched = async (parameters: IDataObject = {}, runtime?: 'oldest' | 'newest') =>
 		await scenario({
 			runtime,
 			parameters: { event: 'any', reconcile: true, reconcileEvery: '10s', ...parameters },
-			credentials: (subscription) => ({
-				...webhookCredential(subscription),
-				backgroundCheckApi: apiCredential(),
-			}),
+			credentials: withApiCredential,
 		});
 	/** The messages of a case published since `after` attempts, by ID. */
 	const messagesOf = (caseId: string) => [
