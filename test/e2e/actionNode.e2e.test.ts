@@ -24,13 +24,12 @@ import {
 	FACIS,
 	fullCaseOrderBody,
 	fullCaseOrderParameters,
+	PENDING,
+	SSN_TRACE,
 } from '../fixtures/fullCaseOrder';
 import { nurseTestimonyBody, nurseTestimonyParameters } from '../fixtures/nurseTestimony';
 import { nodeOutput, type Credential, type N8nNode } from './harness/n8nApi';
 import { startTestN8n, type TestN8n } from './harness/n8nInstance';
-
-const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
-const PENDING = CASE_DATA_STATUSES.find((status) => status.status === 'pending')!;
 
 let n8n: TestN8n;
 let sandbox: Sandbox;

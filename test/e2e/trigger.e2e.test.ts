@@ -10,11 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import {
-	generateWebhookSecret,
-	signLegacyWebhook,
-	signStandardWebhook,
-} from '../../nodes/shared/webhookSignature';
+import { generateWebhookSecret, signLegacyWebhook } from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../../scripts/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
 import {
@@ -37,6 +33,7 @@ import {
 	type WebhookResponse,
 } from './harness/n8nApi';
 import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+import { caseCompletedBody, signedHeaders } from '../helpers/deliveries';
 
 let n8n: TestN8n;
 let sandbox: Sandbox;
@@ -129,42 +126,6 @@ interface DeployedTrigger {
 
 let sentinelNumber = 0;
 
-/** A case.statuschange body as the provider sends it. */
-function caseEventBody(
-	messageId: string,
-	caseId: string,
-	modStamp = new Date().toISOString(),
-): string {
-	return JSON.stringify({
-		messageId,
-		event: 'case.statuschange',
-		apiTrackingCode: null,
-		apiTrackingUser: null,
-		eventObject: {
-			id: caseId,
-			caseStatus: 'Complete',
-			caseStatusId: 'case-status-complete',
-			secondaryStatus: null,
-			secondaryCaseStatusId: null,
-			modStamp,
-		},
-	});
-}
-
-function standardHeaders(
-	secret: string,
-	messageId: string,
-	body: string,
-	timestampSeconds = Math.floor(Date.now() / 1000),
-) {
-	return {
-		'content-type': 'application/json',
-		'webhook-id': messageId,
-		'webhook-timestamp': String(timestampSeconds),
-		'webhook-signature': signStandardWebhook(secret, messageId, timestampSeconds, body),
-	};
-}
-
 /**
  * Create the trigger's workflow with a fixed webhookId, let `subscribe` create the sandbox subscriptions
  * for its production URL and return the webhook credential's data, then activate it and wait until the
@@ -199,8 +160,8 @@ async function deployTrigger(
 		callWebhook(n8n.baseUrl, `${webhookId}/webhook`, { method: 'POST', body, headers });
 	const settle = async (caseId = `sentinel-case-${randomUUID()}`, timeoutMs = 20_000) => {
 		const messageId = `sentinel-${++sentinelNumber}`;
-		const body = caseEventBody(messageId, caseId);
-		const answer = await post(body, standardHeaders(signingSecret, messageId, body));
+		const body = caseCompletedBody(messageId, caseId);
+		const answer = await post(body, signedHeaders(signingSecret, messageId, body));
 		expect(answer.status).toBe(200);
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
@@ -301,20 +262,20 @@ describe('deliveries from the sandbox', () => {
 	test('tampered, stale, future, unsigned and wrongly signed requests get 401 and start no execution', async () => {
 		const trigger = await deployTrigger('refusals', { event: 'any' }, standardSubscription());
 		const now = Math.floor(Date.now() / 1000);
-		const body = caseEventBody('msg-refused', 'case-refused');
-		const signed = standardHeaders(trigger.signingSecret, 'msg-refused', body, now);
+		const body = caseCompletedBody('msg-refused', 'case-refused');
+		const signed = signedHeaders(trigger.signingSecret, 'msg-refused', body, now);
 
 		const refusals: Array<[string, string, Record<string, string>]> = [
 			['tampered body', body.replace('"Complete"', '"Pending"'), signed],
 			[
 				'stale timestamp',
 				body,
-				standardHeaders(trigger.signingSecret, 'msg-refused', body, now - 10 * 60),
+				signedHeaders(trigger.signingSecret, 'msg-refused', body, now - 10 * 60),
 			],
 			[
 				'future timestamp',
 				body,
-				standardHeaders(trigger.signingSecret, 'msg-refused', body, now + 10 * 60),
+				signedHeaders(trigger.signingSecret, 'msg-refused', body, now + 10 * 60),
 			],
 			['signed timestamp replaced', body, { ...signed, 'webhook-timestamp': String(now - 1) }],
 			['unsigned', body, { 'content-type': 'application/json' }],
@@ -322,7 +283,7 @@ describe('deliveries from the sandbox', () => {
 			[
 				'another endpoint secret',
 				body,
-				standardHeaders(generateWebhookSecret(), 'msg-refused', body, now),
+				signedHeaders(generateWebhookSecret(), 'msg-refused', body, now),
 			],
 			[
 				'legacy header on a standard trigger',
@@ -355,9 +316,9 @@ describe('deliveries from the sandbox', () => {
 			['msg-lines-last', (good: string, bad: string) => [bad, good]],
 			['msg-lines-middle', (good: string, bad: string) => [bad, `${bad} ${good}`, bad]],
 		] as const) {
-			const body = caseEventBody(messageId, `case-${messageId}`);
-			const good = standardHeaders(trigger.signingSecret, messageId, body);
-			const bad = standardHeaders(other, messageId, body, Number(good['webhook-timestamp']))[
+			const body = caseCompletedBody(messageId, `case-${messageId}`);
+			const good = signedHeaders(trigger.signingSecret, messageId, body);
+			const bad = signedHeaders(other, messageId, body, Number(good['webhook-timestamp']))[
 				'webhook-signature'
 			];
 			const answer = await trigger.post(body, {
@@ -368,8 +329,8 @@ describe('deliveries from the sandbox', () => {
 			sent.push(messageId);
 		}
 		// No line signed with the endpoint's secret: refused.
-		const body = caseEventBody('msg-lines-none', 'case-lines-none');
-		const headers = standardHeaders(other, 'msg-lines-none', body);
+		const body = caseCompletedBody('msg-lines-none', 'case-lines-none');
+		const headers = signedHeaders(other, 'msg-lines-none', body);
 		const forged = await trigger.post(body, {
 			...headers,
 			'webhook-signature': [headers['webhook-signature'], headers['webhook-signature']],
@@ -389,8 +350,8 @@ describe('deliveries from the sandbox', () => {
 			undefined,
 			1,
 		);
-		const body = caseEventBody('msg-v1', 'case-v1');
-		const signed = standardHeaders(trigger.signingSecret, 'msg-v1', body);
+		const body = caseCompletedBody('msg-v1', 'case-v1');
+		const signed = signedHeaders(trigger.signingSecret, 'msg-v1', body);
 		expect((await trigger.post(body.replace('"Complete"', '"Pending"'), signed)).status).toBe(401);
 		expect((await trigger.post(body, signed)).status).toBe(200);
 		expect((await trigger.post(body, signed)).status).toBe(200);
@@ -450,7 +411,7 @@ describe('deliveries from the sandbox', () => {
 		const replayBody = JSON.stringify(original.payload);
 		const replay = await trigger.post(
 			replayBody,
-			standardHeaders(trigger.signingSecret, original.messageId, replayBody),
+			signedHeaders(trigger.signingSecret, original.messageId, replayBody),
 		);
 		expect(replay.status).toBe(200);
 		expect(replay.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
@@ -460,7 +421,7 @@ describe('deliveries from the sandbox', () => {
 		});
 		const copy = await trigger.post(
 			copyBody,
-			standardHeaders(trigger.signingSecret, 'msg-new-id-same-event', copyBody),
+			signedHeaders(trigger.signingSecret, 'msg-new-id-same-event', copyBody),
 		);
 		expect(copy.status).toBe(200);
 		expect(copy.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
@@ -712,7 +673,7 @@ describe('an n8n restart', () => {
 		const body = JSON.stringify(first.payload);
 		const replay = await trigger.post(
 			body,
-			standardHeaders(trigger.signingSecret, first.messageId, body),
+			signedHeaders(trigger.signingSecret, first.messageId, body),
 		);
 		expect(replay.status).toBe(200);
 		expect(replay.body).toMatchObject({ workflowStarted: false, reason: 'duplicate' });
@@ -736,11 +697,14 @@ describe('the saved copy of the duplicate memory', () => {
 		);
 		const sent = Array.from({ length: 5 }, (_, index) => {
 			const messageId = `msg-quiet-${index}-${randomUUID()}`;
-			return { messageId, body: caseEventBody(messageId, `case-quiet-${index}-${randomUUID()}`) };
+			return {
+				messageId,
+				body: caseCompletedBody(messageId, `case-quiet-${index}-${randomUUID()}`),
+			};
 		});
 		for (const { messageId, body } of sent) {
 			expect(
-				(await trigger.post(body, standardHeaders(trigger.signingSecret, messageId, body))).status,
+				(await trigger.post(body, signedHeaders(trigger.signingSecret, messageId, body))).status,
 			).toBe(200);
 		}
 		// Nothing else reaches n8n before it stops: no later request could save what the last one left unsaved.
@@ -752,7 +716,7 @@ describe('the saved copy of the duplicate memory', () => {
 		for (const { messageId, body } of sent) {
 			const replay = await trigger.post(
 				body,
-				standardHeaders(trigger.signingSecret, messageId, body),
+				signedHeaders(trigger.signingSecret, messageId, body),
 			);
 			expect({ messageId, status: replay.status, body: replay.body }).toEqual({
 				messageId,

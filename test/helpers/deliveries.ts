@@ -1,6 +1,6 @@
 /**
  * Deliveries as the provider (and the sandbox) sends them, signed with the sandbox's own signing code
- * (nodes/shared/webhookSignature), for the real-n8n suites that post to the trigger themselves.
+ * (nodes/shared/webhookSignature), for the suites that post to the trigger themselves.
  */
 import { signLegacyWebhook, signStandardWebhook } from '../../nodes/shared/webhookSignature';
 
@@ -64,5 +64,27 @@ export function eventBody(messageId: string, marker: string, kind: 'case' | 'cas
 		apiTrackingCode: 'LOAD',
 		apiTrackingUser: null,
 		eventObject,
+	});
+}
+
+/** A case.statuschange to Complete for `caseId`, as the provider sends it. */
+export function caseCompletedBody(
+	messageId: string,
+	caseId: string,
+	modStamp = new Date().toISOString(),
+): string {
+	return JSON.stringify({
+		messageId,
+		event: 'case.statuschange',
+		apiTrackingCode: null,
+		apiTrackingUser: null,
+		eventObject: {
+			id: caseId,
+			caseStatus: 'Complete',
+			caseStatusId: 'case-status-complete',
+			secondaryStatus: null,
+			secondaryCaseStatusId: null,
+			modStamp,
+		},
 	});
 }

@@ -14,10 +14,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
 import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
 import { SAVED_LIMIT, hashKey } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
-import {
-	DEFAULT_TOLERANCE_SECONDS,
-	signStandardWebhook,
-} from '../../../nodes/shared/webhookSignature';
+import { DEFAULT_TOLERANCE_SECONDS } from '../../../nodes/shared/webhookSignature';
 import {
 	startSandbox,
 	type Sandbox,
@@ -31,6 +28,7 @@ import {
 	type TriggerReceiver,
 	type TriggerSetup,
 } from '../../helpers/webhookContext';
+import { caseCompletedBody, signedHeaders } from '../../helpers/deliveries';
 import { CredentialStore } from '../../helpers/n8nCore';
 
 jest.setTimeout(20_000);
@@ -154,27 +152,8 @@ const contentKeyOf = (item: IDataObject) =>
 
 /** A case.statuschange signed with the endpoint's secret now, as the provider sends it. */
 function signedDelivery(subscription: Subscription, messageId: string, caseId: string) {
-	const body = JSON.stringify({
-		messageId,
-		event: 'case.statuschange',
-		apiTrackingCode: null,
-		apiTrackingUser: null,
-		eventObject: {
-			id: caseId,
-			caseStatus: 'Complete',
-			caseStatusId: 'case-status-complete',
-			secondaryCaseStatusId: null,
-			modStamp: new Date().toISOString(),
-		},
-	});
-	const timestamp = Math.floor(Date.now() / 1000);
-	const headers = {
-		'content-type': 'application/json',
-		'webhook-id': messageId,
-		'webhook-timestamp': String(timestamp),
-		'webhook-signature': signStandardWebhook(subscription.secret, messageId, timestamp, body),
-	};
-	return { headers, body };
+	const body = caseCompletedBody(messageId, caseId);
+	return { headers: signedHeaders(subscription.secret, messageId, body), body };
 }
 
 /** A new n8n process: the node module loaded afresh (no process memory), the workflow activated from its saved state. */

@@ -9,13 +9,12 @@ import {
 	FACIS,
 	fullCaseOrderBody,
 	fullCaseOrderParameters,
+	PENDING,
+	SSN_TRACE,
 } from '../../../fixtures/fullCaseOrder';
 import { nurseTestimonyBody, nurseTestimonyParameters } from '../../../fixtures/nurseTestimony';
 import { byId, fromList, itemWithFile } from '../../../helpers/executeContext';
 import { createCase, useNodeSandbox } from '../../../helpers/nodeSandbox';
-
-const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
-const PENDING = CASE_DATA_STATUSES.find((status) => status.status === 'pending')!;
 
 const context = useNodeSandbox();
 
