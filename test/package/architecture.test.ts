@@ -2,7 +2,8 @@
 /**
  * Issue 17: the layout shows the architecture. Imports run one way: credentials/ import nothing from nodes/;
  * the two nodes import nothing from each other (what both use lives in nodes/shared/, the request module
- * among it); the signature module has no n8n import.
+ * among it; its parts never import its index); the signature module and the other pure modules have no
+ * run-time n8n import.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -57,12 +58,29 @@ describe('the direction of imports', () => {
 		expect(users).toEqual(new Set(['BackgroundCheck', 'BackgroundCheckTrigger']));
 	});
 
-	it('nodes/shared/webhookSignature.ts imports nothing from n8n', () => {
-		const source = readFileSync(join(root, 'nodes', 'shared', 'webhookSignature.ts'), 'utf8');
+	it('the parts of the request module do not import its index (index.ts imports them)', () => {
 		expect(
-			[...source.matchAll(/from '([^']+)'/g)]
+			importsUnder('nodes/shared/transport').filter(
+				({ file, target }) =>
+					!file.endsWith('/index.ts') &&
+					(target === 'nodes/shared/transport' || target === 'nodes/shared/transport/index'),
+			),
+		).toEqual([]);
+	});
+
+	it.each([
+		'nodes/shared/webhookSignature.ts',
+		'nodes/shared/transport/paths.ts',
+		'nodes/shared/transport/redaction.ts',
+		'nodes/shared/transport/apiErrors.ts',
+		'nodes/BackgroundCheckTrigger/verification.ts',
+		'nodes/BackgroundCheckTrigger/event.ts',
+	])('%s is pure: no run-time import from n8n', (file) => {
+		const source = readFileSync(join(root, file), 'utf8');
+		expect(
+			[...source.matchAll(/^import (?!type )[^;]*?from '([^']+)'/gms)]
 				.map(([, specifier]) => specifier)
-				.filter((s) => s.includes('n8n')),
+				.filter((specifier) => specifier.includes('n8n')),
 		).toEqual([]);
 	});
 });
