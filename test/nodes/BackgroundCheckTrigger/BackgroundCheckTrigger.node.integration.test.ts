@@ -677,18 +677,6 @@ describe('Fetch Latest Case', () => {
 			latestCaseError: expect.stringContaining('Invalid case'),
 		});
 	});
-
-	it('needs the Background Check API credential at activation', async () => {
-		const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
-			parameters: { fetchLatestCase: true },
-			credentials: {
-				backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-			},
-		});
-		await expect(harness.activate()).rejects.toThrow(
-			'Fetch Latest Case and the watchdog need a Background Check API credential',
-		);
-	});
 });
 
 describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runtime) => {
@@ -972,18 +960,6 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
 	});
 
-	it('needs the Background Check API credential', async () => {
-		const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
-			parameters: { reconcile: true },
-			credentials: {
-				backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-			},
-		});
-		await expect(harness.activate()).rejects.toThrow(
-			'Fetch Latest Case and the watchdog need a Background Check API credential',
-		);
-	});
-
 	it('when off, schedules nothing and drops what an earlier watchdog saved', async () => {
 		const { harness } = await watched();
 		expect(harness.store.nodeData('Background Check Trigger')).toHaveProperty('watchdog');
@@ -1103,4 +1079,19 @@ describe('node description and credential test', () => {
 		});
 		expect(await testSecrets({})).toMatchObject({ status: 'Error' });
 	});
+});
+
+it.each([
+	['Fetch Latest Case', { fetchLatestCase: true }],
+	['Reconcile Missed Events', { reconcile: true }],
+])('%s needs the Background Check API credential at activation', async (_option, parameters) => {
+	const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
+		parameters,
+		credentials: {
+			backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+		},
+	});
+	await expect(harness.activate()).rejects.toThrow(
+		'Fetch Latest Case and the watchdog need a Background Check API credential',
+	);
 });
