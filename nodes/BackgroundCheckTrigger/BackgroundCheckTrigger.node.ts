@@ -19,16 +19,16 @@ import {
 	CASE_STATUS_CHANGE,
 	NO_SECONDARY_STATUS,
 } from './event';
-import { SAVED_LIMIT } from './deliveryDeduplicator';
+import { DUPLICATE_MEMORY_SIZE } from './memory';
 import { receiveDelivery } from './deliveryPolicy';
 import { addLatestCase } from './latestCase';
-import { activation } from './nodeState';
+import { activation } from './activation';
 import { startWatchdog } from './watchdogSchedule';
 import { LOOK_INTERVALS } from './watchdog';
 
 /**
  * The trigger's description and its entry points, each handing over to the module that does the work:
- * deliveryPolicy.ts (each delivery), nodeState.ts (activation and memory), watchdogSchedule.ts (the
+ * deliveryPolicy.ts (each delivery), memory.ts (what it remembers), activation.ts, watchdogSchedule.ts (the
  * watchdog), latestCase.ts (Fetch Latest Case, in the execution), configuration.ts (settings and secrets).
  */
 export class BackgroundCheckTrigger implements INodeType {
@@ -190,10 +190,13 @@ export class BackgroundCheckTrigger implements INodeType {
 				options: [
 					{
 						displayName: 'Duplicate Memory Size',
-						name: 'dedupMemorySize',
+						name: 'duplicateMemorySize',
 						type: 'number',
-						typeOptions: { minValue: SAVED_LIMIT.min, maxValue: SAVED_LIMIT.max },
-						default: 100,
+						typeOptions: {
+							minValue: DUPLICATE_MEMORY_SIZE.min,
+							maxValue: DUPLICATE_MEMORY_SIZE.max,
+						},
+						default: DUPLICATE_MEMORY_SIZE.default,
 						description:
 							'How many of the newest events are saved with the workflow (about 10 bytes each), so that copies and retries of them are still recognised for 28 hours after n8n restarts or in another n8n process. While n8n runs, it recognises every event of the last 28 hours (up to 100,000) whatever this is. Raise it if more events than this arrive in 28 hours.',
 					},
@@ -221,7 +224,7 @@ export class BackgroundCheckTrigger implements INodeType {
 
 	methods = { credentialTest: { checkWebhookSecrets } };
 
-	/** Activation and deactivation: no remote subscription exists; see nodeState.ts. */
+	/** Activation and deactivation: no remote subscription exists; see activation.ts. */
 	webhookMethods = { default: activation };
 
 	/** The watchdog (Reconcile Missed Events) on n8n's scheduler: watchdogSchedule.ts. */
@@ -234,7 +237,7 @@ export class BackgroundCheckTrigger implements INodeType {
 		return await receiveDelivery.call(this);
 	}
 
-	/** Fetch Latest Case, in the execution, after the delivery was answered: latestCase.ts. */
+	/** The execution's first step: remembers the event, then Fetch Latest Case (latestCase.ts). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await addLatestCase.call(this);
 	}

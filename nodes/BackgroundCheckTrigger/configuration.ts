@@ -3,7 +3,6 @@ import type {
 	ICredentialTestFunctions,
 	IHookFunctions,
 	INodeCredentialTestResult,
-	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -16,11 +15,9 @@ import {
 	type SignatureScheme,
 	type VerificationConfig,
 } from './verification';
-import { SAVED_LIMIT } from './deliveryDeduplicator';
+import { DUPLICATE_MEMORY_SIZE } from './memory';
 
 /** The trigger's settings and secrets: read for each request, checked at activation and by the credential test. */
-
-export type NodeContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
 
 type SecretsOnly = Partial<
 	Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>
@@ -63,26 +60,24 @@ export async function readConfig(
 }
 
 /** Duplicate Memory Size as configured (an expression evaluated), or why it cannot be used. */
-export function readSavedLimit(context: NodeContext): number | { problem: string } {
-	const value: unknown = context.getNodeParameter('options.dedupMemorySize', SAVED_LIMIT.default);
+export function checkDuplicateMemorySize(value: unknown): number | { problem: string } {
 	const size = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (
-		typeof size === 'number' &&
-		Number.isInteger(size) &&
-		size >= SAVED_LIMIT.min &&
-		size <= SAVED_LIMIT.max
-	)
-		return size;
+	const { min, max } = DUPLICATE_MEMORY_SIZE;
+	if (typeof size === 'number' && Number.isInteger(size) && size >= min && size <= max) return size;
 	return {
-		problem: `Duplicate Memory Size must be a whole number from ${SAVED_LIMIT.min} to ${SAVED_LIMIT.max.toLocaleString('en-US')}, not ${JSON.stringify(value) ?? String(value)}`,
+		problem: `Duplicate Memory Size must be a whole number from ${min} to ${max.toLocaleString('en-US')}, not ${JSON.stringify(value) ?? String(value)}`,
 	};
 }
+
+export const DUPLICATE_MEMORY_SIZE_PARAMETER = 'options.duplicateMemorySize';
 
 /** Runs at activation, so a wrong secret or setting is an error there rather than a failure on every delivery later. */
 export async function assertValidConfiguration(this: IHookFunctions): Promise<void> {
 	const problems = configurationProblems(await readConfig.call(this));
-	const savedLimit = readSavedLimit(this);
-	if (typeof savedLimit !== 'number') problems.push(savedLimit.problem);
+	const size = checkDuplicateMemorySize(
+		this.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, DUPLICATE_MEMORY_SIZE.default),
+	);
+	if (typeof size !== 'number') problems.push(size.problem);
 	if (problems.length > 0) {
 		throw new NodeOperationError(this.getNode(), problems[0], {
 			description: problems.length > 1 ? problems.slice(1).join(' ') : undefined,

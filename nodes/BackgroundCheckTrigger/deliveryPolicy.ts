@@ -1,8 +1,10 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { readConfig } from './configuration';
 import {
 	CASE_STATUS_CHANGE,
+	changeOf,
 	outputItem,
 	parseEvent,
 	parseStatusList,
@@ -10,13 +12,12 @@ import {
 	unselectedStatus,
 } from './event';
 import { verifyDelivery } from './verification';
-import { NodeState, admitOnce } from './nodeState';
-import type { SavedCopy } from './savedCopy';
+import { nodeMemory } from './activation';
 
 /**
- * The delivery policy: each request to the trigger's URL is verified on its raw bytes, parsed, filtered,
- * claimed once (copies, retries and the other delivery system's copy start nothing), saved, and only then
- * answered; the answer starts at most one execution.
+ * The delivery policy: each request to the trigger's URL is verified on its raw bytes, parsed, filtered
+ * and claimed once (copies, retries and the other delivery system's copy start nothing); once n8n has
+ * started its execution the event is remembered and saved, and only then answered (docs/trigger-state.md).
  */
 
 /** Answers on the response object and starts no execution. */
@@ -34,24 +35,28 @@ const acknowledgeWithoutRun = (reason: string): IWebhookResponseData => ({
 	webhookResponse: { received: true, workflowStarted: false, reason },
 });
 
+const BUSY_WAITS = 5;
+const BUSY_WAIT_MS = 1000;
+
 const ADMISSION_REFUSALS = {
 	duplicate: 'duplicate',
 	outOfOrder: 'older than an event already received for the same subject',
 } as const;
 
 /**
- * Starts the execution with `item`. n8n starts it, then asks for the answer (this getter, as responseData
- * is empty), then saves static data and answers. The request's save (if it makes one) is handed over again
- * here: see {@link SavedCopy.handOver}.
+ * Starts the execution with `item`. n8n inserts and starts the execution, then reads `webhookResponse` for
+ * the answer (responseData is empty), then saves static data and answers. Reading the answer is the one
+ * signal n8n gives that the execution exists, so that is where the event is remembered and handed to
+ * static data for that save.
  */
 export function startExecution(
 	item: IDataObject,
-	copy: SavedCopy | undefined,
+	onStarted: (() => void) | undefined,
 ): IWebhookResponseData {
 	return {
 		workflowData: [[{ json: item }]],
 		get webhookResponse() {
-			copy?.handOver();
+			onStarted?.();
 			// The provider ignores response bodies (spec 6.5): an empty 200.
 			return '';
 		},
@@ -89,38 +94,46 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		caseStatuses: parseStatusList(this.getNodeParameter('caseStatus', '')),
 		secondaryStatuses: parseStatusList(this.getNodeParameter('secondaryStatus', '')),
 	});
+	const item = outputItem(event, verification) as IDataObject;
 	// "Listen for test event": every delivery runs, copies included.
 	if (this.getMode() === 'manual') {
-		return unwantedStatus
-			? acknowledgeWithoutRun(unwantedStatus)
-			: startExecution(outputItem(event, verification) as IDataObject, undefined);
+		return unwantedStatus ? acknowledgeWithoutRun(unwantedStatus) : startExecution(item, undefined);
 	}
 
-	const nowSeconds = Math.floor(nowMs / 1000);
-	const state = new NodeState(this, nowSeconds);
-	const response = this.getResponseObject();
-	const claim = admitOnce(this, state, event, nowSeconds);
-	if (claim === 'duplicate' || claim === 'outOfOrder') {
-		await state.copy.secure(response, false);
-		return acknowledgeWithoutRun(ADMISSION_REFUSALS[claim]);
+	const node = nodeMemory(this);
+	const change = changeOf(event);
+	const dropOlder = this.getNodeParameter('options.dropOutOfOrder', false) === true;
+	for (let waited = 0; ; waited++) {
+		const admission = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000));
+		if (admission.outcome === 'busy') {
+			// A copy of this event is being started: its outcome decides this one's. The provider waits
+			// 15 seconds for an answer; past a few, it is asked to deliver again.
+			if (waited === BUSY_WAITS) return refuse(this, 503, 'A copy of this event is being started');
+			await Promise.race([admission.settled, sleep(BUSY_WAIT_MS)]);
+			continue;
+		}
+		if (admission.outcome !== 'admitted') {
+			node.saveIfAnotherWriterReplaced();
+			return acknowledgeWithoutRun(ADMISSION_REFUSALS[admission.outcome]);
+		}
+		const { claim } = admission;
+		if (unwantedStatus) {
+			// Nothing runs, but what is known of the case moves forward (the watchdog need not find it).
+			node.memory.learn(change.subject ?? '', change.status, change.modStamp, dropOlder);
+			claim.release();
+			node.save();
+			return acknowledgeWithoutRun(unwantedStatus);
+		}
+		let started = false;
+		// n8n answers 5xx without asking for the answer when it could not start the execution: a copy may run.
+		this.getResponseObject().once('close', () => {
+			if (!started) claim.release();
+		});
+		// No API call before the answer: "Fetch Latest Case" runs in the execution (latestCase.ts).
+		return startExecution(item, () => {
+			started = true;
+			claim.start(Math.floor(Date.now() / 1000));
+			node.save();
+		});
 	}
-	// The watchdog need not look for this change any more, whether or not it runs.
-	state.watchdog?.noteDelivered(event);
-	if (unwantedStatus) {
-		claim.release();
-		await state.copy.secure(response, false);
-		return acknowledgeWithoutRun(unwantedStatus);
-	}
-
-	// No API call before the answer: "Fetch Latest Case" runs in the execution (execute below), so a slow
-	// or failing API can neither delay the answer past the provider's deadline nor cost the event. The
-	// event is saved (or in a save under way) before the answer.
-	claim.commit(nowSeconds);
-	// n8n answers 5xx when it cannot start the execution after all: the provider delivers again, and that
-	// delivery must run.
-	response.once('finish', () => {
-		if (response.statusCode >= 500) claim.revoke();
-	});
-	await state.copy.secure(response, true);
-	return startExecution(outputItem(event, verification) as IDataObject, state.copy);
 }

@@ -2,6 +2,9 @@
  * What the trigger reads from a verified delivery, as pure functions: the event, whether it is wanted, its
  * identities for duplicate suppression, and the output item.
  */
+import { createHash } from 'crypto';
+
+import type { Change } from './memory';
 import type { DeliveryVerification } from './verification';
 
 export const CASE_STATUS_CHANGE = 'case.statuschange';
@@ -112,7 +115,7 @@ function stableJson(value: unknown): string {
  * pendingStatusId, modStamp); for other events the whole eventObject. The same in every copy of the event,
  * whichever delivery system or attempt sent it, and in the event the watchdog builds from the API.
  */
-export function contentKey(event: WebhookEvent): string {
+export function contentKey(event: Pick<WebhookEvent, 'event' | 'eventObject'>): string {
 	const { id, caseStatusId, secondaryCaseStatusId, statusId, pendingStatusId, modStamp } =
 		event.eventObject;
 	if (typeof id === 'string' && typeof modStamp === 'string') {
@@ -124,15 +127,37 @@ export function contentKey(event: WebhookEvent): string {
 	return `content:${stableJson([event.event, event.eventObject])}`;
 }
 
-/** What `modStamp` orders: one case, or one case data record. */
-export function orderingSubject(
-	event: WebhookEvent,
-): { subject: string; modStamp: string } | undefined {
+/** The statuses a case status change sets, as the watchdog compares them. */
+export const caseStatusOf = (record: Record<string, unknown>) =>
+	JSON.stringify([record.caseStatusId ?? null, record.secondaryCaseStatusId ?? null]);
+
+/** The statuses a case data status change sets. */
+export const caseDataStatusOf = (record: Record<string, unknown>) =>
+	JSON.stringify([record.statusId ?? null, record.pendingStatusId ?? null]);
+
+/**
+ * The event as the trigger's memory sees it: its content key and, with an id and a modStamp, its subject
+ * (what modStamp orders: one case, or one case data record) and the statuses it sets.
+ */
+export function changeOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): Change {
+	const key = contentKey(event);
 	const { id, modStamp } = event.eventObject;
-	return typeof id === 'string' && typeof modStamp === 'string'
-		? { subject: `${event.event}|${id}`, modStamp }
-		: undefined;
+	if (typeof id !== 'string' || typeof modStamp !== 'string') return { key };
+	if (event.event === CASE_STATUS_CHANGE)
+		return { key, subject: `case:${id}`, status: caseStatusOf(event.eventObject), modStamp };
+	if (event.event === CASE_DATA_STATUS_CHANGE)
+		return {
+			key,
+			subject: `casedata:${id}`,
+			status: caseDataStatusOf(event.eventObject),
+			modStamp,
+		};
+	return { key, subject: `${event.event}:${id}`, modStamp };
 }
+
+/** The event's key in the output: the same in every copy, retry and delivery system of the event. */
+export const eventKeyOf = (event: Pick<WebhookEvent, 'event' | 'eventObject'>) =>
+	createHash('sha256').update(contentKey(event)).digest('base64url');
 
 /** The case a "Fetch latest case" request is for. */
 export function caseIdOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): string | undefined {
@@ -159,6 +184,7 @@ export function outputItem(
 		apiTrackingCode: event.body.apiTrackingCode ?? null,
 		apiTrackingUser: event.body.apiTrackingUser ?? null,
 		eventObject: event.eventObject,
+		eventKey: eventKeyOf(event),
 		deliveryId: verification?.deliveryId ?? null,
 		deliveryTimestamp: verification
 			? new Date(verification.timestampSeconds * 1000).toISOString()

@@ -1,23 +1,25 @@
-import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeOperationError, createDeferredPromise } from 'n8n-workflow';
 
 import { apiPath, apiRequest, type RequestContext } from '../shared/transport';
+import { nodeMemory, watchdogOn } from './activation';
 import {
 	CASE_DATA_STATUS_CHANGE,
 	CASE_STATUS_CHANGE,
+	changeOf,
 	outputItem,
 	parseStatusList,
 	unselectedStatus,
 } from './event';
-import { NodeState, WATCHDOG_STATE, admitOnce, dedupScope, watchdogOn } from './nodeState';
+import type { Change, Claim } from './memory';
 import {
 	DEFAULT_LOOK_INTERVAL,
 	LOOK_INTERVALS,
+	look,
 	lookSchedule,
-	watchdogs,
+	recordActivation,
 	type CaseApi,
 	type LookInterval,
-	type Watchdog,
 } from './watchdog';
 
 /** Pages of GET /case/list the watchdog asks for (the sandbox's most; an API that ignores it pages its own way). */
@@ -58,60 +60,68 @@ function readLookInterval(context: ITriggerFunctions): LookInterval {
 
 /**
  * One look of the watchdog: every change it finds that no delivery reported and that passes the trigger's
- * filters starts one execution (output `source: 'reconciliation'`). A change also delivered is one event
- * for the duplicate memory, whichever came first. Failures are saved as failed executions, so they show.
+ * filters starts one execution (output `source: 'reconciliation'`). Nothing is learnt of a change that runs
+ * before its execution exists: the execution's first step records it (latestCase.ts), so a stop in between
+ * leaves it to be found again. Failures are saved as failed executions, so they show.
  */
-async function lookOnce(
-	context: ITriggerFunctions,
-	watchdog: Watchdog,
-	isClosed: () => boolean,
-): Promise<void> {
-	const node = context.getNode();
-	let look;
+async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Promise<void> {
+	const node = nodeMemory(context);
+	let found;
 	try {
-		look = await watchdog.look(caseApi(context), watchedEvents(context));
+		found = await look(node.memory, caseApi(context), watchedEvents(context));
 	} catch (error) {
 		context.saveFailedExecution(
 			new NodeOperationError(
-				node,
+				context.getNode(),
 				`The watchdog could not list the cases: ${(error as Error).message}`,
 			),
 		);
 		return;
 	}
-	const nowSeconds = Math.floor(Date.now() / 1000);
-	const state = new NodeState(context, nowSeconds);
 	const filter = {
 		caseStatuses: parseStatusList(context.getNodeParameter('caseStatus', '')),
 		secondaryStatuses: parseStatusList(context.getNodeParameter('secondaryStatus', '')),
 	};
+	const dropOlder = context.getNodeParameter('options.dropOutOfOrder', false) === true;
 	const fetchLatestCase = context.getNodeParameter('fetchLatestCase', false) === true;
-	const items: IDataObject[] = [];
-	for (const { event, latestCase } of look.events) {
-		const claim = admitOnce(context, state, event, nowSeconds);
-		if (claim === 'duplicate' || claim === 'outOfOrder') continue;
-		if (unselectedStatus(event, filter)) {
+	const runs: Array<{ item: IDataObject; change: Change; claim: Claim }> = [];
+	for (const { event, latestCase } of found.events) {
+		const change = changeOf(event);
+		const admission = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000));
+		// A delivery of it is being started: the next look sees what became of it.
+		if (admission.outcome === 'busy') continue;
+		if (admission.outcome !== 'admitted' || unselectedStatus(event, filter)) {
+			if (admission.outcome === 'admitted') admission.claim.release();
+			node.memory.learn(change.subject ?? '', change.status, change.modStamp);
+			continue;
+		}
+		runs.push({
+			item: { ...(outputItem(event) as IDataObject), ...(fetchLatestCase ? { latestCase } : {}) },
+			change,
+			claim: admission.claim,
+		});
+	}
+	// n8n saves static data when a trigger emits: what was learnt without a run goes with it.
+	node.save();
+	for (const { item, change, claim } of runs) {
+		if (isClosed()) {
 			claim.release();
 			continue;
 		}
-		claim.commit(nowSeconds);
-		items.push({
-			...(outputItem(event) as IDataObject),
-			...(fetchLatestCase ? { latestCase } : {}),
-		});
+		const done = createDeferredPromise<IRun>();
+		// In queue mode the execution runs on a worker: learn it here too once it has run.
+		done.promise
+			.then(() => node.memory.record(change, Math.floor(Date.now() / 1000), { found: true }))
+			.catch(() => undefined)
+			.finally(() => claim.release());
+		context.emit([[{ json: item }]], undefined, done);
 	}
-	// n8n saves static data when a trigger emits: hand it what this look changed.
-	state.copy.handOverUncoordinated();
-	for (const item of items) {
-		if (isClosed()) return;
-		context.emit([[{ json: item }]]);
-	}
-	if (look.failures.length > 0) {
-		const [{ caseId, error }] = look.failures;
+	if (found.failures.length > 0) {
+		const [{ caseId, error }] = found.failures;
 		context.saveFailedExecution(
 			new NodeOperationError(
-				node,
-				`The watchdog could not read ${look.failures.length} case(s); they are looked at again next time`,
+				context.getNode(),
+				`The watchdog could not read ${found.failures.length} case(s); they are looked at again next time`,
 				{
 					description: `Case ${caseId}: ${error.message}`,
 				},
@@ -121,29 +131,33 @@ async function lookOnce(
 }
 
 /**
- * The watchdog, when Reconcile Missed Events is on: the first look records the group's cases at
- * activation (nothing is replayed), then n8n's scheduler runs a look at the chosen interval. After a
- * restart the saved record is kept, so changes missed while n8n was down are found by the next look.
+ * The watchdog, when Reconcile Missed Events is on: when a user activates the workflow, the first look
+ * records the group's cases (nothing is replayed); then n8n's scheduler runs a look at the chosen interval.
+ * On n8n's start and when an active workflow is republished the record is kept, so changes made meanwhile
+ * are found by the next look.
  */
 export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerResponse> {
-	const scope = dedupScope(this);
+	const node = nodeMemory(this);
 	if (!watchdogOn(this) || this.getMode() === 'manual') {
-		const staticData = this.getWorkflowStaticData('node');
-		if (staticData[WATCHDOG_STATE] !== undefined) delete staticData[WATCHDOG_STATE];
-		watchdogs.forget(scope);
+		if (node.memory.recorded && this.getMode() !== 'manual') {
+			node.memory.dropRecord();
+			node.save();
+		}
 		return {};
 	}
 	const interval = readLookInterval(this);
-	const watchdog = watchdogs.get(scope);
-	new NodeState(this, Math.floor(Date.now() / 1000)).copy.handOverUncoordinated();
-	if (!watchdog.hasRecord) {
+	const activatedByUser = !['init', 'leadershipChange', 'update'].includes(
+		this.getActivationMode(),
+	);
+	if (activatedByUser) node.memory.dropRecord();
+	if (!node.memory.recorded) {
 		try {
-			await watchdog.look(caseApi(this), watchedEvents(this));
+			await recordActivation(node.memory, caseApi(this));
+			node.save();
 		} catch (error) {
 			const message = `The watchdog could not list the cases of the credential's group: ${(error as Error).message}`;
 			// On a restart the first scheduled look records them instead; a user activating hears it now.
-			if (!['init', 'leadershipChange'].includes(this.getActivationMode()))
-				throw new NodeOperationError(this.getNode(), message);
+			if (activatedByUser) throw new NodeOperationError(this.getNode(), message);
 			this.logger.warn(`Background Check Trigger: ${message}`);
 		}
 	}
@@ -152,7 +166,11 @@ export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerRe
 	this.helpers.registerCron({ expression: lookSchedule(interval, this.getNode().id) }, () => {
 		// A look still under way (a slow API) is not overtaken by the next one.
 		if (closed || running) return running;
-		running = lookOnce(this, watchdog, () => closed).finally(() => {
+		running = (
+			node.memory.recorded
+				? lookOnce(this, () => closed)
+				: recordActivation(node.memory, caseApi(this)).then(() => node.save())
+		).finally(() => {
 			running = undefined;
 		});
 		return running;

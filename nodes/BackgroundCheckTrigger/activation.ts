@@ -1,0 +1,86 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ITriggerFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+import {
+	DUPLICATE_MEMORY_SIZE_PARAMETER,
+	assertValidConfiguration,
+	checkDuplicateMemorySize,
+} from './configuration';
+import { DUPLICATE_MEMORY_SIZE, MEMORY_KEY, memoryOf, type TriggerMemory } from './memory';
+
+type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions;
+
+/** Key of the node's workflow static data set while the workflow is active. */
+export const ACTIVATED_AT = 'activatedAt';
+
+export const watchdogOn = (context: IWebhookFunctions | ITriggerFunctions | IHookFunctions) =>
+	context.getNodeParameter('reconcile', false) === true;
+
+/** The trigger's memory in this process, with what this request (look, execution) read of the saved one. */
+export interface NodeMemory {
+	memory: TriggerMemory;
+	/** Hands the memory to static data: n8n saves it at the end of this request (look, execution). */
+	save(): void;
+	/** Saves only when what this request read was written by another process, so that both are kept. */
+	saveIfAnotherWriterReplaced(): void;
+}
+
+/** The Duplicate Memory Size parameter, read the way each context reads it. */
+function readDuplicateMemorySize(context: MemoryContext): unknown {
+	const fallback = DUPLICATE_MEMORY_SIZE.default;
+	return 'getInputData' in context
+		? context.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, 0, fallback)
+		: context.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, fallback);
+}
+
+export function nodeMemory(context: MemoryContext): NodeMemory {
+	const memory = memoryOf(`${context.getWorkflow().id ?? ''}:${context.getNode().id}`);
+	const size = checkDuplicateMemorySize(readDuplicateMemorySize(context));
+	if (typeof size !== 'number') {
+		// Checked at activation; an expression can still change its value later. The memory stays on.
+		context.logger.warn(
+			`Background Check Trigger: ${size.problem}; using ${DUPLICATE_MEMORY_SIZE.default}`,
+		);
+	}
+	memory.savedLimit = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
+	const staticData = context.getWorkflowStaticData('node');
+	const loaded = staticData[MEMORY_KEY];
+	memory.absorb(loaded, Math.floor(Date.now() / 1000));
+	const save = () => {
+		staticData[MEMORY_KEY] = memory.serialize() as unknown as IDataObject;
+	};
+	return {
+		memory,
+		save,
+		saveIfAnotherWriterReplaced: () => {
+			if (loaded !== undefined && !memory.knows(loaded)) save();
+		},
+	};
+}
+
+/**
+ * The API has no subscription endpoints, so there is nothing to register remotely. These check the
+ * configuration when the workflow is activated (and on every n8n start). Nothing is cleared when n8n
+ * removes the webhook: n8n does that to deactivate and also to republish an active workflow, and the
+ * memory must outlive a republish (events expire by themselves after 28 hours).
+ */
+export const activation = {
+	async checkExists(this: IHookFunctions): Promise<boolean> {
+		await assertValidConfiguration.call(this);
+		return this.getWorkflowStaticData('node')[ACTIVATED_AT] !== undefined;
+	},
+	async create(this: IHookFunctions): Promise<boolean> {
+		await assertValidConfiguration.call(this);
+		this.getWorkflowStaticData('node')[ACTIVATED_AT] = new Date().toISOString();
+		return true;
+	},
+	async delete(this: IHookFunctions): Promise<boolean> {
+		delete this.getWorkflowStaticData('node')[ACTIVATED_AT];
+		return true;
+	},
+};

@@ -1,0 +1,432 @@
+/**
+ * What the trigger remembers, per trigger node: the one state it keeps across requests. Its model, the n8n
+ * behaviours it relies on and the argument that each status change runs once are in docs/trigger-state.md.
+ *
+ * Held in this process (one {@link TriggerMemory} per workflow and node, shared by every request, look and
+ * execution) and saved in the node's workflow static data as one string ({@link MEMORY_KEY}):
+ * - events: the content key of every event whose execution exists, for {@link RETENTION_SECONDS} (the
+ *   provider's retry window); the saved string holds the newest Duplicate Memory Size of them;
+ * - claims (process only): events admitted whose execution n8n has not started yet; a copy arriving
+ *   meanwhile waits for the claim to settle;
+ * - subjects: the newest modStamp and the status known of each case and case data (from deliveries and the
+ *   watchdog's looks), so older deliveries never move it back;
+ * - covers: for each change the watchdog ran, its subject, status and the modStamp it read, so a late
+ *   delivery of that change (with an older modStamp) is recognised;
+ * - recorded: whether the watchdog has its record of activation.
+ *
+ * An event enters `events` only once its execution exists ({@link Claim.start}): when n8n asks for the
+ * delivery's answer, after it inserted and started the execution, or when the execution itself runs (also
+ * after a restart, when n8n runs executions it had inserted but not started). So a save can never hold an
+ * event whose execution does not exist, whichever request makes it.
+ *
+ * Keys are kept as {@link HASH_LENGTH} base64url characters of their SHA-256 (60 bits): a new event is taken
+ * for a duplicate by mistake with probability at most n / 2^60 (about 9e-14 with 100,000 remembered).
+ */
+import { createHash } from 'crypto';
+
+export const MEMORY_KEY = 'memory';
+
+/** How long an event is remembered: beyond the provider's last retry, 27 h 35 min after the first attempt. */
+export const RETENTION_SECONDS = 28 * 60 * 60;
+
+/** Granularity of the saved times. */
+export const BUCKET_SECONDS = 60 * 60;
+
+/**
+ * How long a claim holds back copies of its event. n8n starts an execution within milliseconds of being
+ * handed it; a claim whose outcome never came (an execution n8n failed to start without saying so) stops
+ * holding copies back after this.
+ */
+export const CLAIM_SECONDS = 60;
+
+/** The most events (and subjects) process memory holds. */
+export const PROCESS_LIMIT = 100_000;
+
+/** Duplicate Memory Size: how many of the newest events the saved string holds. */
+export const DUPLICATE_MEMORY_SIZE = { default: 100, min: 100, max: 20_000 } as const;
+
+export const HASH_LENGTH = 10;
+export const hashKey = (key: string) =>
+	createHash('sha256').update(key).digest('base64url').slice(0, HASH_LENGTH);
+
+const FORMAT = 'm1';
+/** How many recent saved strings are recognised without parsing (concurrent saves may land out of order). */
+const KNOWN_STRINGS = 4;
+
+/** A status change, as a delivery carries it or the watchdog reads it. */
+export interface Change {
+	/** The same in every copy of the event (event.ts contentKey). */
+	key: string;
+	/** What modStamp orders: `case:<id>`, `casedata:<id>`. */
+	subject?: string;
+	/** The statuses the event sets, as one string. */
+	status?: string;
+	modStamp?: string;
+}
+
+export interface Claim {
+	/** The execution exists: remember the event. */
+	start(nowSeconds: number): void;
+	/** No execution was started (filtered out, or n8n failed to start it): a copy may run. */
+	release(): void;
+}
+
+export type Admission =
+	| { outcome: 'duplicate' }
+	| { outcome: 'outOfOrder' }
+	| { outcome: 'busy'; settled: Promise<void> }
+	| { outcome: 'admitted'; claim: Claim };
+
+interface Subject {
+	modStamp?: string;
+	/** The status the watchdog compares with (set only while it has a record). */
+	status?: string;
+	/** Checked with Ignore Older Events: its modStamp is saved. */
+	ordered: boolean;
+}
+
+const bucketOf = (seconds: number) => Math.floor(seconds / BUCKET_SECONDS) * BUCKET_SECONDS;
+const timeOf = (modStamp: string | undefined) =>
+	modStamp === undefined ? Number.NaN : Date.parse(modStamp);
+
+/** A modStamp saved: an ISO timestamp as `~` and its epoch milliseconds in base 36, anything else JSON. */
+function packModStamp(modStamp: string): string {
+	const ms = Date.parse(modStamp);
+	if (Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString() === modStamp)
+		return `~${ms.toString(36)}`;
+	return JSON.stringify(modStamp);
+}
+
+function unpackModStamp(packed: string): string | undefined {
+	if (packed.startsWith('~')) return new Date(parseInt(packed.slice(1), 36)).toISOString();
+	try {
+		const value: unknown = JSON.parse(packed);
+		return typeof value === 'string' ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Tab and newline separate the saved string's fields; statuses are JSON, which escapes both. */
+const escapeField = (text: string) => text.replace(/[\t\n]/g, (c) => (c === '\t' ? '\\t' : '\\n'));
+const unescapeField = (text: string) =>
+	text.replace(/\\([tn])/g, (_, c: string) => (c === 't' ? '\t' : '\n'));
+
+export class TriggerMemory {
+	/** Event hash → hour it started, oldest first. */
+	private readonly events = new Map<string, number>();
+
+	/** Event hash → when its claim was opened and the promise that resolves when it settles. */
+	private readonly claims = new Map<string, { openedAt: number; settled: Promise<void> }>();
+
+	/** Subject hash → what is known of it, least recently changed first. */
+	private readonly subjects = new Map<string, Subject>();
+
+	/** Hash of subject and status → the newest modStamp the watchdog ran it with, and when. */
+	private readonly covers = new Map<string, { modStamp: string; hour: number }>();
+
+	private recordedByWatchdog = false;
+
+	private readonly known = new Set<string>();
+
+	private limit: number = DUPLICATE_MEMORY_SIZE.default;
+
+	/** Grows with every change of what the saved string holds; {@link serialize} builds it once per value. */
+	private version = 0;
+
+	private serialized: { version: number; text: string } | undefined;
+
+	get savedLimit(): number {
+		return this.limit;
+	}
+
+	set savedLimit(limit: number) {
+		if (limit !== this.limit) this.version++;
+		this.limit = limit;
+	}
+
+	get recorded(): boolean {
+		return this.recordedByWatchdog;
+	}
+
+	get size(): number {
+		return this.events.size;
+	}
+
+	/** Merges a saved string (a restart, or another process's save) into this process's memory. */
+	absorb(saved: unknown, nowSeconds: number): void {
+		if (typeof saved === 'string' && !this.known.has(saved)) {
+			this.parse(saved);
+			this.remember(saved);
+		}
+		this.evict(nowSeconds);
+	}
+
+	/** Whether `saved` is a string this process wrote or read: when not, saving merges another writer's. */
+	knows(saved: unknown): boolean {
+		return typeof saved === 'string' && this.known.has(saved);
+	}
+
+	/**
+	 * Decides, in one synchronous step, whether a change runs: not when it (or, for a delivery, the
+	 * watchdog's run of it) is remembered, nor when it is older than what is known and `dropOlder` is set.
+	 * A copy of a change whose claim is open is `busy` until that claim settles (at most {@link CLAIM_SECONDS}).
+	 */
+	admit(change: Change, dropOlder: boolean, nowSeconds: number): Admission {
+		const hash = hashKey(change.key);
+		if (this.events.has(hash) || this.isCovered(change)) return { outcome: 'duplicate' };
+		const open = this.claims.get(hash);
+		if (open && open.openedAt + CLAIM_SECONDS > nowSeconds)
+			return { outcome: 'busy', settled: open.settled };
+		if (dropOlder && this.isOlder(change)) return { outcome: 'outOfOrder' };
+
+		let settle!: () => void;
+		const claim = {
+			openedAt: nowSeconds,
+			settled: new Promise<void>((resolve) => {
+				settle = resolve;
+			}),
+		};
+		this.claims.set(hash, claim);
+		const close = () => {
+			if (this.claims.get(hash) === claim) this.claims.delete(hash);
+			settle();
+		};
+		return {
+			outcome: 'admitted',
+			claim: {
+				start: (nowSeconds) => {
+					this.record(change, nowSeconds, { dropOlder });
+					close();
+				},
+				release: () => {
+					close();
+				},
+			},
+		};
+	}
+
+	/**
+	 * Remembers a change whose execution exists; `found`: the watchdog ran it, so later deliveries of it are
+	 * covered. True when this was news.
+	 */
+	record(
+		change: Change,
+		nowSeconds: number,
+		{ found = false, dropOlder = false }: { found?: boolean; dropOlder?: boolean } = {},
+	): boolean {
+		const hash = hashKey(change.key);
+		const news = !this.events.has(hash);
+		if (news) {
+			this.version++;
+			this.events.set(hash, bucketOf(nowSeconds));
+			this.evict(nowSeconds);
+		}
+		if (change.subject !== undefined) {
+			this.learn(change.subject, change.status, change.modStamp, dropOlder);
+			if (found && change.status !== undefined && change.modStamp !== undefined) {
+				const cover = hashKey(`${change.subject}|${change.status}`);
+				const current = this.covers.get(cover);
+				if (!(timeOf(current?.modStamp) >= timeOf(change.modStamp))) {
+					this.version++;
+					this.covers.delete(cover);
+					this.covers.set(cover, { modStamp: change.modStamp, hour: bucketOf(nowSeconds) });
+				}
+			}
+		}
+		return news;
+	}
+
+	/**
+	 * What is known of a subject moves forward only: a modStamp older than the known one changes nothing. A
+	 * status without a modStamp (the watchdog's listing) is taken as it is. `ordered`: the subject was
+	 * checked with Ignore Older Events, so its modStamp is saved.
+	 */
+	learn(subject: string, status?: string, modStamp?: string, ordered = false): void {
+		this.learnHash(hashKey(subject), status, modStamp, ordered);
+	}
+
+	private learnHash(hash: string, status?: string, modStamp?: string, ordered = false): void {
+		const current = this.subjects.get(hash);
+		if (current && modStamp !== undefined && timeOf(current.modStamp) > timeOf(modStamp)) {
+			if (ordered && !current.ordered) {
+				current.ordered = true;
+				this.version++;
+			}
+			return;
+		}
+		if (
+			current?.modStamp === (modStamp ?? current?.modStamp) &&
+			current?.status === (status ?? current?.status) &&
+			current?.ordered === (ordered || current?.ordered)
+		)
+			return;
+		this.version++;
+		this.subjects.delete(hash);
+		this.subjects.set(hash, {
+			modStamp: modStamp ?? current?.modStamp,
+			status: status ?? current?.status,
+			ordered: ordered || current?.ordered === true,
+		});
+		if (this.subjects.size > PROCESS_LIMIT)
+			this.subjects.delete(this.subjects.keys().next().value as string);
+	}
+
+	statusOf(subject: string): string | undefined {
+		return this.subjects.get(hashKey(subject))?.status;
+	}
+
+	modStampOf(subject: string): string | undefined {
+		return this.subjects.get(hashKey(subject))?.modStamp;
+	}
+
+	/** The watchdog's record of activation: every subject's status now, nothing run. */
+	recordActivation(statuses: Array<[subject: string, status: string]>): void {
+		this.recordedByWatchdog = true;
+		this.version++;
+		for (const [subject, status] of statuses) this.learn(subject, status);
+	}
+
+	/** The watchdog starts again from a new record (a user activated the workflow). */
+	dropRecord(): void {
+		this.recordedByWatchdog = false;
+		this.version++;
+		for (const subject of this.subjects.values()) subject.status = undefined;
+	}
+
+	/**
+	 * The saved string: a header, then the newest {@link savedLimit} events by hour (`e`), covers (`c`) and
+	 * subjects' modStamps kept for Ignore Older Events (`o`), and the watchdog's statuses: a dictionary (`d`)
+	 * and each subject's hash with its status's index (`w`).
+	 */
+	serialize(): string {
+		if (this.serialized?.version === this.version) return this.serialized.text;
+		const lines = [`${FORMAT} ${this.recordedByWatchdog ? 1 : 0}`];
+		const byHour = new Map<number, string[]>();
+		let skip = this.events.size - this.savedLimit;
+		for (const [hash, hour] of this.events) {
+			if (skip-- > 0) continue;
+			byHour.set(hour, [...(byHour.get(hour) ?? []), hash]);
+		}
+		for (const [hour, hashes] of byHour) lines.push(`e\t${hour}\t${hashes.join('')}`);
+		skip = this.covers.size - this.savedLimit;
+		for (const [hash, { modStamp, hour }] of this.covers)
+			if (skip-- <= 0) lines.push(`c\t${hash}\t${hour}\t${packModStamp(modStamp)}`);
+		const ordered = [...this.subjects].filter(([, { ordered, modStamp }]) => ordered && modStamp);
+		for (const [hash, { modStamp }] of ordered.slice(-this.savedLimit))
+			lines.push(`o\t${hash}\t${packModStamp(modStamp!)}`);
+		if (this.recordedByWatchdog) {
+			const dictionary = new Map<string, number>();
+			for (const { status } of this.subjects.values())
+				if (status !== undefined && !dictionary.has(status))
+					dictionary.set(status, dictionary.size);
+			const width = Math.max(1, Math.ceil(Math.log(dictionary.size + 1) / Math.log(36)));
+			let records = '';
+			for (const [hash, { status }] of this.subjects)
+				if (status !== undefined)
+					records += hash + dictionary.get(status)!.toString(36).padStart(width, '0');
+			lines.push(['d', ...[...dictionary.keys()].map(escapeField)].join('\t'));
+			lines.push(`w\t${width}\t${records}`);
+		}
+		const text = lines.join('\n');
+		this.serialized = { version: this.version, text };
+		this.remember(text);
+		return text;
+	}
+
+	private isCovered(change: Change): boolean {
+		if (change.subject === undefined || change.status === undefined) return false;
+		const cover = this.covers.get(hashKey(`${change.subject}|${change.status}`));
+		return cover !== undefined && timeOf(change.modStamp) <= timeOf(cover.modStamp);
+	}
+
+	private isOlder(change: Change): boolean {
+		if (change.subject === undefined) return false;
+		return timeOf(change.modStamp) < timeOf(this.modStampOf(change.subject));
+	}
+
+	private parse(text: string): void {
+		const [header, ...lines] = text.split('\n');
+		const [format, recorded] = header.split(' ');
+		if (format !== FORMAT) return;
+		if (recorded === '1') this.recordedByWatchdog = true;
+		let dictionary: string[] = [];
+		for (const line of lines) {
+			const fields = line.split('\t');
+			if (fields[0] === 'e') {
+				const hour = Number(fields[1]);
+				const run = fields[2] ?? '';
+				if (!Number.isFinite(hour)) continue;
+				for (let start = 0; start + HASH_LENGTH <= run.length; start += HASH_LENGTH) {
+					const hash = run.slice(start, start + HASH_LENGTH);
+					if (!this.events.has(hash)) this.events.set(hash, hour);
+				}
+			} else if (fields[0] === 'c') {
+				const modStamp = unpackModStamp(fields[3] ?? '');
+				const hour = Number(fields[2]);
+				const current = this.covers.get(fields[1]);
+				if (modStamp !== undefined && Number.isFinite(hour) && current === undefined)
+					this.covers.set(fields[1], { modStamp, hour });
+			} else if (fields[0] === 'o' && fields[1]) {
+				const modStamp = unpackModStamp(fields[2] ?? '');
+				if (modStamp !== undefined) this.learnHash(fields[1], undefined, modStamp, true);
+			} else if (fields[0] === 'd') {
+				dictionary = fields.slice(1).map(unescapeField);
+			} else if (fields[0] === 'w') {
+				const width = Number(fields[1]);
+				const records = fields[2] ?? '';
+				const step = HASH_LENGTH + width;
+				if (!(width > 0)) continue;
+				for (let start = 0; start + step <= records.length; start += step) {
+					const hash = records.slice(start, start + HASH_LENGTH);
+					const status = dictionary[parseInt(records.slice(start + HASH_LENGTH, start + step), 36)];
+					if (status !== undefined && this.subjects.get(hash)?.status === undefined)
+						this.learnHash(hash, status);
+				}
+			}
+		}
+		this.sortEvents();
+		this.version++;
+	}
+
+	/** Events oldest first again after a saved string brought older hours in. */
+	private sortEvents(): void {
+		const sorted = [...this.events].sort(([, a], [, b]) => a - b);
+		this.events.clear();
+		for (const [hash, hour] of sorted) this.events.set(hash, hour);
+	}
+
+	/** Forgets what is past the retention, then the oldest beyond {@link PROCESS_LIMIT}. */
+	private evict(nowSeconds: number): void {
+		const expiredBefore = nowSeconds - RETENTION_SECONDS;
+		for (const [hash, hour] of this.events) {
+			if (hour + BUCKET_SECONDS > expiredBefore && this.events.size <= PROCESS_LIMIT) break;
+			this.events.delete(hash);
+			this.version++;
+		}
+		for (const [hash, { hour }] of this.covers) {
+			if (hour + BUCKET_SECONDS > expiredBefore && this.covers.size <= PROCESS_LIMIT) break;
+			this.covers.delete(hash);
+			this.version++;
+		}
+	}
+
+	private remember(text: string): void {
+		this.known.delete(text);
+		this.known.add(text);
+		if (this.known.size > KNOWN_STRINGS)
+			this.known.delete(this.known.values().next().value as string);
+	}
+}
+
+/** One memory per trigger node of a workflow (`scope`) in this n8n process. */
+const memories = new Map<string, TriggerMemory>();
+
+export function memoryOf(scope: string): TriggerMemory {
+	let memory = memories.get(scope);
+	if (memory === undefined) {
+		memory = new TriggerMemory();
+		memories.set(scope, memory);
+	}
+	return memory;
+}
