@@ -50,6 +50,8 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	memory.savedLimit = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
 	const loaded = staticData[MEMORY_KEY];
+	// Asked before absorbing, which makes the string known.
+	const replaced = loaded !== undefined && !memory.knows(loaded);
 	memory.absorb(loaded, Math.floor(Date.now() / 1000));
 	const save = () => {
 		staticData[MEMORY_KEY] = memory.serialize() as unknown as IDataObject;
@@ -58,7 +60,7 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 		memory,
 		save,
 		saveIfAnotherWriterReplaced: () => {
-			if (loaded !== undefined && !memory.knows(loaded)) save();
+			if (replaced) save();
 		},
 	};
 }
