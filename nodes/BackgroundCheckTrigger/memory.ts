@@ -112,6 +112,12 @@ const escapeField = (text: string) => text.replace(/[\t\n]/g, (c) => (c === '\t'
 const unescapeField = (text: string) =>
 	text.replace(/\\([tn])/g, (_, c: string) => (c === 't' ? '\t' : '\n'));
 
+/** What a change of a subject to a status is known by, whatever its modStamp. */
+const coverOf = (change: Change) =>
+	change.subject === undefined || change.status === undefined
+		? undefined
+		: hashKey(`cover|${change.subject}|${change.status}`);
+
 export class TriggerMemory {
 	/** Event hash → hour it started, oldest first. */
 	private readonly events = new Map<string, number>();
@@ -175,9 +181,13 @@ export class TriggerMemory {
 	admit(change: Change, dropOlder: boolean, nowSeconds: number): Admission {
 		const hash = hashKey(change.key);
 		if (this.events.has(hash) || this.isCovered(change)) return { outcome: 'duplicate' };
-		const open = this.claims.get(hash);
-		if (open && open.openedAt + CLAIM_SECONDS > nowSeconds)
-			return { outcome: 'busy', settled: open.settled };
+		// The same change may come with another modStamp (the watchdog's read of it): its claim holds it too.
+		const names = [hash, ...(coverOf(change) === undefined ? [] : [coverOf(change)!])];
+		for (const name of names) {
+			const open = this.claims.get(name);
+			if (open && open.openedAt + CLAIM_SECONDS > nowSeconds)
+				return { outcome: 'busy', settled: open.settled };
+		}
 		if (dropOlder && this.isOlder(change)) return { outcome: 'outOfOrder' };
 
 		let settle!: () => void;
@@ -187,9 +197,9 @@ export class TriggerMemory {
 				settle = resolve;
 			}),
 		};
-		this.claims.set(hash, claim);
+		for (const name of names) this.claims.set(name, claim);
 		const close = () => {
-			if (this.claims.get(hash) === claim) this.claims.delete(hash);
+			for (const name of names) if (this.claims.get(name) === claim) this.claims.delete(name);
 			settle();
 		};
 		return {
@@ -224,8 +234,8 @@ export class TriggerMemory {
 		}
 		if (change.subject !== undefined) {
 			this.learn(change.subject, change.status, change.modStamp, dropOlder);
-			if (found && change.status !== undefined && change.modStamp !== undefined) {
-				const cover = hashKey(`${change.subject}|${change.status}`);
+			const cover = coverOf(change);
+			if (found && cover !== undefined && change.modStamp !== undefined) {
 				const current = this.covers.get(cover);
 				if (!(timeOf(current?.modStamp) >= timeOf(change.modStamp))) {
 					this.version++;
@@ -335,8 +345,8 @@ export class TriggerMemory {
 	}
 
 	private isCovered(change: Change): boolean {
-		if (change.subject === undefined || change.status === undefined) return false;
-		const cover = this.covers.get(hashKey(`${change.subject}|${change.status}`));
+		const name = coverOf(change);
+		const cover = name === undefined ? undefined : this.covers.get(name);
 		return cover !== undefined && timeOf(change.modStamp) <= timeOf(cover.modStamp);
 	}
 
