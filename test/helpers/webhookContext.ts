@@ -9,10 +9,16 @@
  * - with `runtime: 'newest'` (n8n 2.41), starting an execution wraps the same static data a second time,
  *   which resets that flag (WorkflowRunner.establishContextForPersistence), as 2.41's own ObservableObject does;
  * - a node that answers on the response object and returns `noWebhookResponse` starts nothing;
- * - no `workflowData`: 200 with `webhookResponse` (or n8n's "Webhook call received"); with it, an
- *   execution starts, then n8n reads `webhookResponse` for the answer (the trigger's responseData is empty),
- *   saves static data and answers 200; the execution (the node's `execute`, then nothing else) runs after;
+ * - no `workflowData`: 200 with `webhookResponse` (or n8n's "Webhook call received"); with it, n8n inserts
+ *   and starts an execution (a wait, during which other requests run), then reads `webhookResponse` for the
+ *   answer (the trigger's responseData is empty), saves static data and answers 200; the execution (the
+ *   node's `execute`, then nothing else) runs after; when it cannot start the execution it answers 500
+ *   without reading `webhookResponse`;
  * - a thrown error: 500, and n8n records a failed execution;
+ * - the response emits 'finish', then 'close', once answered, as Node's http response does;
+ * - a trigger's emit saves static data, then runs the execution and settles the emit's donePromise once
+ *   it has run; when n8n's runWorkflow fails, no execution runs and the donePromise never settles (n8n's
+ *   ActiveWorkflowManager only chains it to a started execution);
  * - parameters not set on the node take the defaults of the node's description.
  * `startTriggerReceiver` puts that behind a real HTTP server, for deliveries from the sandbox.
  */
@@ -22,12 +28,14 @@ import type { AddressInfo } from 'net';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IDeferredPromise,
 	IExecuteFunctions,
 	IHookFunctions,
 	INode,
 	IObservableObject,
 	INodeExecutionData,
 	INodeType,
+	IRun,
 	ITriggerFunctions,
 	ITriggerResponse,
 	IWebhookFunctions,
@@ -287,7 +295,11 @@ export function createExecuteContext(
 
 interface TriggerParts {
 	activation: WorkflowActivateMode;
-	emit: (data: INodeExecutionData[][]) => void;
+	emit: (
+		data: INodeExecutionData[][],
+		responsePromise?: unknown,
+		donePromise?: IDeferredPromise<IRun>,
+	) => void;
 	saveFailedExecution: (error: Error) => void;
 	registerCron: (cron: { expression: string }, onTick: () => unknown) => void;
 }
@@ -347,6 +359,9 @@ export class TriggerHarness {
 	/** How many of the next executions n8n fails to start (it then answers 500, as when its database fails). */
 	failStarts = 0;
 
+	/** How many of the trigger's next emits n8n's runWorkflow fails (no execution, the donePromise never settles). */
+	failRunWorkflows = 0;
+
 	/** What the node's trigger method set up at activation: its static data, scheduled ticks, and close function. */
 	private activeTrigger:
 		| { response: ITriggerResponse; crons: Array<{ expression: string; onTick: () => unknown }> }
@@ -363,11 +378,20 @@ export class TriggerHarness {
 	/**
 	 * Handles one request as n8n's live webhook handler does and resolves with the answer; an execution it
 	 * started goes on after that (see {@link idle}). `saveAfterMs` delays the static data save, as starting
-	 * the execution does in n8n, to order saves of concurrent requests.
+	 * the execution does in n8n, to order saves of concurrent requests. `startAfter` holds the request
+	 * where n8n inserts and starts the execution, between the node's answer and the read of `webhookResponse`.
 	 */
 	async handle(
 		delivery: IncomingDelivery,
-		{ readStream, saveAfterMs }: { readStream?: () => Promise<Buffer>; saveAfterMs?: number } = {},
+		{
+			readStream,
+			saveAfterMs,
+			startAfter,
+		}: {
+			readStream?: () => Promise<Buffer>;
+			saveAfterMs?: number;
+			startAfter?: Promise<void>;
+		} = {},
 	): Promise<HandledDelivery> {
 		const staticData = loadStaticData(this.store);
 		const response = new ResponseRecorder();
@@ -378,6 +402,9 @@ export class TriggerHarness {
 		let started: INodeExecutionData[] | undefined;
 		try {
 			const result: IWebhookResponseData = await this.nodeType.webhook!.call(context);
+			const starts = !result.noWebhookResponse && result.workflowData !== undefined;
+			// n8n inserts and starts the execution before it reads the answer.
+			if (starts) await (startAfter ?? databaseRead());
 			if (result.noWebhookResponse) {
 				handled = {
 					statusCode: response.headersSent ? response.statusCode : undefined,
@@ -417,14 +444,15 @@ export class TriggerHarness {
 			headers: delivery.headers,
 			body: request.rawBody ?? Buffer.from(delivery.body),
 		});
-		if (started) this.startExecution(started);
+		if (started) void this.startExecution(started);
 		if (handled.statusCode !== undefined) response.statusCode = handled.statusCode;
 		response.emit('finish');
+		response.emit('close');
 		return handled;
 	}
 
 	/** The execution n8n runs after answering (or after the trigger emitted): the trigger's `execute` on its items. */
-	private startExecution(items: INodeExecutionData[]): void {
+	private async startExecution(items: INodeExecutionData[]): Promise<void> {
 		const output = items.map((item) => item.json);
 		this.executions.push(output);
 		const execute = this.nodeType.execute;
@@ -447,6 +475,7 @@ export class TriggerHarness {
 		})();
 		this.running.add(run);
 		void run.finally(() => this.running.delete(run));
+		await run;
 	}
 
 	/** Resolves once every execution started so far has finished. */
@@ -491,9 +520,15 @@ export class TriggerHarness {
 			staticData,
 			logs: this.logs,
 			activation,
-			emit: (data) => {
+			emit: (data, _responsePromise, donePromise) => {
 				this.store.saveIfChanged(staticData);
-				this.startExecution(data[0]);
+				if (this.failRunWorkflows > 0) {
+					this.failRunWorkflows--;
+					return;
+				}
+				void this.startExecution(data[0]).then(() =>
+					donePromise?.resolve({ status: 'success' } as IRun),
+				);
 			},
 			saveFailedExecution: (error) => this.failedTriggerRuns.push(error),
 			registerCron: (cron, onTick) => crons.push({ expression: cron.expression, onTick }),

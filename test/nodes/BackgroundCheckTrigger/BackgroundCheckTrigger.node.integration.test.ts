@@ -12,8 +12,13 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
-import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
-import { SAVED_LIMIT, hashKey } from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
+import { contentKey, eventKeyOf, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
+import {
+	CLAIM_SECONDS,
+	DUPLICATE_MEMORY_SIZE,
+	MEMORY_KEY,
+	hashKey,
+} from '../../../nodes/BackgroundCheckTrigger/memory';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../../nodes/shared/webhookSignature';
 import {
 	startSandbox,
@@ -144,11 +149,7 @@ async function runToCompletion(caseId: string): Promise<void> {
 
 const eventObjectOf = (items: IDataObject[] | undefined) => items?.[0]?.eventObject as IDataObject;
 const contentKeyOf = (item: IDataObject) =>
-	contentKey({
-		event: String(item.event),
-		eventObject: item.eventObject as IDataObject,
-		body: item,
-	});
+	contentKey({ event: String(item.event), eventObject: item.eventObject as IDataObject });
 
 /** A case.statuschange signed with the endpoint's secret now, as the provider sends it. */
 function signedDelivery(subscription: Subscription, messageId: string, caseId: string) {
@@ -180,6 +181,36 @@ async function deliverAt(harness: TriggerHarness, delivery: IncomingDelivery, sh
 	}
 }
 
+/** Another n8n process (queue mode's main or a second main) over the same database, with its own memory. */
+async function anotherProcess(harness: TriggerHarness): Promise<TriggerHarness> {
+	const other = new TriggerHarness(harness.nodeType, harness.setup);
+	(other as unknown as { store: unknown }).store = harness.store;
+	await restart(other);
+	return other;
+}
+
+/** The trigger's memory as last saved in static data. */
+const savedMemory = (harness: TriggerHarness) =>
+	String(harness.store.nodeData('Background Check Trigger')?.[MEMORY_KEY] ?? '');
+
+const hashOf = (delivery: { body: string }) =>
+	hashKey(contentKey(parseEvent(Buffer.from(delivery.body))!));
+
+/** A gate a test opens: holds a request where n8n inserts and starts its execution. */
+function gate(): { opened: Promise<void>; open: () => void } {
+	let open!: () => void;
+	const opened = new Promise<void>((resolve) => (open = resolve));
+	return { opened, open };
+}
+
+/** Whether `promise` is still pending after other requests had `ms` to run. */
+async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+	let settled = false;
+	void promise.then(() => (settled = true));
+	await new Promise((resolve) => setTimeout(resolve, ms));
+	return !settled;
+}
+
 describe('signed deliveries from the sandbox', () => {
 	it('starts one execution for a signed case.statuschange and answers 2xx', async () => {
 		const { harness, receiver } = await scenario({});
@@ -201,6 +232,7 @@ describe('signed deliveries from the sandbox', () => {
 				secondaryStatus: 'Waiting for Authorization',
 				modStamp: expect.any(String),
 			}),
+			eventKey: eventKeyOf(parseEvent(Buffer.from(JSON.stringify(delivery.payload)))!),
 			deliveryId: delivery.headers['webhook-id'],
 			deliveryTimestamp: new Date(
 				Number(delivery.headers['webhook-timestamp']) * 1000,
@@ -428,19 +460,63 @@ describe('duplicates', () => {
 		expect(harness.runCount).toBe(1);
 	});
 
-	it('keeps every delivery in static data when concurrent requests save in the wrong order', async () => {
+	it('holds a copy arriving while the first is being started until it has started, then calls it a duplicate', async () => {
+		const { harness, subscription } = await scenario({});
+		const delivery = signedDelivery(subscription, 'msg_while_starting', 'case-while-starting');
+		const starting = gate();
+		const first = harness.handle(delivery, { startAfter: starting.opened });
+		const copy = harness.handle(delivery);
+		expect(await pendingAfter(copy, 100)).toBe(true);
+		starting.open();
+		expect((await first).statusCode).toBe(200);
+		expect(await copy).toMatchObject({ statusCode: 200, body: { reason: 'duplicate' } });
+		expect(harness.runCount).toBe(1);
+	});
+
+	it('runs the copy that waited when n8n could not start the first (it answered 500)', async () => {
+		const { harness, subscription } = await scenario({});
+		const delivery = signedDelivery(subscription, 'msg_first_failed', 'case-first-failed');
+		const starting = gate();
+		const first = harness.handle(delivery, { startAfter: starting.opened });
+		const copy = harness.handle(delivery);
+		expect(await pendingAfter(copy, 100)).toBe(true);
+		harness.failStarts = 1;
+		starting.open();
+		expect((await first).statusCode).toBe(500);
+		expect(await copy).toMatchObject({ statusCode: 200, items: [expect.anything()] });
+		expect(harness.runCount).toBe(1);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+	});
+
+	it('answers a copy 503 when the first has not been started after 5 seconds, so that the provider delivers it again', async () => {
+		const { harness, subscription } = await scenario({});
+		const delivery = signedDelivery(subscription, 'msg_slow_start', 'case-slow-start');
+		const starting = gate();
+		const first = harness.handle(delivery, { startAfter: starting.opened });
+		expect(await harness.handle(delivery)).toEqual({
+			statusCode: 503,
+			body: { message: 'A copy of this event is being started' },
+		});
+		starting.open();
+		expect((await first).statusCode).toBe(200);
+		expect(harness.runCount).toBe(1);
+	});
+
+	it('saves every delivery again with the next one started after concurrent requests saved in the wrong order', async () => {
 		const { harness, subscription } = await scenario({});
 		const first = signedDelivery(subscription, 'msg_first', 'case-1');
 		const second = signedDelivery(subscription, 'msg_second', 'case-2');
+		const third = signedDelivery(subscription, 'msg_third', 'case-3');
 
-		// Both load the same static data; the first commits first but its save lands last.
+		// Both load the same static data; the first starts first but its save lands last.
 		await Promise.all([harness.handle(first, { saveAfterMs: 50 }), harness.handle(second)]);
 		expect(harness.runCount).toBe(2);
+		await harness.handle(third);
 
 		await restart(harness);
-		expect((await harness.handle(first)).body).toMatchObject({ reason: 'duplicate' });
-		expect((await harness.handle(second)).body).toMatchObject({ reason: 'duplicate' });
-		expect(harness.runCount).toBe(2);
+		for (const delivery of [first, second, third])
+			expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.runCount).toBe(3);
 	});
 
 	it('still suppresses a redelivery after n8n restarts', async () => {
@@ -453,15 +529,20 @@ describe('duplicates', () => {
 		expect(harness.runCount).toBe(1);
 	});
 
-	it('forgets its duplicate memory when the workflow is deactivated', async () => {
+	it('keeps its memory when n8n removes the webhook and makes it again (deactivate and activate, republish): a retry of an event from before starts nothing', async () => {
 		const { harness } = await scenario({});
 		await createCase();
-		await harness.lifecycle('delete');
-		expect(harness.store.nodeData('Background Check Trigger')).toEqual({});
-
-		await harness.activate();
-		expect((await harness.handle(harness.received[0])).statusCode).toBe(200);
-		expect(harness.runCount).toBe(2);
+		const [delivery] = harness.received;
+		for (const activation of ['update', 'activate'] as const) {
+			await harness.deactivateTrigger();
+			await harness.lifecycle('delete');
+			expect(savedMemory(harness)).toContain(hashOf({ body: delivery.body.toString() }));
+			await harness.activate(activation);
+			expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		}
+		await restart(harness);
+		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.runCount).toBe(1);
 	});
 
 	it('keeps the production memory when a test webhook of the same workflow is removed', async () => {
@@ -679,7 +760,7 @@ describe('Fetch Latest Case', () => {
 	});
 });
 
-describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runtime) => {
+describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (runtime) => {
 	it('holds every accepted delivery once its answer is sent: after a restart even the last one before a quiet spell is a duplicate', async () => {
 		const { harness, subscription } = await scenario({ runtime });
 		const deliveries = Array.from({ length: 30 }, (_, index) =>
@@ -698,23 +779,20 @@ describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runti
 		expect(harness.runCount).toBe(30);
 	});
 
-	it('shares one save between deliveries arriving together, and answers none before a save holding it has been made', async () => {
+	it('answers none of the deliveries arriving together before a save holding it has been made', async () => {
 		const { harness, subscription } = await scenario({ runtime });
 		const deliveries = Array.from({ length: 12 }, (_, index) =>
 			signedDelivery(subscription, `msg_together_${index}`, `case-together-${index}`),
 		);
-		const savesBefore = harness.store.saves;
 		const savedWhenAnswered = await Promise.all(
 			deliveries.map(async (delivery) => {
 				expect((await harness.handle(delivery)).statusCode).toBe(200);
-				return String(harness.store.nodeData('Background Check Trigger')?.deliveryDedup ?? '');
+				return savedMemory(harness);
 			}),
 		);
 		expect(harness.runCount).toBe(12);
-		expect(harness.store.saves - savesBefore).toBeLessThan(4);
 		deliveries.forEach((delivery, index) => {
-			const key = contentKey(parseEvent(Buffer.from(delivery.body))!);
-			expect({ index, saved: savedWhenAnswered[index].includes(hashKey(key)) }).toEqual({
+			expect({ index, saved: savedWhenAnswered[index].includes(hashOf(delivery)) }).toEqual({
 				index,
 				saved: true,
 			});
@@ -724,15 +802,45 @@ describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runti
 			expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 	});
 
-	it("lets the provider's next delivery run an event whose execution n8n could not start (it answered 500)", async () => {
+	it('never saves an event whose execution has not started: a delivery started meanwhile saves without it', async () => {
 		const { harness, subscription } = await scenario({ runtime });
-		const delivery = signedDelivery(subscription, 'msg_not_started', 'case-not-started');
+		const started = signedDelivery(subscription, 'msg_started', 'case-started');
+		const notYet = signedDelivery(subscription, 'msg_not_yet', 'case-not-yet');
+		const starting = gate();
+		const pending = harness.handle(notYet, { startAfter: starting.opened });
+		expect((await harness.handle(started)).statusCode).toBe(200);
+		expect(savedMemory(harness)).toContain(hashOf(started));
+		expect(savedMemory(harness)).not.toContain(hashOf(notYet));
+		// n8n then fails to start it: no save ever held it, and the provider's next delivery runs it.
 		harness.failStarts = 1;
-		expect((await harness.handle(delivery)).statusCode).toBe(500);
+		starting.open();
+		expect((await pending).statusCode).toBe(500);
+		expect(savedMemory(harness)).not.toContain(hashOf(notYet));
+		await restart(harness);
+		expect((await harness.handle(notYet)).statusCode).toBe(200);
+		expect(savedMemory(harness)).toContain(hashOf(notYet));
+		expect(harness.executions.map(([item]) => item.messageId)).toEqual([
+			'msg_started',
+			'msg_not_yet',
+		]);
+	});
+
+	it("releases an event when n8n answers 500 without starting its execution: the provider's retry runs it, once", async () => {
+		const { harness, receiver } = await scenario({ runtime });
+		harness.failStarts = 1;
+		const caseId = await createCase();
+		expect(receiver.answers).toEqual([500]);
 		expect(harness.runCount).toBe(0);
-		expect((await harness.handle(delivery)).statusCode).toBe(200);
+		await sandbox.admin.advanceClock(5);
+		expect(receiver.answers).toEqual([500, 200]);
+		expect(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.outcome)).toEqual([
+			'failed',
+			'succeeded',
+		]);
 		expect(harness.runCount).toBe(1);
-		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+		expect((await harness.handle(harness.received[1])).body).toMatchObject({
+			reason: 'duplicate',
+		});
 	});
 
 	it('writes nothing for a duplicate when the saved copy already holds everything', async () => {
@@ -744,22 +852,28 @@ describe.each(['oldest', 'newest'] as const)('the saved copy, on n8n %s', (runti
 		expect(harness.store.saves).toBe(savesBefore);
 	});
 
-	it('puts back what another writer saved over, with the next request', async () => {
+	it('puts back what another process saved over, with the next request, a duplicate included', async () => {
 		const { harness, subscription } = await scenario({ runtime });
 		const first = signedDelivery(subscription, 'msg_overwritten', 'case-overwritten');
-		await harness.handle(first);
-		harness.store.clear();
+		const second = signedDelivery(subscription, 'msg_other_process', 'case-other-process');
+		const other = await anotherProcess(harness);
+		// Both read the saved memory before either saved; the other process's save lands last.
+		await Promise.all([harness.handle(first), other.handle(second, { saveAfterMs: 50 })]);
+		expect(savedMemory(harness)).not.toContain(hashOf(first));
+		const savesBefore = harness.store.saves;
 		expect((await harness.handle(first)).body).toMatchObject({ reason: 'duplicate' });
+		expect(harness.store.saves).toBe(savesBefore + 1);
 		await restart(harness);
 		expect((await harness.handle(first)).body).toMatchObject({ reason: 'duplicate' });
+		expect((await harness.handle(second)).body).toMatchObject({ reason: 'duplicate' });
 	});
 });
 
 describe('Duplicate Memory Size', () => {
-	const harnessWithSize = (dedupMemorySize: unknown) =>
+	const harnessWithSize = (duplicateMemorySize: unknown) =>
 		new TriggerHarness(new BackgroundCheckTrigger(), {
 			workflowId: `workflow-${++workflowCounter}`,
-			parameters: { options: { dedupMemorySize } },
+			parameters: { options: { duplicateMemorySize } },
 			credentials: {
 				backgroundCheckWebhookApi: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
 			},
@@ -780,9 +894,9 @@ describe('Duplicate Memory Size', () => {
 
 	it('keeps suppressing duplicates with the default when an expression turns bad after activation', async () => {
 		const { harness, subscription } = await scenario({
-			parameters: { options: { dedupMemorySize: 500 } },
+			parameters: { options: { duplicateMemorySize: 500 } },
 		});
-		harness.setup.parameters = { options: { dedupMemorySize: 'abc' } };
+		harness.setup.parameters = { options: { duplicateMemorySize: 'abc' } };
 		const delivery = signedDelivery(subscription, 'msg_bad_size', 'case-bad-size');
 		await harness.handle(delivery);
 		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
@@ -839,6 +953,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 			apiTrackingCode: 'HR-42',
 			apiTrackingUser: null,
 			eventObject: payload.eventObject,
+			eventKey: eventKeyOf(parseEvent(Buffer.from(JSON.stringify(payload)))!),
 			deliveryId: null,
 			deliveryTimestamp: null,
 			signatureScheme: null,
@@ -911,6 +1026,95 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		).toEqual(['Authorization in Progress']);
 	});
 
+	it("runs a change the watchdog found once, even when the provider's late retry carries an older modStamp (the case was edited without a status change)", async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		const fault = sandbox.admin.injectDeliveryFault({
+			subscriptionId: subscription.id,
+			dropRate: 1,
+		});
+		await advance(caseId);
+		const [, missed] = messagesOf(caseId);
+		const delivered = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
+		await sandbox.admin.advanceClock(2);
+		const edited = await fetch(`${sandbox.url}/case/id/${caseId}/candidate`, {
+			method: 'PUT',
+			headers: {
+				'content-type': 'application/json',
+				authorization: `Bearer ${await bearerToken()}`,
+			},
+			body: JSON.stringify({ candidate: { firstName: 'Augusta' } }),
+		});
+		expect(edited.status).toBe(200);
+		await harness.tick();
+		await harness.idle();
+		const [found] = itemsBySource(harness, 'reconciliation');
+		const oldStamp = (delivered.eventObject as IDataObject).modStamp as string;
+		const foundStamp = (found.eventObject as IDataObject).modStamp as string;
+		expect(Date.parse(foundStamp)).toBeGreaterThan(Date.parse(oldStamp));
+		expect(found.eventObject).toMatchObject({
+			secondaryStatus: (delivered.eventObject as IDataObject).secondaryStatus,
+		});
+
+		sandbox.admin.removeDeliveryFault(fault.id);
+		await sandbox.admin.advanceClock(5);
+		expect(
+			sandbox.admin.deliveryLog({ messageId: missed }).map((attempt) => attempt.outcome),
+		).toEqual(['failed', 'succeeded']);
+		expect(harness.runCount).toBe(2);
+		await harness.tick();
+		expect(harness.runCount).toBe(2);
+	});
+
+	it('does not let an older delivery arriving after a newer one make the next look run anything', async () => {
+		const { harness } = await scenario(
+			{
+				parameters: { event: 'any', reconcile: true, reconcileEvery: '10s' },
+				credentials: withApiCredential,
+			},
+			{ quirks: { outOfOrder: true } },
+		);
+		const caseId = await createCase(); // held back until the next message for the endpoint
+		await sandbox.admin.advanceClock(10);
+		await advance(caseId); // sent first, then the held one
+		expect(harness.executions.map(([item]) => eventObjectOf([item]).secondaryStatus)).toEqual([
+			'Authorization in Progress',
+			'Waiting for Authorization',
+		]);
+		const requestsBefore = sandbox.admin.requestLog().length;
+		await harness.tick();
+		expect(harness.runCount).toBe(2);
+		// The list says the case is where the newer delivery left it: nothing to read.
+		expect(
+			sandbox.admin
+				.requestLog()
+				.slice(requestsBefore)
+				.map((entry) => entry.path),
+		).toEqual(['/case/list']);
+	});
+
+	it("finds a change again when n8n could not run the execution the look emitted (runWorkflow failed), once that look's claim has lapsed", async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		harness.failRunWorkflows = 1;
+		await harness.tick();
+		await harness.idle();
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
+		// n8n never settles the emit's donePromise then; the claim holds back copies for CLAIM_SECONDS.
+		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + (CLAIM_SECONDS + 1) * 1000);
+		await harness.tick();
+		await harness.idle();
+		expect(
+			itemsBySource(harness, 'reconciliation').map(
+				(item) => (item.eventObject as IDataObject).secondaryStatus,
+			),
+		).toEqual(['Authorization in Progress']);
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
+	});
+
 	it('saves a failed look as a failed execution and finds the change at the next one', async () => {
 		const { harness, subscription } = await watched();
 		const caseId = await createCase();
@@ -943,6 +1147,9 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 			/^The watchdog could not list the cases of the credential's group: .*500/,
 		);
 		const { harness } = await watched();
+		// A start without a saved record (static data from before Reconcile Missed Events was on).
+		await harness.deactivateTrigger();
+		harness.store.clear();
 		sandbox.admin.injectFault({
 			kind: 'status',
 			status: 500,
@@ -950,8 +1157,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 			pathPrefix: '/case/list',
 			times: 1,
 		});
-		await harness.lifecycle('delete');
-		await expect(harness.activate('init')).resolves.toBeUndefined();
+		await expect(restart(harness)).resolves.toBeUndefined();
 		expect(
 			harness.logs.some((line) => line.level === 'warn' && line.message.includes('could not list')),
 		).toBe(true);
@@ -960,20 +1166,43 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
 	});
 
-	it('when off, schedules nothing and drops what an earlier watchdog saved', async () => {
+	it('when off, schedules nothing and drops the record an earlier watchdog saved', async () => {
+		await createCase();
 		const { harness } = await watched();
-		expect(harness.store.nodeData('Background Check Trigger')).toHaveProperty('watchdog');
+		expect(savedMemory(harness)).toMatch(/^m1 1\n[^]*\nw\t/);
 		harness.setup.parameters = { ...harness.setup.parameters, reconcile: false };
 		await harness.activate('update');
 		expect(harness.schedules).toEqual([]);
-		expect(harness.store.nodeData('Background Check Trigger')).not.toHaveProperty('watchdog');
+		expect(savedMemory(harness)).toMatch(/^m1 0(\n|$)/);
+		expect(savedMemory(harness)).not.toMatch(/\nw\t/);
 	});
 
-	it('forgets what it knows when the workflow is deactivated', async () => {
-		const { harness } = await watched();
+	it('keeps its record when n8n republishes the workflow (webhook removed and made again): a change made meanwhile runs at the next look', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
 		await harness.deactivateTrigger();
 		await harness.lifecycle('delete');
-		expect(harness.store.nodeData('Background Check Trigger')).toEqual({});
+		await advance(caseId);
+		await harness.activate('update');
+		await harness.tick();
+		expect(
+			itemsBySource(harness, 'reconciliation').map(
+				(item) => (item.eventObject as IDataObject).secondaryStatus,
+			),
+		).toEqual(['Authorization in Progress']);
+	});
+
+	it('makes a new record when a user activates the workflow again: changes made while it was inactive are not replayed', async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await harness.deactivateTrigger();
+		await harness.lifecycle('delete');
+		await advance(caseId);
+		await harness.activate('activate');
+		await harness.tick();
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
 	});
 });
 
@@ -1054,9 +1283,9 @@ describe('node description and credential test', () => {
 		expect(options.find((option) => option.name === 'toleranceSeconds')?.default).toBe(
 			DEFAULT_TOLERANCE_SECONDS,
 		);
-		expect(options.find((option) => option.name === 'dedupMemorySize')).toMatchObject({
-			default: SAVED_LIMIT.default,
-			typeOptions: { minValue: SAVED_LIMIT.min, maxValue: SAVED_LIMIT.max },
+		expect(options.find((option) => option.name === 'duplicateMemorySize')).toMatchObject({
+			default: DUPLICATE_MEMORY_SIZE.default,
+			typeOptions: { minValue: DUPLICATE_MEMORY_SIZE.min, maxValue: DUPLICATE_MEMORY_SIZE.max },
 		});
 	});
 

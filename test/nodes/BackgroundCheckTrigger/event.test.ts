@@ -1,8 +1,11 @@
 /** nodes/BackgroundCheckTrigger/event.ts: reading, filtering, keying and shaping a verified event. */
+import { createHash } from 'crypto';
+
 import {
 	caseIdOf,
+	changeOf,
 	contentKey,
-	orderingSubject,
+	eventKeyOf,
 	outputItem,
 	parseEvent,
 	parseStatusList,
@@ -147,14 +150,78 @@ describe('content keys', () => {
 		expect(contentKey(a)).not.toBe(contentKey(c));
 	});
 
-	it('names what modStamp orders', () => {
-		expect(orderingSubject(parseEvent(body)!)).toEqual({
-			subject: 'case.statuschange|case-1',
+	it('names what modStamp orders and the statuses the event sets', () => {
+		expect(changeOf(parseEvent(body)!)).toEqual({
+			key: contentKey(parseEvent(body)!),
+			subject: 'case:case-1',
+			status: '["case-status-complete",null]',
 			modStamp: '2025-03-01T10:00:00.000Z',
 		});
 		expect(
-			orderingSubject(parseEvent(Buffer.from('{"event":"x","eventObject":{"id":"1"}}'))!),
-		).toBeUndefined();
+			changeOf(
+				parseEvent(
+					Buffer.from(
+						'{"event":"casedata.statuschange","eventObject":{"id":"cd-1","statusId":"s","modStamp":"m"}}',
+					),
+				)!,
+			),
+		).toMatchObject({ subject: 'casedata:cd-1', status: '["s",null]', modStamp: 'm' });
+		expect(
+			changeOf(parseEvent(Buffer.from('{"event":"x","eventObject":{"id":"1","modStamp":"m"}}'))!),
+		).toEqual({ key: 'content:["x",{"id":"1","modStamp":"m"}]', subject: 'x:1', modStamp: 'm' });
+		expect(changeOf(parseEvent(Buffer.from('{"event":"x","eventObject":{"id":"1"}}'))!)).toEqual({
+			key: 'content:["x",{"id":"1"}]',
+		});
+	});
+});
+
+describe('eventKey', () => {
+	const legacyCopy = parseEvent(
+		Buffer.from(
+			JSON.stringify({ ...caseEvent, messageId: 'legacy-9', username: 'u', password: 'p' }),
+		),
+	)!;
+	/** The same change as the watchdog builds it from GET /case/id (watchdog.ts): other fields, other order. */
+	const fromWatchdog = {
+		event: 'case.statuschange',
+		body: {},
+		eventObject: {
+			modStamp: '2025-03-01T10:00:00.000Z',
+			secondaryStatus: null,
+			caseStatusId: 'case-status-complete',
+			caseStatus: 'Complete',
+			groupProfileId: 'group-profile-east',
+			id: 'case-1',
+		},
+	};
+
+	it("is the SHA-256 of the content key: the same in a delivery, its legacy copy and the watchdog's event of the same content", () => {
+		const delivered = parseEvent(body)!;
+		const expected = createHash('sha256').update(contentKey(delivered)).digest('base64url');
+		expect(eventKeyOf(delivered)).toBe(expected);
+		expect(eventKeyOf(legacyCopy)).toBe(expected);
+		expect(eventKeyOf(fromWatchdog)).toBe(expected);
+		expect(
+			outputItem(legacyCopy, { valid: true, scheme: 'legacy', timestampSeconds: NOW }),
+		).toMatchObject({ eventKey: expected });
+		expect(outputItem(fromWatchdog)).toMatchObject({
+			eventKey: expected,
+			source: 'reconciliation',
+		});
+	});
+
+	it('differs when the status or the modStamp differs', () => {
+		const other = (patch: Record<string, unknown>) => ({
+			...fromWatchdog,
+			eventObject: { ...fromWatchdog.eventObject, ...patch },
+		});
+		const keys = new Set([
+			eventKeyOf(fromWatchdog),
+			eventKeyOf(other({ caseStatusId: 'case-status-pending' })),
+			eventKeyOf(other({ secondaryCaseStatusId: 'x' })),
+			eventKeyOf(other({ modStamp: '2025-03-01T10:00:00.001Z' })),
+		]);
+		expect(keys.size).toBe(4);
 	});
 });
 
@@ -168,6 +235,7 @@ describe('output', () => {
 		};
 		expect(outputItem(parseEvent(body)!, verification)).toEqual({
 			...caseEvent,
+			eventKey: eventKeyOf(parseEvent(body)!),
 			deliveryId: 'msg_1',
 			deliveryTimestamp: new Date(NOW_MS).toISOString(),
 			signatureScheme: 'standard',

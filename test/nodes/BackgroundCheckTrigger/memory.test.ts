@@ -3,17 +3,18 @@ import { ObservableObject, type IDataObject } from 'n8n-workflow';
 
 import {
 	BUCKET_SECONDS,
-	DeliveryDeduplicator,
+	CLAIM_SECONDS,
+	DUPLICATE_MEMORY_SIZE,
 	HASH_LENGTH,
 	PROCESS_LIMIT,
 	RETENTION_SECONDS,
-	SAVED_LIMIT,
-	deduplicatorFor,
-	forgetDeduplicator,
+	TriggerMemory,
+	hashKey,
+	memoryOf,
 	type Admission,
-	type AdmissionRequest,
+	type Change,
 	type Claim,
-} from '../../../nodes/BackgroundCheckTrigger/deliveryDeduplicator';
+} from '../../../nodes/BackgroundCheckTrigger/memory';
 import {
 	WEBHOOK_DELIVERY_ATTEMPTS,
 	WEBHOOK_RESPONSE_DEADLINE_SECONDS,
@@ -29,273 +30,252 @@ function admitted(admission: Admission): Claim {
 	return admission.claim;
 }
 
-const event = (key: string, extra: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
-	key,
-	dropOlder: false,
-	...extra,
-});
+const change = (key: string, extra: Partial<Change> = {}): Change => ({ key, ...extra });
 
-/** Admits and commits `key` at `now`. */
+/** Admits `key` and starts its execution at `now`. */
 function run(
-	deduplicator: DeliveryDeduplicator,
+	memory: TriggerMemory,
 	key: string,
 	now = NOW,
-	extra: Partial<AdmissionRequest> = {},
+	extra: Partial<Change> = {},
+	dropOlder = false,
 ): void {
-	admitted(deduplicator.admit(event(key, extra), now)).commit(now);
+	admitted(memory.admit(change(key, extra), dropOlder, now)).start(now);
 }
 
-/** The hashes of a persisted v3 string, oldest first. */
-function savedHashes(persisted: string): string[] {
-	const lines = persisted.split('\nlatest')[0].split('\n').slice(1);
-	return lines.flatMap(
-		(line) => line.split(' ')[1].match(new RegExp(`.{${HASH_LENGTH}}`, 'g')) ?? [],
-	);
+/** The event hashes of a saved string, oldest first. */
+function savedHashes(saved: string): string[] {
+	return saved
+		.split('\n')
+		.filter((line) => line.startsWith('e\t'))
+		.flatMap((line) => line.split('\t')[2].match(new RegExp(`.{${HASH_LENGTH}}`, 'g')) ?? []);
 }
 
-/** A saved copy without its first line (which names the process that wrote it). */
-const body = (persisted: string) => persisted.slice(persisted.indexOf('\n'));
+const linesOf = (saved: string, kind: string) =>
+	saved.split('\n').filter((line) => line.startsWith(`${kind}\t`));
 
 /** What n8n saves and a restarted process reads back. */
-const throughJson = (deduplicator: DeliveryDeduplicator) =>
-	JSON.parse(JSON.stringify({ copy: deduplicator.persistedView })).copy as string;
+const throughJson = (memory: TriggerMemory) =>
+	JSON.parse(JSON.stringify({ memory: memory.serialize() })).memory as string;
 
-describe('DeliveryDeduplicator', () => {
+/** A new process that read what `memory` saved. */
+function restarted(memory: TriggerMemory, now = NOW): TriggerMemory {
+	const after = new TriggerMemory();
+	after.savedLimit = memory.savedLimit;
+	after.absorb(throughJson(memory), now);
+	return after;
+}
+
+describe('TriggerMemory', () => {
 	it('admits an event once and calls any later copy a duplicate', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		run(deduplicator, 'case:1');
-		expect(deduplicator.admit(event('case:1'), NOW).outcome).toBe('duplicate');
-		expect(deduplicator.admit(event('case:2'), NOW).outcome).toBe('admitted');
+		const memory = new TriggerMemory();
+		run(memory, 'case:1');
+		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
+		expect(memory.admit(change('case:2'), false, NOW).outcome).toBe('admitted');
 	});
 
-	it('refuses a concurrent copy while the first one is still being processed', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		const first = admitted(deduplicator.admit(event('case:1'), NOW));
-		expect(deduplicator.admit(event('case:1'), NOW).outcome).toBe('duplicate');
-		first.commit(NOW);
-		expect(deduplicator.admit(event('case:1'), NOW).outcome).toBe('duplicate');
+	it('holds a copy back as busy while the first is being started, and calls it a duplicate once started', async () => {
+		const memory = new TriggerMemory();
+		const first = admitted(memory.admit(change('case:1'), false, NOW));
+		const copy = memory.admit(change('case:1'), false, NOW);
+		expect(copy.outcome).toBe('busy');
+		let settled = false;
+		void (copy as Extract<Admission, { outcome: 'busy' }>).settled.then(() => (settled = true));
+		await Promise.resolve();
+		expect(settled).toBe(false);
+		first.start(NOW);
+		await Promise.resolve();
+		expect(settled).toBe(true);
+		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
 	});
 
-	it('admits a copy again after the first one released its claim (filtered out)', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		admitted(deduplicator.admit(event('case:1'), NOW)).release();
-		run(deduplicator, 'case:1');
-		expect(deduplicator.admit(event('case:1'), NOW).outcome).toBe('duplicate');
+	it('admits a copy again after the first released its claim (filtered out, or n8n could not start it)', async () => {
+		const memory = new TriggerMemory();
+		const first = admitted(memory.admit(change('case:1'), false, NOW));
+		const copy = memory.admit(change('case:1'), false, NOW) as Extract<
+			Admission,
+			{ outcome: 'busy' }
+		>;
+		first.release();
+		await copy.settled;
+		run(memory, 'case:1');
+		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
 	});
 
-	it('ignores a second settle of the same claim', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		const claim = admitted(deduplicator.admit(event('case:1'), NOW));
-		claim.commit(NOW);
+	it(`stops holding copies back ${CLAIM_SECONDS} seconds after a claim whose outcome never came`, () => {
+		const memory = new TriggerMemory();
+		admitted(memory.admit(change('case:1'), false, NOW));
+		expect(memory.admit(change('case:1'), false, NOW + CLAIM_SECONDS - 1).outcome).toBe('busy');
+		expect(memory.admit(change('case:1'), false, NOW + CLAIM_SECONDS).outcome).toBe('admitted');
+	});
+
+	it('ignores a second settle of the same claim, and a settle of a claim replaced after it expired', () => {
+		const memory = new TriggerMemory();
+		const claim = admitted(memory.admit(change('case:1'), false, NOW));
+		claim.start(NOW);
 		claim.release();
-		expect(deduplicator.admit(event('case:1'), NOW).outcome).toBe('duplicate');
+		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
+
+		const stale = admitted(memory.admit(change('case:2'), false, NOW));
+		admitted(memory.admit(change('case:2'), false, NOW + CLAIM_SECONDS));
+		stale.release();
+		expect(memory.admit(change('case:2'), false, NOW + CLAIM_SECONDS).outcome).toBe('busy');
 	});
 
-	it('survives a restart through its saved copy', () => {
-		const before = new DeliveryDeduplicator();
+	it('saves nothing of an event until its execution has started', () => {
+		const memory = new TriggerMemory();
+		const claim = admitted(memory.admit(change('case:1'), false, NOW));
+		expect(savedHashes(memory.serialize())).toEqual([]);
+		expect(memory.size).toBe(0);
+		claim.start(NOW);
+		expect(savedHashes(memory.serialize())).toEqual([hashKey('case:1')]);
+	});
+
+	it('survives a restart through its saved string', () => {
+		const before = new TriggerMemory();
 		run(before, 'case:1');
-		const after = new DeliveryDeduplicator();
-		after.absorb(throughJson(before), NOW + 60);
-		expect(after.admit(event('case:1'), NOW + 60).outcome).toBe('duplicate');
+		const after = restarted(before, NOW + 60);
+		expect(after.admit(change('case:1'), false, NOW + 60).outcome).toBe('duplicate');
 		expect(after.size).toBe(1);
 	});
 
-	it('saves 10-character hashes, not the keys, run together: about 10 bytes per event', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		run(deduplicator, 'case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]');
-		run(deduplicator, 'case:2');
+	it('saves 10-character hashes, not the keys, run together by hour: about 10 bytes per event', () => {
+		const memory = new TriggerMemory();
+		run(memory, 'case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]');
+		run(memory, 'case:2');
 		const hash = createHash('sha256').update('case:2').digest('base64url').slice(0, 10);
-		expect(deduplicator.toPersisted()).toMatch(
-			new RegExp(`^v3 [0-9a-f]{8}\\n${NOW} [\\w-]{10}${hash.replace(/-/g, '\\-')}\\nlatest$`),
+		expect(memory.serialize()).toBe(
+			`m1 0\ne\t${NOW}\t${hashKey('case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]')}${hash}`,
 		);
-		expect(deduplicator.toPersisted()).not.toContain('c-1');
+		expect(memory.serialize()).not.toContain('c-1');
 	});
 
-	it('offers a view for static data that serializes to what it holds when n8n saves it', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		// Static data as n8n hands it to a node: wrapped in its change-tracking proxy.
+	it('hands n8n a plain string, which its change-tracking proxy saves as it is', () => {
+		const memory = new TriggerMemory();
 		const staticData = ObservableObject.create({ 'node:Trigger': {} }) as IDataObject & {
 			__dataChanged: boolean;
 		};
-		const nodeData = staticData['node:Trigger'] as IDataObject;
-		run(deduplicator, 'case:1');
-		nodeData.dedup = deduplicator.persistedView as unknown as IDataObject;
+		run(memory, 'case:1');
+		(staticData['node:Trigger'] as IDataObject).memory = memory.serialize();
 		expect(staticData.__dataChanged).toBe(true);
-
-		run(deduplicator, 'case:2');
 		const saved = JSON.parse(JSON.stringify(staticData));
-		expect(saved['node:Trigger'].dedup).toEqual(deduplicator.toPersisted());
-		expect(savedHashes(saved['node:Trigger'].dedup)).toHaveLength(2);
+		expect(saved['node:Trigger'].memory).toBe(memory.serialize());
 	});
 
-	it('merges what another writer saved with what it holds, and saves the union', () => {
-		const processA = new DeliveryDeduplicator();
-		const processB = new DeliveryDeduplicator();
+	it('merges what another process saved with what it holds, and saves the union', () => {
+		const processA = new TriggerMemory();
+		const processB = new TriggerMemory();
 		run(processA, 'case:a');
-		run(processB, 'case:b', NOW, {
-			subject: 's',
-			modStamp: '2025-01-02T00:00:00Z',
-			dropOlder: true,
-		});
+		run(processB, 'case:b', NOW, { subject: 's', modStamp: '2025-01-02T00:00:00.000Z' }, true);
 		processA.absorb(throughJson(processB), NOW);
-		expect(processA.admit(event('case:b'), NOW).outcome).toBe('duplicate');
+		expect(processA.admit(change('case:b'), false, NOW).outcome).toBe('duplicate');
 		expect(
-			processA.admit(
-				event('x', { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }),
-				NOW,
-			).outcome,
+			processA.admit(change('x', { subject: 's', modStamp: '2025-01-01T00:00:00.000Z' }), true, NOW)
+				.outcome,
 		).toBe('outOfOrder');
-		expect(savedHashes(processA.toPersisted())).toHaveLength(2);
+		expect(savedHashes(processA.serialize())).toHaveLength(2);
 		processA.absorb(throughJson(processB), NOW);
 		expect(processA.size).toBe(2);
 	});
 
-	it('says when what a request read lacks something it holds (another writer saved over it), and not otherwise', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		expect(deduplicator.isBehind(undefined)).toBe(false);
-		run(deduplicator, 'case:1');
-		expect(deduplicator.isBehind(undefined)).toBe(true);
-		const saved = throughJson(deduplicator);
-		expect(deduplicator.isBehind(saved)).toBe(false);
-		expect(deduplicator.isBehind(deduplicator.persistedView)).toBe(false);
-		run(deduplicator, 'case:2');
-		expect(deduplicator.isBehind(saved)).toBe(true);
+	it('knows the strings it wrote or read from those another process wrote since', () => {
+		const mine = new TriggerMemory();
+		expect(mine.knows(undefined)).toBe(false);
+		run(mine, 'case:1');
+		const saved = throughJson(mine);
+		expect(mine.knows(saved)).toBe(true);
+		const other = new TriggerMemory();
+		run(other, 'case:2');
+		const foreign = throughJson(other);
+		expect(mine.knows(foreign)).toBe(false);
+		mine.absorb(foreign, NOW);
+		expect(mine.knows(foreign)).toBe(true);
+		// A string it wrote earlier is still known after it wrote a newer one (saves may land out of order).
+		run(mine, 'case:3');
+		mine.serialize();
+		expect(mine.knows(saved)).toBe(true);
 	});
 
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		const parse = jest.spyOn(
-			deduplicator as unknown as { absorbText(text: string): void },
-			'absorbText',
-		);
-		run(deduplicator, 'case:a');
-		const first = throughJson(deduplicator);
-		run(deduplicator, 'case:b');
-		const second = throughJson(deduplicator);
-		deduplicator.absorb(second, NOW);
-		deduplicator.absorb(first, NOW);
-		deduplicator.absorb(second, NOW);
+		const memory = new TriggerMemory();
+		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
+		run(memory, 'case:a');
+		const first = throughJson(memory);
+		run(memory, 'case:b');
+		const second = throughJson(memory);
+		memory.absorb(second, NOW);
+		memory.absorb(first, NOW);
+		memory.absorb(second, NOW);
 		expect(parse).not.toHaveBeenCalled();
-		expect(deduplicator.size).toBe(2);
+		expect(memory.size).toBe(2);
 
-		const other = new DeliveryDeduplicator();
+		const other = new TriggerMemory();
 		run(other, 'case:c');
-		const foreign = other.toPersisted();
-		deduplicator.absorb(foreign, NOW);
-		deduplicator.absorb(foreign, NOW);
+		const foreign = other.serialize();
+		memory.absorb(foreign, NOW);
+		memory.absorb(foreign, NOW);
 		expect(parse).toHaveBeenCalledTimes(1);
 	});
 
-	it('reads what earlier versions saved (v2 strings with 12-character hashes, v1 objects), so an upgrade keeps the memory', () => {
-		const hash = (key: string, length: number) =>
-			createHash('sha256').update(key).digest('base64url').slice(0, length);
-		const v2 = new DeliveryDeduplicator();
-		v2.absorb(
-			`v2\n${NOW - 60} ${hash('case:1', 12)}\n${NOW - 30} ${hash('delivery:x', 12)} ${hash('case:2', 12)}\nlatest\n${hash('s', 12)} 2025-01-02T00:00:00Z`,
-			NOW,
-		);
-		expect(v2.admit(event('case:1'), NOW).outcome).toBe('duplicate');
-		expect(v2.admit(event('case:2'), NOW).outcome).toBe('duplicate');
-		expect(
-			v2.admit(event('y', { subject: 's', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }), NOW)
-				.outcome,
-		).toBe('outOfOrder');
-
-		const v1 = new DeliveryDeduplicator();
-		v1.absorb(
-			JSON.parse(
-				JSON.stringify({
-					deliveries: [[[hash('delivery:a', 16), hash('case:3', 16)], NOW - 60]],
-					latest: [[hash('t', 16), '2025-01-02T00:00:00Z']],
-				}),
-			),
-			NOW,
-		);
-		expect(v1.admit(event('case:3'), NOW).outcome).toBe('duplicate');
-		expect(
-			v1.admit(event('z', { subject: 't', modStamp: '2025-01-01T00:00:00Z', dropOlder: true }), NOW)
-				.outcome,
-		).toBe('outOfOrder');
-		// Saved again in format v3, from which a restarted process still knows it.
-		const restarted = new DeliveryDeduplicator();
-		restarted.absorb(throughJson(v1), NOW);
-		expect(restarted.admit(event('case:3'), NOW).outcome).toBe('duplicate');
-	});
-
 	it('keeps any modStamp text intact through the string', () => {
-		const modStamp = 'odd "stamp"\nwith a newline \\ and spaces';
-		const before = new DeliveryDeduplicator();
-		run(before, 'a', NOW, { subject: 's', modStamp, dropOlder: true });
-		const after = new DeliveryDeduplicator();
-		after.absorb(throughJson(before), NOW);
-		const body = (persisted: string) => persisted.slice(persisted.indexOf('\n'));
-		expect(body(after.toPersisted())).toBe(body(before.toPersisted()));
-		expect(after.toPersisted()).toContain(JSON.stringify(modStamp).slice(1, -1));
+		const modStamp = 'odd "stamp"\twith a tab,\na newline \\ and spaces';
+		const before = new TriggerMemory();
+		run(before, 'a', NOW, { subject: 's', modStamp }, true);
+		const after = restarted(before);
+		expect(after.modStampOf('s')).toBe(modStamp);
+		expect(after.serialize()).toBe(before.serialize());
 	});
 
-	it('keeps an ISO modStamp in 8 characters and reads it back as the same instant; escapes a leading ~', () => {
-		const before = new DeliveryDeduplicator();
-		run(before, 'a', NOW, { subject: 's', modStamp: '2025-03-01T10:00:00.123Z', dropOlder: true });
-		run(before, 'b', NOW, { subject: 't', modStamp: '~not a time', dropOlder: true });
-		const [, , , iso, tilde] = before.toPersisted().split('\n');
-		expect(iso).toMatch(/^[\w-]{10} ~[0-9a-z]{8}$/);
-		expect(tilde).toMatch(/ \\u007enot a time$/);
-		const after = new DeliveryDeduplicator();
-		after.absorb(throughJson(before), NOW);
+	it('keeps an ISO modStamp in 9 characters and reads it back as the same instant; a leading ~ stays text', () => {
+		const before = new TriggerMemory();
+		run(before, 'a', NOW, { subject: 's', modStamp: '2025-03-01T10:00:00.123Z' }, true);
+		run(before, 'b', NOW, { subject: 't', modStamp: '~not a time' }, true);
+		const [iso, tilde] = linesOf(before.serialize(), 'o');
+		expect(iso).toBe(`o\t${hashKey('s')}\t~${Date.parse('2025-03-01T10:00:00.123Z').toString(36)}`);
+		expect(iso.split('\t')[2]).toHaveLength(9);
+		expect(tilde).toBe(`o\t${hashKey('t')}\t"~not a time"`);
+		const after = restarted(before);
+		expect(after.modStampOf('t')).toBe('~not a time');
 		expect(
-			after.admit(
-				event('c', { subject: 's', modStamp: '2025-03-01T10:00:00.122Z', dropOlder: true }),
-				NOW,
-			).outcome,
+			after.admit(change('c', { subject: 's', modStamp: '2025-03-01T10:00:00.122Z' }), true, NOW)
+				.outcome,
 		).toBe('outOfOrder');
 		expect(
-			after.admit(
-				event('d', { subject: 's', modStamp: '2025-03-01T10:00:00.123Z', dropOlder: true }),
-				NOW,
-			).outcome,
+			after.admit(change('d', { subject: 's', modStamp: '2025-03-01T10:00:00.123Z' }), true, NOW)
+				.outcome,
 		).toBe('admitted');
-		expect(body(after.toPersisted())).toBe(body(before.toPersisted()));
-	});
-
-	it('knows its own saved copies from those another writer made', () => {
-		const mine = new DeliveryDeduplicator();
-		expect(mine.wrote(undefined)).toBe(true);
-		run(mine, 'case:1');
-		expect(mine.wrote(undefined)).toBe(false);
-		expect(mine.wrote(throughJson(mine))).toBe(true);
-		expect(mine.wrote(mine.persistedView)).toBe(true);
-		const other = new DeliveryDeduplicator();
-		run(other, 'case:2');
-		expect(mine.wrote(throughJson(other))).toBe(false);
+		expect(after.serialize()).toBe(before.serialize());
 	});
 
 	it('skips lines of a saved string it cannot read', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		deduplicator.absorb(
-			`v3\nnot-a-time aaaaaaaaaa\n${NOW} short\n${NOW} bbbbbbbbbbcc\nlatest\nnospace\ncccccccccc "broken`,
+		const memory = new TriggerMemory();
+		memory.absorb(
+			`m1 0\ne\tnot-a-time\taaaaaaaaaa\ne\t${NOW}\tshort\ne\t${NOW}\tbbbbbbbbbbcc\nc\tcccccccccc\tx\t~1\no\tdddddddddd\t"broken\nw\t0\tx\nq\tunknown`,
 			NOW,
 		);
-		expect(deduplicator.size).toBe(1);
+		expect(memory.size).toBe(1);
+		expect(memory.admit(change('x'), false, NOW).outcome).toBe('admitted');
 	});
 
-	it('absorbs its own view without duplicating entries', () => {
-		const deduplicator = new DeliveryDeduplicator();
-		run(deduplicator, 'case:1');
-		deduplicator.absorb(deduplicator.persistedView, NOW);
-		expect(deduplicator.size).toBe(1);
+	it('absorbs its own string without duplicating entries', () => {
+		const memory = new TriggerMemory();
+		run(memory, 'case:1');
+		memory.absorb(memory.serialize(), NOW);
+		expect(memory.size).toBe(1);
 	});
 
 	it.each([
 		undefined,
 		null,
 		'text',
-		'v1\n1760000000 aaaaaaaaaaaa',
-		{ deliveries: 'x' },
-		{ deliveries: [[['k'], 'not a time'], 'junk', [[1, 2], NOW]] },
-	])('ignores saved data it cannot read: %p', (persisted) => {
-		const deduplicator = new DeliveryDeduplicator();
-		expect(() => deduplicator.absorb(persisted, NOW)).not.toThrow();
-		expect(deduplicator.size).toBe(0);
+		`v3 0123abcd\n${NOW} aaaaaaaaaa\nlatest`,
+		'w1 1 1 0123abcd\n\t"x"\naaaaaaaaaa0',
+		{ deliveries: [[['k'], NOW]] },
+	])('ignores saved data it cannot read: %p', (saved) => {
+		const memory = new TriggerMemory();
+		expect(() => memory.absorb(saved, NOW)).not.toThrow();
+		expect(memory.size).toBe(0);
+		expect(memory.recorded).toBe(false);
 	});
 
 	describe("the provider's retry window", () => {
@@ -309,179 +289,254 @@ describe('DeliveryDeduplicator', () => {
 		});
 
 		it('recognises a retry 28 hours later, also after 5,000 other events and a restart in between', () => {
-			const deduplicator = new DeliveryDeduplicator(SAVED_LIMIT.max);
-			run(deduplicator, 'case:first', NOW + 59 * 60);
+			const memory = new TriggerMemory();
+			memory.savedLimit = DUPLICATE_MEMORY_SIZE.max;
+			run(memory, 'case:first', NOW + 59 * 60);
 			for (let index = 0; index < 5000; index++)
-				run(deduplicator, `case:other-${index}`, NOW + 3600 + index * 20);
+				run(memory, `case:other-${index}`, NOW + 3600 + index * 20);
 			const retryAt = NOW + 59 * 60 + RETENTION_SECONDS;
-			expect(deduplicator.admit(event('case:first'), retryAt).outcome).toBe('duplicate');
-			const restarted = new DeliveryDeduplicator(SAVED_LIMIT.max);
-			restarted.absorb(throughJson(deduplicator), retryAt);
-			expect(restarted.admit(event('case:first'), retryAt).outcome).toBe('duplicate');
+			expect(memory.admit(change('case:first'), false, retryAt).outcome).toBe('duplicate');
+			expect(restarted(memory, retryAt).admit(change('case:first'), false, retryAt).outcome).toBe(
+				'duplicate',
+			);
 		});
 
 		it('forgets an event once its hour is more than 28 hours old', () => {
-			const deduplicator = new DeliveryDeduplicator();
-			run(deduplicator, 'case:old', NOW + 10);
-			run(deduplicator, 'case:new', NOW + BUCKET_SECONDS + RETENTION_SECONDS);
-			expect(deduplicator.size).toBe(1);
+			const memory = new TriggerMemory();
+			run(memory, 'case:old', NOW + 10);
+			run(memory, 'case:new', NOW + BUCKET_SECONDS + RETENTION_SECONDS);
+			expect(memory.size).toBe(1);
 			expect(
-				deduplicator.admit(event('case:old'), NOW + BUCKET_SECONDS + RETENTION_SECONDS).outcome,
+				memory.admit(change('case:old'), false, NOW + BUCKET_SECONDS + RETENTION_SECONDS).outcome,
 			).toBe('admitted');
 		});
 
 		it(`holds at most ${PROCESS_LIMIT.toLocaleString('en-US')} events in process memory, forgetting the oldest`, () => {
-			const deduplicator = new DeliveryDeduplicator();
+			const memory = new TriggerMemory();
 			for (let index = 0; index < PROCESS_LIMIT + 10; index++)
-				run(deduplicator, `case:${index}`, NOW + Math.floor(index / 10));
-			expect(deduplicator.size).toBe(PROCESS_LIMIT);
-			expect(deduplicator.admit(event('case:9'), NOW + PROCESS_LIMIT).outcome).toBe('admitted');
-			expect(deduplicator.admit(event('case:10'), NOW + PROCESS_LIMIT).outcome).toBe('duplicate');
+				run(memory, `case:${index}`, NOW + Math.floor(index / 10));
+			expect(memory.size).toBe(PROCESS_LIMIT);
+			expect(memory.admit(change('case:9'), false, NOW + PROCESS_LIMIT).outcome).toBe('admitted');
+			expect(memory.admit(change('case:10'), false, NOW + PROCESS_LIMIT).outcome).toBe('duplicate');
 		});
 	});
 
 	describe('ordering by modStamp', () => {
 		const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
-		const caseEvent = (key: string, minute: number, dropOlder = true) =>
-			event(key, { subject: 'case.statuschange|c-1', modStamp: at(minute), dropOlder });
+		const caseChange = (key: string, minute: number, status = `status-${minute}`) =>
+			change(key, { subject: 'case:c-1', modStamp: at(minute), status });
 
-		it('drops an event older than one already received for the same subject', () => {
-			const deduplicator = new DeliveryDeduplicator();
-			admitted(deduplicator.admit(caseEvent('e2', 2), NOW)).commit(NOW);
-			expect(deduplicator.admit(caseEvent('e1', 1), NOW)).toEqual({
-				outcome: 'outOfOrder',
-				newerModStamp: at(2),
-			});
+		it('drops an event older than one already started for the same subject', () => {
+			const memory = new TriggerMemory();
+			admitted(memory.admit(caseChange('e2', 2), true, NOW)).start(NOW);
+			expect(memory.admit(caseChange('e1', 1), true, NOW).outcome).toBe('outOfOrder');
 		});
 
 		it('admits an equal or newer modStamp, and other subjects', () => {
-			const deduplicator = new DeliveryDeduplicator();
-			admitted(deduplicator.admit(caseEvent('e2', 2), NOW)).commit(NOW);
-			expect(deduplicator.admit(caseEvent('e2b', 2), NOW).outcome).toBe('admitted');
-			expect(deduplicator.admit(caseEvent('e3', 3), NOW).outcome).toBe('admitted');
+			const memory = new TriggerMemory();
+			admitted(memory.admit(caseChange('e2', 2), true, NOW)).start(NOW);
+			expect(memory.admit(caseChange('e2b', 2), true, NOW).outcome).toBe('admitted');
+			expect(memory.admit(caseChange('e3', 3), true, NOW).outcome).toBe('admitted');
 			expect(
-				deduplicator.admit(
-					event('e0', { subject: 'case.statuschange|c-2', modStamp: at(0), dropOlder: true }),
-					NOW,
-				).outcome,
+				memory.admit(change('e0', { subject: 'case:c-2', modStamp: at(0) }), true, NOW).outcome,
 			).toBe('admitted');
 		});
 
-		it('keeps older events when dropping is off, without losing the newest modStamp', () => {
-			const deduplicator = new DeliveryDeduplicator();
-			admitted(deduplicator.admit(caseEvent('e2', 2, false), NOW)).commit(NOW);
-			expect(deduplicator.admit(caseEvent('e1', 1, false), NOW).outcome).toBe('admitted');
-			expect(deduplicator.admit(caseEvent('e0', 0, true), NOW).outcome).toBe('outOfOrder');
+		it('keeps older events when dropping is off, without losing the newest modStamp or its status', () => {
+			const memory = new TriggerMemory();
+			admitted(memory.admit(caseChange('e2', 2), false, NOW)).start(NOW);
+			admitted(memory.admit(caseChange('e1', 1), false, NOW)).start(NOW);
+			expect(memory.modStampOf('case:c-1')).toBe(at(2));
+			expect(memory.statusOf('case:c-1')).toBe('status-2');
+			expect(memory.admit(caseChange('e0', 0), true, NOW).outcome).toBe('outOfOrder');
 		});
 
-		it('counts a claimed event as seen at once, so a concurrent older one is dropped', () => {
-			const deduplicator = new DeliveryDeduplicator();
-			deduplicator.admit(caseEvent('e2', 2), NOW);
-			expect(deduplicator.admit(caseEvent('e1', 1), NOW).outcome).toBe('outOfOrder');
+		it('learns what a claim carries only once it has started: a released claim leaves the subject as it was', () => {
+			const memory = new TriggerMemory();
+			const concurrent = admitted(memory.admit(caseChange('e2', 2), true, NOW));
+			expect(memory.admit(caseChange('e1', 1), true, NOW).outcome).toBe('admitted');
+			concurrent.release();
+			expect(memory.modStampOf('case:c-1')).toBeUndefined();
+			expect(memory.statusOf('case:c-1')).toBeUndefined();
+		});
+
+		it('moves what is known of a subject forward only', () => {
+			const memory = new TriggerMemory();
+			memory.learn('case:c-1', 'B', at(5));
+			memory.learn('case:c-1', 'A', at(4));
+			expect([memory.statusOf('case:c-1'), memory.modStampOf('case:c-1')]).toEqual(['B', at(5)]);
+			memory.learn('case:c-1', 'C');
+			expect([memory.statusOf('case:c-1'), memory.modStampOf('case:c-1')]).toEqual(['C', at(5)]);
+			memory.learn('case:c-1', 'D', at(6));
+			expect([memory.statusOf('case:c-1'), memory.modStampOf('case:c-1')]).toEqual(['D', at(6)]);
 		});
 
 		it('does not drop when a modStamp is not a timestamp', () => {
-			const deduplicator = new DeliveryDeduplicator();
-			run(deduplicator, 'a', NOW, { subject: 's', modStamp: 'yesterday', dropOlder: true });
-			expect(
-				deduplicator.admit(event('b', { subject: 's', modStamp: at(1), dropOlder: true }), NOW)
-					.outcome,
-			).toBe('admitted');
+			const memory = new TriggerMemory();
+			run(memory, 'a', NOW, { subject: 's', modStamp: 'yesterday' }, true);
+			expect(memory.admit(change('b', { subject: 's', modStamp: at(1) }), true, NOW).outcome).toBe(
+				'admitted',
+			);
 		});
 
 		it('keeps the newest modStamp across a restart', () => {
-			const before = new DeliveryDeduplicator();
-			admitted(before.admit(caseEvent('e2', 2), NOW)).commit(NOW);
-			const after = new DeliveryDeduplicator();
-			after.absorb(throughJson(before), NOW);
-			expect(after.admit(caseEvent('e1', 1), NOW).outcome).toBe('outOfOrder');
+			const before = new TriggerMemory();
+			admitted(before.admit(caseChange('e2', 2), true, NOW)).start(NOW);
+			expect(restarted(before).admit(caseChange('e1', 1), true, NOW).outcome).toBe('outOfOrder');
+		});
+	});
+
+	describe("the watchdog's runs (covers)", () => {
+		const at = (second: number) => new Date(Date.parse('2025-03-01T10:00:00.000Z') + second * 1000);
+		const complete = (modStamp: Date, key = `case:c-1@${modStamp.toISOString()}`) =>
+			change(key, { subject: 'case:c-1', status: 'complete', modStamp: modStamp.toISOString() });
+
+		it('calls a later delivery of a change the watchdog ran, with an older or equal modStamp, a duplicate', () => {
+			const memory = new TriggerMemory();
+			memory.record(complete(at(10)), NOW, { found: true });
+			expect(memory.admit(complete(at(5)), false, NOW).outcome).toBe('duplicate');
+			expect(memory.admit(complete(at(10), 'other-key'), false, NOW).outcome).toBe('duplicate');
+		});
+
+		it('admits a newer change to the same status, another status, and another subject', () => {
+			const memory = new TriggerMemory();
+			memory.record(complete(at(10)), NOW, { found: true });
+			expect(memory.admit(complete(at(11)), false, NOW).outcome).toBe('admitted');
+			expect(
+				memory.admit({ ...complete(at(5)), key: 'other', status: 'pending' }, false, NOW).outcome,
+			).toBe('admitted');
+			expect(
+				memory.admit({ ...complete(at(5)), key: 'c-2', subject: 'case:c-2' }, false, NOW).outcome,
+			).toBe('admitted');
+		});
+
+		it('covers nothing for a delivered change (only for one the watchdog ran)', () => {
+			const memory = new TriggerMemory();
+			memory.record(complete(at(10)), NOW);
+			expect(memory.admit(complete(at(5)), false, NOW).outcome).toBe('admitted');
+		});
+
+		it('keeps covers across a restart, the newest modStamp of each', () => {
+			const memory = new TriggerMemory();
+			memory.record(complete(at(10)), NOW, { found: true });
+			memory.record(complete(at(3)), NOW, { found: true });
+			expect(linesOf(memory.serialize(), 'c')).toHaveLength(1);
+			expect(restarted(memory).admit(complete(at(9)), false, NOW).outcome).toBe('duplicate');
+		});
+	});
+
+	describe("the watchdog's record", () => {
+		it("saves every subject's status while it has a record: the distinct statuses once, then 10 + 1 characters per subject", () => {
+			const memory = new TriggerMemory();
+			memory.recordActivation([
+				['case:1', '["pending",null]'],
+				['casedata:1', '["s",null]'],
+				['case:2', '["pending",null]'],
+			]);
+			const saved = throughJson(memory);
+			expect(saved.split('\n')[0]).toBe('m1 1');
+			expect(linesOf(saved, 'd')).toEqual(['d\t["pending",null]\t["s",null]']);
+			const [records] = linesOf(saved, 'w');
+			expect(records.split('\t')[2]).toHaveLength(3 * 11);
+			const after = restarted(memory);
+			expect(after.recorded).toBe(true);
+			expect(after.statusOf('case:2')).toBe('["pending",null]');
+			expect(after.statusOf('casedata:1')).toBe('["s",null]');
+		});
+
+		it('starts from nothing when the record is dropped (a user activates again)', () => {
+			const memory = new TriggerMemory();
+			memory.recordActivation([['case:1', 'A']]);
+			run(memory, 'case:1@x');
+			memory.dropRecord();
+			expect(memory.recorded).toBe(false);
+			expect(memory.statusOf('case:1')).toBeUndefined();
+			expect(memory.serialize().split('\n')[0]).toBe('m1 0');
+			expect(linesOf(memory.serialize(), 'w')).toEqual([]);
+			// Events are kept: copies of them are still duplicates.
+			expect(memory.admit(change('case:1@x'), false, NOW).outcome).toBe('duplicate');
 		});
 	});
 });
 
-describe('the saved copy', () => {
+describe('the saved string', () => {
 	/** `count` events, one every 20 seconds, the newest last. */
-	const memoryOf = (count: number, dropOlder = false, savedLimit: number = SAVED_LIMIT.default) => {
-		const deduplicator = new DeliveryDeduplicator(savedLimit);
+	const memoryWith = (
+		count: number,
+		dropOlder = false,
+		savedLimit: number = DUPLICATE_MEMORY_SIZE.default,
+	) => {
+		const memory = new TriggerMemory();
+		memory.savedLimit = savedLimit;
 		for (let index = 0; index < count; index++) {
 			const ordering = {
-				subject: `case.statuschange|case-${index}`,
+				subject: `case:case-${index}`,
 				modStamp: new Date((NOW + index) * 1000).toISOString(),
-				dropOlder,
 			};
-			run(deduplicator, `case:${index}`, NOW + index * 20, ordering);
+			run(memory, `case:${index}`, NOW + index * 20, ordering, dropOlder);
 		}
-		return deduplicator;
+		return memory;
 	};
 
 	it('holds the newest Duplicate Memory Size events, 10 bytes each (default 100: about 1 KB); process memory holds them all', () => {
-		const deduplicator = memoryOf(3000);
-		expect(deduplicator.size).toBe(3000);
-		expect(savedHashes(throughJson(deduplicator))).toHaveLength(SAVED_LIMIT.default);
-		expect(JSON.stringify(throughJson(deduplicator)).length).toBeLessThan(1100);
-		const larger = memoryOf(3000, false, 1000);
+		const memory = memoryWith(3000);
+		expect(memory.size).toBe(3000);
+		expect(savedHashes(throughJson(memory))).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
+		expect(JSON.stringify(throughJson(memory)).length).toBeLessThan(1100);
+		const larger = memoryWith(3000, false, 1000);
 		expect(savedHashes(throughJson(larger))).toHaveLength(1000);
-		expect(JSON.stringify(throughJson(larger)).length).toBeLessThan(10_100);
-		// With Ignore Older Events it also holds the newest subjects' modStamps, about 22 bytes each.
-		const withOrdering = memoryOf(3000, true);
-		expect(withOrdering.toPersisted().split('\nlatest\n')[1].split('\n')).toHaveLength(
-			SAVED_LIMIT.default,
-		);
-		expect(JSON.stringify(throughJson(withOrdering)).length).toBeLessThan(3400);
+		expect(JSON.stringify(throughJson(larger)).length).toBeLessThan(10_200);
+		// With Ignore Older Events it also holds the newest subjects' modStamps, 26 bytes each in JSON.
+		const withOrdering = memoryWith(3000, true);
+		expect(linesOf(withOrdering.serialize(), 'o')).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
+		expect(JSON.stringify(throughJson(withOrdering)).length).toBeLessThan(3700);
 	});
 
 	it('after a restart, copies and retries of the saved events are duplicates; older ones were only in process memory', () => {
-		const before = memoryOf(3000, false, 1000);
-		const after = new DeliveryDeduplicator(1000);
+		const before = memoryWith(3000, false, 1000);
 		const later = NOW + 3000 * 20;
-		after.absorb(throughJson(before), later);
+		const after = restarted(before, later);
 		const oldestSaved = 3000 - 1000;
-		expect(after.admit(event('case:2999'), later).outcome).toBe('duplicate');
-		expect(after.admit(event(`case:${oldestSaved}`), later).outcome).toBe('duplicate');
-		expect(after.admit(event(`case:${oldestSaved - 1}`), later).outcome).toBe('admitted');
-		expect(before.admit(event('case:0'), later).outcome).toBe('duplicate');
+		expect(after.admit(change('case:2999'), false, later).outcome).toBe('duplicate');
+		expect(after.admit(change(`case:${oldestSaved}`), false, later).outcome).toBe('duplicate');
+		expect(after.admit(change(`case:${oldestSaved - 1}`), false, later).outcome).toBe('admitted');
+		expect(before.admit(change('case:0'), false, later).outcome).toBe('duplicate');
 	});
 
 	it('follows a change of Duplicate Memory Size', () => {
-		const deduplicator = memoryOf(300, false, 1000);
-		expect(savedHashes(deduplicator.toPersisted())).toHaveLength(300);
-		deduplicator.savedLimit = 100;
-		expect(savedHashes(deduplicator.toPersisted())).toHaveLength(100);
+		const memory = memoryWith(300, false, 1000);
+		expect(savedHashes(memory.serialize())).toHaveLength(300);
+		memory.savedLimit = 100;
+		expect(savedHashes(memory.serialize())).toHaveLength(100);
 	});
 
 	it('keeps the modStamps of subjects checked with Ignore Older Events, the newest ones', () => {
-		const deduplicator = new DeliveryDeduplicator(100);
+		const memory = new TriggerMemory();
 		for (let index = 0; index < 105; index++)
-			run(deduplicator, `checked:${index}`, NOW, {
-				subject: `checked-${index}`,
-				modStamp: '2025-01-02T00:00:00Z',
-				dropOlder: true,
-			});
-		run(deduplicator, 'unchecked', NOW, { subject: 'unchecked', modStamp: '2025-01-02T00:00:00Z' });
-		const restarted = new DeliveryDeduplicator(100);
-		restarted.absorb(deduplicator.toPersisted(), NOW);
+			run(
+				memory,
+				`checked:${index}`,
+				NOW,
+				{ subject: `checked-${index}`, modStamp: '2025-01-02T00:00:00.000Z' },
+				true,
+			);
+		run(memory, 'unchecked', NOW, { subject: 'unchecked', modStamp: '2025-01-02T00:00:00.000Z' });
+		const after = restarted(memory);
 		const older = (subject: string) =>
-			event(`older:${subject}`, { subject, modStamp: '2025-01-01T00:00:00Z', dropOlder: true });
-		expect(restarted.admit(older('checked-104'), NOW).outcome).toBe('outOfOrder');
-		expect(restarted.admit(older('checked-0'), NOW).outcome).toBe('admitted');
-		expect(restarted.admit(older('unchecked'), NOW).outcome).toBe('admitted');
+			change(`older:${subject}`, { subject, modStamp: '2025-01-01T00:00:00.000Z' });
+		expect(after.admit(older('checked-104'), true, NOW).outcome).toBe('outOfOrder');
+		expect(after.admit(older('checked-0'), true, NOW).outcome).toBe('admitted');
+		expect(after.admit(older('unchecked'), true, NOW).outcome).toBe('admitted');
 		// In process memory every subject's modStamp is kept, checked or not.
-		expect(deduplicator.admit(older('unchecked'), NOW).outcome).toBe('outOfOrder');
+		expect(memory.admit(older('unchecked'), true, NOW).outcome).toBe('outOfOrder');
 	});
 });
 
-describe('process-wide deduplicators', () => {
-	it('shares one deduplicator per scope and starts afresh once forgotten', () => {
-		const first = deduplicatorFor('workflow-a:node-1', SAVED_LIMIT.default);
-		expect(deduplicatorFor('workflow-a:node-1', SAVED_LIMIT.default)).toBe(first);
-		expect(deduplicatorFor('workflow-b:node-1', SAVED_LIMIT.default)).not.toBe(first);
-		forgetDeduplicator('workflow-a:node-1');
-		expect(deduplicatorFor('workflow-a:node-1', SAVED_LIMIT.default)).not.toBe(first);
-	});
-
-	it('applies the latest Duplicate Memory Size to an existing deduplicator', () => {
-		const deduplicator = deduplicatorFor('workflow-c:node-1', SAVED_LIMIT.default);
-		deduplicatorFor('workflow-c:node-1', 250);
-		expect(deduplicator.savedLimit).toBe(250);
+describe('memoryOf', () => {
+	it('gives one memory per workflow and node in the process', () => {
+		const first = memoryOf('workflow-a:node-1');
+		expect(memoryOf('workflow-a:node-1')).toBe(first);
+		expect(memoryOf('workflow-b:node-1')).not.toBe(first);
+		expect(memoryOf('workflow-a:node-2')).not.toBe(first);
 	});
 });

@@ -1,13 +1,19 @@
 /**
  * The watchdog against the sandbox: what it reports after changes whose deliveries never arrived (the
  * sandbox's delivery fault drops them all and its delivery log keeps what they carried), what it reads to
- * find them, and what it keeps across a restart.
+ * find them, and what it keeps in the trigger's memory (memory.ts) across looks and restarts.
  */
-import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
+import type { IDataObject } from 'n8n-workflow';
+
+import { changeOf, contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
+import { TriggerMemory } from '../../../nodes/BackgroundCheckTrigger/memory';
 import {
-	Watchdog,
+	look,
 	lookSchedule,
+	recordActivation,
 	LOOK_INTERVALS,
+	type CaseApi,
+	type Look,
 	type LookInterval,
 	type ReconciledEvent,
 } from '../../../nodes/BackgroundCheckTrigger/watchdog';
@@ -18,6 +24,8 @@ let sandbox: Sandbox;
 let api: CountingCaseApi;
 const ALL = { cases: true, caseData: true };
 const SERVICES = ['service-idv-id', 'service-bankruptcy'];
+const LIST_ONLY = ['GET /case/list?page=0&pageSize=100'];
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, timeScale: 0 });
@@ -70,86 +78,139 @@ async function advance(caseId: string): Promise<void> {
 	await sandbox.admin.idle();
 }
 
-/** The content keys of the events the sandbox published (and dropped) for a case since `after` attempts. */
-function publishedKeys(caseId: string, after = 0): string[] {
+/** The events the sandbox published (and dropped) for a case since `after` attempts, one per message. */
+function published(caseId: string, after = 0) {
 	const messages = new Map<string, unknown>();
 	for (const attempt of sandbox.admin.deliveryLog({ caseId }).slice(after))
 		messages.set(attempt.messageId, attempt.payload);
-	return [...messages.values()].map((payload) =>
-		contentKey(parseEvent(Buffer.from(JSON.stringify(payload)))!),
-	);
+	return [...messages.values()].map((payload) => parseEvent(Buffer.from(JSON.stringify(payload)))!);
 }
+
+const publishedKeys = (caseId: string, after = 0) => published(caseId, after).map(contentKey);
 
 const keysOf = (events: ReconciledEvent[]) => events.map(({ event }) => contentKey(event));
 
-/** A new case, and a watchdog that has made its first look (its record) since. */
-async function watchedCase(): Promise<{ caseId: string; watchdog: Watchdog }> {
-	const caseId = await createCase();
-	const watchdog = new Watchdog();
-	await watchdog.look(api, ALL);
-	return { caseId, watchdog };
+/** What the executions of a look's events record when they run (latestCase.ts, watchdogSchedule.ts). */
+function runAll(memory: TriggerMemory, { events }: Look): Look['events'] {
+	for (const { event } of events) memory.record(changeOf(event), nowSeconds(), { found: true });
+	return events;
 }
 
-describe('Watchdog', () => {
-	it('records the cases at its first look and reports nothing: no history is replayed', async () => {
+/** A new case, and a memory holding the watchdog's record of activation since. */
+async function watchedCase(): Promise<{ caseId: string; memory: TriggerMemory }> {
+	const caseId = await createCase();
+	const memory = new TriggerMemory();
+	await recordActivation(memory, api);
+	return { caseId, memory };
+}
+
+/** The API with `caseId` left out of the list, as a list that shifts while it is paged over would. */
+const listWithout = (caseId: string): CaseApi => ({
+	...api,
+	listPage: async (page) => {
+		const body = (await api.listPage(page)) as IDataObject;
+		return {
+			...body,
+			caseList: (body.caseList as IDataObject[]).filter((entry) => entry.id !== caseId),
+		};
+	},
+});
+
+describe('the watchdog', () => {
+	it('records the cases at activation and reports nothing: no history is replayed', async () => {
 		const caseId = await createCase();
 		await advance(caseId);
-		const watchdog = new Watchdog();
-		const look = await watchdog.look(api, ALL);
-		expect(look).toEqual({ compared: false, cases: 1, events: [], failures: [] });
-		expect(watchdog.hasRecord).toBe(true);
-		expect(watchdog.subjects).toBe(1 + SERVICES.length);
-		expect(api.calls).toEqual(['GET /case/list?page=0&pageSize=100']);
+		const memory = new TriggerMemory();
+		expect(await recordActivation(memory, api)).toBe(1);
+		expect(memory.recorded).toBe(true);
+		expect(memory.statusOf(`case:${caseId}`)).toBeDefined();
+		expect(api.calls).toEqual(LIST_ONLY);
+		expect(await look(memory, api, ALL)).toEqual({ cases: 1, events: [], failures: [] });
 	});
 
 	it('reports each case and case data change no delivery reported, as the delivery would have carried it (same content key)', async () => {
-		const { caseId, watchdog } = await watchedCase();
+		const { caseId, memory } = await watchedCase();
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		// Step 2, then step 3, then the services change (the case completes when they are all done).
 		for (let step = 0; step < 2; step++) {
 			await advance(caseId);
-			const look = await watchdog.look(api, ALL);
-			expect(keysOf(look.events)).toEqual(publishedKeys(caseId, logged + step));
-			expect(look.events.map(({ event }) => event.event)).toEqual(['case.statuschange']);
+			const events = runAll(memory, await look(memory, api, ALL));
+			expect(keysOf(events)).toEqual(publishedKeys(caseId, logged + step));
+			expect(events.map(({ event }) => event.event)).toEqual(['case.statuschange']);
 		}
 		await advance(caseId);
 		const before = sandbox.admin.deliveryLog({ caseId }).length;
-		const look = await watchdog.look(api, ALL);
-		expect(look.events.map(({ event }) => event.event).sort()).toEqual([
+		const events = runAll(memory, await look(memory, api, ALL));
+		expect(events.map(({ event }) => event.event).sort()).toEqual([
 			'case.statuschange',
 			'casedata.statuschange',
 			'casedata.statuschange',
 		]);
-		expect(keysOf(look.events).sort()).toEqual(publishedKeys(caseId, before - 3).sort());
-		const caseEvent = look.events.find(({ event }) => event.event === 'case.statuschange')!;
+		expect(keysOf(events).sort()).toEqual(publishedKeys(caseId, before - 3).sort());
+		const caseEvent = events.find(({ event }) => event.event === 'case.statuschange')!;
 		expect(caseEvent.event.eventObject).toMatchObject({ id: caseId, caseStatus: 'Complete' });
 		expect(caseEvent.latestCase).toMatchObject({ id: caseId, caseStatus: 'Complete' });
 		// Nothing changed since: nothing to report, and only the list is read.
 		api.calls.length = 0;
-		expect((await watchdog.look(api, ALL)).events).toEqual([]);
-		expect(api.calls).toEqual(['GET /case/list?page=0&pageSize=100']);
+		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect(api.calls).toEqual(LIST_ONLY);
+	});
+
+	it('learns nothing of what it reports: until an execution records the change, every look reports it again', async () => {
+		const { caseId, memory } = await watchedCase();
+		await advance(caseId);
+		const first = await look(memory, api, ALL);
+		expect(first.events).toHaveLength(1);
+		expect(keysOf((await look(memory, api, ALL)).events)).toEqual(keysOf(first.events));
+		runAll(memory, first);
+		expect((await look(memory, api, ALL)).events).toEqual([]);
 	});
 
 	it('does not report what a delivery already reported', async () => {
-		const { caseId, watchdog } = await watchedCase();
+		const { caseId, memory } = await watchedCase();
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		await advance(caseId);
-		const [delivered] = sandbox.admin.deliveryLog({ caseId }).slice(logged);
-		expect(
-			watchdog.noteDelivered(parseEvent(Buffer.from(JSON.stringify(delivered.payload)))!),
-		).toBe(true);
+		const [delivered] = published(caseId, logged);
+		expect(memory.record(changeOf(delivered), nowSeconds())).toBe(true);
 		api.calls.length = 0;
-		expect((await watchdog.look(api, ALL)).events).toEqual([]);
-		expect(api.calls).toEqual(['GET /case/list?page=0&pageSize=100']);
+		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect(api.calls).toEqual(LIST_ONLY);
+	});
+
+	it('does not let an older delivery arriving after a newer one move the known status back', async () => {
+		const { caseId, memory } = await watchedCase();
+		await advance(caseId);
+		await sandbox.admin.advanceClock(10);
+		await advance(caseId);
+		const [older, newer] = published(caseId).slice(-2);
+		expect(Date.parse(String(older.eventObject.modStamp))).toBeLessThan(
+			Date.parse(String(newer.eventObject.modStamp)),
+		);
+		// Both delivered, out of order, and both ran (Ignore Older Events off).
+		memory.record(changeOf(newer), nowSeconds());
+		memory.record(changeOf(older), nowSeconds());
+		api.calls.length = 0;
+		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect(api.calls).toEqual(LIST_ONLY);
+	});
+
+	it('keeps a case missing from one look: listed again, its old status is not reported again', async () => {
+		const { caseId, memory } = await watchedCase();
+		await advance(caseId);
+		runAll(memory, await look(memory, api, ALL));
+		expect((await look(memory, listWithout(caseId), ALL)).events).toEqual([]);
+		api.calls.length = 0;
+		expect(await look(memory, api, ALL)).toEqual({ cases: 1, events: [], failures: [] });
+		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
 	it('reports a new case; a new service only once it has left its first status', async () => {
-		const watchdog = new Watchdog();
-		await watchdog.look(api, ALL);
+		const memory = new TriggerMemory();
+		await recordActivation(memory, api);
 		const caseId = await createCase(['service-idv-id']);
-		const look = await watchdog.look(api, ALL);
-		expect(keysOf(look.events)).toEqual(publishedKeys(caseId));
-		expect(look.events[0].event.eventObject).toMatchObject({
+		const events = runAll(memory, await look(memory, api, ALL));
+		expect(keysOf(events)).toEqual(publishedKeys(caseId));
+		expect(events[0].event.eventObject).toMatchObject({
 			id: caseId,
 			caseStatus: 'Pending',
 			secondaryStatus: 'Waiting for Authorization',
@@ -161,22 +222,22 @@ describe('Watchdog', () => {
 			headers: { 'content-type': 'application/json', authorization: `Bearer ${await token()}` },
 			body: JSON.stringify({ services: [{ id: 'service-bankruptcy' }] }),
 		});
-		expect((await watchdog.look(api, ALL)).events).toEqual([]);
+		expect((await look(memory, api, ALL)).events).toEqual([]);
 	});
 
 	it('reads the case and case data only of the cases that changed', async () => {
 		const cases = [];
 		for (let index = 0; index < 12; index++) cases.push(await createCase());
-		const watchdog = new Watchdog();
-		await watchdog.look(api, ALL);
+		const memory = new TriggerMemory();
+		await recordActivation(memory, api);
 		for (const caseId of cases.slice(0, 3)) {
 			await advance(caseId);
 			await advance(caseId);
 			await advance(caseId);
 		}
 		api.calls.length = 0;
-		const look = await watchdog.look(api, ALL);
-		expect(look.events).toHaveLength(3 * 3);
+		const { events } = await look(memory, api, ALL);
+		expect(events).toHaveLength(3 * 3);
 		const changed = cases.slice(0, 3);
 		expect(api.calls.filter((call) => call.startsWith('GET /case/list'))).toHaveLength(1);
 		expect(api.calls.filter((call) => /^GET \/case\/id\/[^/]+$/.test(call)).sort()).toEqual(
@@ -190,41 +251,31 @@ describe('Watchdog', () => {
 	});
 
 	it('with only case status changes wanted, follows the services without reading them', async () => {
-		const { caseId, watchdog } = await watchedCase();
+		const { caseId, memory } = await watchedCase();
 		for (let step = 0; step < 3; step++) await advance(caseId);
 		api.calls.length = 0;
-		const look = await watchdog.look(api, { cases: true, caseData: false });
-		expect(look.events.map(({ event }) => event.event)).toEqual(['case.statuschange']);
+		const { events } = await look(memory, api, { cases: true, caseData: false });
+		expect(events.map(({ event }) => event.event)).toEqual(['case.statuschange']);
 		expect(api.calls.some((call) => call.includes('/data/'))).toBe(false);
 	});
 
-	it('keeps what it knows through its saved copy: changes made while n8n was down are reported after a restart', async () => {
+	it('keeps what it knows through the saved memory: changes made while n8n was down are reported after a restart', async () => {
 		const caseId = await createCase();
-		const before = new Watchdog();
-		await before.look(api, ALL);
-		const saved = JSON.parse(JSON.stringify({ copy: before.persistedView })).copy as string;
-		// The distinct statuses once, then 10 + 1 characters per case and per service.
-		const [header, statuses, records] = saved.split('\n');
-		expect(header).toMatch(/^w1 1 1 [0-9a-f]{8}$/);
-		expect(before.wrote(saved)).toBe(true);
-		expect(statuses.split('\t')).toHaveLength(2);
-		expect(records).toHaveLength(before.subjects * 11);
+		const before = new TriggerMemory();
+		await recordActivation(before, api);
+		const saved = JSON.parse(JSON.stringify({ memory: before.serialize() })).memory as string;
 		await advance(caseId);
-		const after = new Watchdog();
-		expect(after.wrote(saved)).toBe(false);
-		after.absorb(saved);
-		expect(after.hasRecord).toBe(true);
-		const look = await after.look(api, ALL);
-		expect(look.compared).toBe(true);
-		expect(look.events.map(({ event }) => event.eventObject.secondaryStatus)).toEqual([
+		const after = new TriggerMemory();
+		after.absorb(saved, nowSeconds());
+		expect(after.recorded).toBe(true);
+		const { events } = await look(after, api, ALL);
+		expect(events.map(({ event }) => event.eventObject.secondaryStatus)).toEqual([
 			'Authorization in Progress',
 		]);
-		expect(after.isBehind(saved)).toBe(true);
-		expect(after.isBehind(after.toPersisted())).toBe(false);
 	});
 
 	it('reports a case it could not read as a failure and compares it again next time', async () => {
-		const { caseId, watchdog } = await watchedCase();
+		const { caseId, memory } = await watchedCase();
 		await advance(caseId);
 		sandbox.admin.injectFault({
 			kind: 'status',
@@ -233,16 +284,16 @@ describe('Watchdog', () => {
 			pathPrefix: `/case/id/${caseId}`,
 			times: 1,
 		});
-		const failed = await watchdog.look(api, ALL);
+		const failed = await look(memory, api, ALL);
 		expect(failed.events).toEqual([]);
 		expect(failed.failures).toEqual([
 			{ caseId, error: expect.objectContaining({ message: expect.stringContaining('503') }) },
 		]);
-		expect((await watchdog.look(api, ALL)).events).toHaveLength(1);
+		expect((await look(memory, api, ALL)).events).toHaveLength(1);
 	});
 
-	it('throws when the list cannot be read, and has learnt nothing from the attempt', async () => {
-		const watchdog = new Watchdog();
+	it('throws when the list cannot be read, and has recorded nothing from the attempt', async () => {
+		const memory = new TriggerMemory();
 		sandbox.admin.injectFault({
 			kind: 'status',
 			status: 500,
@@ -250,24 +301,15 @@ describe('Watchdog', () => {
 			pathPrefix: '/case/list',
 			times: 1,
 		});
-		await expect(watchdog.look(api, ALL)).rejects.toThrow('500');
-		expect(watchdog.hasRecord).toBe(false);
+		await expect(recordActivation(memory, api)).rejects.toThrow('500');
+		expect(memory.recorded).toBe(false);
 	});
 
 	it('reads every page of the list', async () => {
 		for (let index = 0; index < 5; index++) await createCase();
 		const small = await sandboxCaseApi(sandbox, 0, 2);
-		const watchdog = new Watchdog();
-		expect((await watchdog.look(small, ALL)).cases).toBe(5);
+		expect(await recordActivation(new TriggerMemory(), small)).toBe(5);
 		expect(small.calls).toEqual([0, 1, 2].map((page) => `GET /case/list?page=${page}&pageSize=2`));
-	});
-
-	it('ignores a saved copy it cannot read', () => {
-		const watchdog = new Watchdog();
-		for (const persisted of [undefined, 'x', 'w1 1 0\n\n', 'w9 1 1\na\nabcdefghij0', { a: 1 }])
-			watchdog.absorb(persisted);
-		expect(watchdog.hasRecord).toBe(false);
-		expect(watchdog.subjects).toBe(0);
 	});
 });
 
