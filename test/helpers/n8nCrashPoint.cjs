@@ -1,0 +1,78 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling: preloaded into a real n8n process by the crash-point tests, never part of the package */
+/**
+ * Stops a real n8n process (SIGKILL, as a crash or the OOM killer would) at one chosen step of its own code,
+ * so the tests can prove what happens when n8n dies exactly there. Loaded with
+ * `NODE_OPTIONS=--require <this file>`; does nothing unless BGC_CRASH_POINT names a step and the file
+ * BGC_CRASH_ARM_FILE exists when n8n reaches it (the test creates it once the workflow is active; the first
+ * time the step is reached after that, the file is removed and the process killed).
+ *
+ * Steps (n8n's own functions, the same names on 2.8.4 and 2.41.1):
+ * - afterInsert: `ExecutionPersistence.create` has inserted the execution row (status new)
+ * - afterRunning: `ExecutionRepository.setRunning` has set it running (in regular mode n8n does that
+ *   right after the insert, inside `ActiveExecutions.add`)
+ * - beforeSave: `WorkflowStaticDataService.saveStaticData` is called for the webhook request
+ * - afterSave: that save has been written
+ */
+const fs = require('node:fs');
+const Module = require('node:module');
+
+const point = process.env.BGC_CRASH_POINT;
+const armFile = process.env.BGC_CRASH_ARM_FILE;
+
+function fireIfArmed(step) {
+	if (step !== point || !armFile || !fs.existsSync(armFile)) return;
+	fs.rmSync(armFile, { force: true });
+	process.kill(process.pid, 'SIGKILL');
+}
+
+function wrap(prototype, method, before, after) {
+	const original = prototype[method];
+	if (typeof original !== 'function' || original.crashPointWrapped) return;
+	const wrapped = async function (...args) {
+		if (before) fireIfArmed(before);
+		const result = await original.apply(this, args);
+		if (after) fireIfArmed(after);
+		return result;
+	};
+	wrapped.crashPointWrapped = true;
+	prototype[method] = wrapped;
+}
+
+const patches = [
+	[
+		'/n8n/dist/active-executions.js',
+		(exports) => wrap(exports.ActiveExecutions?.prototype ?? {}, 'add', undefined, 'afterInsert'),
+	],
+	[
+		'/@n8n/db/dist/repositories/execution.repository.js',
+		(exports) =>
+			wrap(exports.ExecutionRepository?.prototype ?? {}, 'setRunning', undefined, 'afterRunning'),
+	],
+	[
+		'/n8n/dist/workflows/workflow-static-data.service.js',
+		(exports) =>
+			wrap(
+				exports.WorkflowStaticDataService?.prototype ?? {},
+				'saveStaticData',
+				'beforeSave',
+				'afterSave',
+			),
+	],
+];
+
+if (point) {
+	const load = Module._load;
+	Module._load = function (request, parent, isMain) {
+		const exports = load.apply(this, arguments);
+		if (request.startsWith('.') || request.startsWith('@n8n/db')) {
+			let filename = '';
+			try {
+				filename = Module._resolveFilename(request, parent, isMain);
+			} catch {
+				return exports;
+			}
+			for (const [suffix, patch] of patches) if (filename.endsWith(suffix)) patch(exports);
+		}
+		return exports;
+	};
+}

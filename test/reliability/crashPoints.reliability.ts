@@ -1,0 +1,136 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
+/**
+ * Real n8n killed (SIGKILL) at each step of its own webhook path while it handles a delivery
+ * (test/helpers/n8nCrashPoint.cjs stops it inside n8n's code), then started again; the provider's retry
+ * arrives. Counted from n8n's executions, started, succeeded and crashed apart (docs/trigger-state.md). An
+ * execution n8n left running when it died counts as crashed: n8n marks it crashed at its start when its
+ * event log shows it started, and otherwise lists it as running for ever; it never runs it again.
+ * - after the execution row is inserted: n8n runs the row at its start and the trigger remembers the event
+ *   before webhooks answer; the retry starts nothing: one successful execution;
+ * - after it is set running, or when the webhook's static data save is about to be written: n8n marks it
+ *   crashed and the retry runs the event: one crashed and one successful execution;
+ * - after that save: the event is remembered; the retry starts nothing: one execution (crashed, or
+ *   successful if it ended before the kill), never a second.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { httpRequest } from '../../scripts/n8n/http';
+import { eventBody, signedHeaders } from '../helpers/deliveries';
+import {
+	TRIGGER_NAME as TRIGGER,
+	WEBHOOK_CREDENTIAL,
+	deployTriggerWorkflow,
+} from '../e2e/harness/backgroundCheck';
+import { nodeOutput, waitForWebhook } from '../e2e/harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
+import { waitFor } from './harness';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const SECRET = `whsec_${Buffer.from('crash-point-test-secret-32-bytes!').toString('base64')}`;
+const PRELOAD = path.resolve(__dirname, '..', 'helpers', 'n8nCrashPoint.cjs');
+
+type Point = 'afterInsert' | 'afterRunning' | 'beforeSave' | 'afterSave';
+
+async function killAt(point: Point) {
+	const armFile = path.join(os.tmpdir(), `bgc-crash-${point}-${randomUUID()}`);
+	const env = {
+		NODE_OPTIONS: `--require ${PRELOAD}`,
+		BGC_CRASH_POINT: point,
+		BGC_CRASH_ARM_FILE: armFile,
+	};
+	let n8n: TestN8n = await startTestN8n(`crash-${point}`, { env });
+	try {
+		const webhookId = randomUUID();
+		const webhookCredential = await n8n.api.createCredential({
+			name: 'webhook: crash point',
+			type: WEBHOOK_CREDENTIAL,
+			data: { signingSecret: SECRET },
+		});
+		const { workflow, webhookPath } = await deployTriggerWorkflow(n8n, {
+			name: `crash point ${point}`,
+			webhookId,
+			parameters: { event: 'any' },
+			webhookCredential,
+		});
+		const listAll = async () =>
+			await n8n.api.listExecutions({ workflowId: workflow.id, includeData: true, limit: 100 });
+		const messageId = `msg_${randomUUID()}`;
+		const body = eventBody(messageId, `crash-${point}`, 'case');
+		const deliver = async () => {
+			try {
+				return (
+					await httpRequest(`${n8n.baseUrl}/webhook/${webhookPath}`, {
+						method: 'POST',
+						headers: signedHeaders(SECRET, messageId, body),
+						body,
+						timeoutMs: 15_000,
+					})
+				).status;
+			} catch (error) {
+				return (error as Error).message;
+			}
+		};
+
+		fs.writeFileSync(armFile, '');
+		const first = await deliver();
+		// The provider saw no 2xx: n8n died inside the request.
+		expect(typeof first === 'number' && first >= 200 && first < 300).toBe(false);
+		await waitFor(() => (fs.existsSync(armFile) ? undefined : true), {
+			timeoutMs: 5_000,
+			describe: () => `n8n never reached ${point}`,
+		});
+
+		n8n = await startTestN8n(`crash-${point}`, { port: n8n.port, env: {} }, n8n.userFolder);
+		await waitForWebhook(n8n.baseUrl, webhookPath, { probe: { method: 'POST', body: {} } });
+		const beforeRestart = await listAll();
+		// The provider's retry, 5 seconds later: same webhook-id, same body.
+		const retry = await deliver();
+		expect(retry).toBe(200);
+
+		const lastIdBeforeRestart = Math.max(0, ...beforeRestart.map(({ id }) => Number(id)));
+		const executions = await waitFor(
+			async () => {
+				const all = await listAll();
+				return all.every(
+					(execution) =>
+						Number(execution.id) <= lastIdBeforeRestart ||
+						['success', 'error', 'crashed'].includes(execution.status),
+				)
+					? all
+					: undefined;
+			},
+			{ timeoutMs: 60_000, describe: () => 'executions still running' },
+		);
+		for (const execution of executions.filter(({ status }) => status === 'success'))
+			expect((nodeOutput(execution, TRIGGER) as Json[])[0].messageId).toBe(messageId);
+		return executions
+			.map(({ status }) => (['new', 'running'].includes(status) ? 'crashed' : status))
+			.sort();
+	} finally {
+		fs.rmSync(armFile, { force: true });
+		await n8n.stop();
+	}
+}
+
+describe('n8n killed at each step of a delivery, then the provider retries', () => {
+	test('after the execution row is inserted: n8n runs the row at its start; the retry starts nothing', async () => {
+		expect(await killAt('afterInsert')).toEqual(['success']);
+	}, 240_000);
+
+	test('after the execution is set running: n8n marks it crashed and the retry runs the event', async () => {
+		expect(await killAt('afterRunning')).toEqual(['crashed', 'success']);
+	}, 240_000);
+
+	test("when the request's static data save is about to be written: crashed, and the retry runs it", async () => {
+		expect(await killAt('beforeSave')).toEqual(['crashed', 'success']);
+	}, 240_000);
+
+	test('after the save: one execution and never a second, whatever became of it', async () => {
+		const statuses = await killAt('afterSave');
+		expect(statuses).toHaveLength(1);
+	}, 240_000);
+});
