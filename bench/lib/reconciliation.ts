@@ -1,9 +1,12 @@
 /**
- * What one look of the trigger's watchdog costs the API: 500 cases in the sandbox, the node's Watchdog
+ * What one look of the trigger's watchdog costs the API: 500 cases in the sandbox, the node's watchdog
  * reading them with the same three calls the node makes (in-process, no n8n: the count of calls does not
- * depend on n8n), looks with nothing changed and with 10 cases changed.
+ * depend on n8n), looks with nothing changed and with 10 cases changed. What a look reports is recorded as
+ * the execution's first step records it.
  */
-import { Watchdog } from '../../nodes/BackgroundCheckTrigger/watchdog';
+import { changeOf } from '../../nodes/BackgroundCheckTrigger/event';
+import { TriggerMemory } from '../../nodes/BackgroundCheckTrigger/memory';
+import { look, recordActivation } from '../../nodes/BackgroundCheckTrigger/watchdog';
 import { startSandbox } from '../../sandbox';
 import { sandboxCaseApi } from '../../test/helpers/sandboxCaseApi';
 
@@ -45,18 +48,22 @@ export async function reconciliationCosts(
 		}
 		await sandbox.admin.idle();
 		const api = await sandboxCaseApi(sandbox);
-		const watchdog = new Watchdog();
+		const memory = new TriggerMemory();
 		const rows: LookCost[] = [];
-		const measure = async (look: string, changedCases: number) => {
+		const nowSeconds = () => Math.floor(Date.now() / 1000);
+		const measure = async (name: string, changedCases: number) => {
 			api.calls.length = 0;
-			const result = await watchdog.look(api, { cases: true, caseData: true });
+			const events = memory.recorded
+				? (await look(memory, api, { cases: true, caseData: true })).events
+				: (await recordActivation(memory, api), []);
+			for (const { event } of events) memory.record(changeOf(event), nowSeconds(), { found: true });
 			rows.push({
-				look,
+				look: name,
 				changedCases,
 				list: api.calls.filter((call) => call.startsWith('GET /case/list')).length,
 				caseReads: api.calls.filter((call) => /^GET \/case\/id\/[^/]+$/.test(call)).length,
 				caseDataReads: api.calls.filter((call) => call.includes('/data/')).length,
-				events: result.events.length,
+				events: events.length,
 			});
 		};
 		const step = async (caseIds: string[]) => {
@@ -71,7 +78,7 @@ export async function reconciliationCosts(
 		await measure(`${changed} cases changed status (step 2 to 3)`, changed);
 		await step(ids.slice(0, changed));
 		await measure(`${changed} cases completed (2 services finished each)`, changed);
-		return { rows, savedBytes: JSON.stringify(watchdog.toPersisted()).length };
+		return { rows, savedBytes: JSON.stringify(memory.serialize()).length };
 	} finally {
 		await sandbox.stop();
 	}

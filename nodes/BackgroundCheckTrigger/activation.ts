@@ -26,8 +26,11 @@ export interface NodeMemory {
 	memory: TriggerMemory;
 	/** Hands the memory to static data: n8n saves it at the end of this request (look, execution). */
 	save(): void;
-	/** Saves only when what this request read was written by another process, so that both are kept. */
-	saveIfAnotherWriterReplaced(): void;
+	/**
+	 * Saves only when what this request read lacks something this process holds (another process saved
+	 * over it, saves landed out of order, or it is gone), so that it is put back.
+	 */
+	saveIfBehind(): void;
 }
 
 /** The Duplicate Memory Size parameter, read the way each context reads it. */
@@ -50,8 +53,6 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	memory.savedLimit = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
 	const loaded = staticData[MEMORY_KEY];
-	// Asked before absorbing, which makes the string known.
-	const replaced = loaded !== undefined && !memory.knows(loaded);
 	memory.absorb(loaded, Math.floor(Date.now() / 1000));
 	const save = () => {
 		staticData[MEMORY_KEY] = memory.serialize() as unknown as IDataObject;
@@ -59,8 +60,8 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	return {
 		memory,
 		save,
-		saveIfAnotherWriterReplaced: () => {
-			if (replaced) save();
+		saveIfBehind: () => {
+			if (loaded !== memory.serialize()) save();
 		},
 	};
 }

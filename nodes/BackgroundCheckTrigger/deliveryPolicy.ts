@@ -113,7 +113,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			continue;
 		}
 		if (admission.outcome !== 'admitted') {
-			node.saveIfAnotherWriterReplaced();
+			node.saveIfBehind();
 			return acknowledgeWithoutRun(ADMISSION_REFUSALS[admission.outcome]);
 		}
 		const { claim } = admission;

@@ -168,11 +168,6 @@ export class TriggerMemory {
 		this.evict(nowSeconds);
 	}
 
-	/** Whether `saved` is a string this process wrote or read: when not, saving merges another writer's. */
-	knows(saved: unknown): boolean {
-		return typeof saved === 'string' && this.known.has(saved);
-	}
-
 	/**
 	 * Decides, in one synchronous step, whether a change runs: not when it (or, for a delivery, the
 	 * watchdog's run of it) is remembered, nor when it is older than what is known and `dropOlder` is set.

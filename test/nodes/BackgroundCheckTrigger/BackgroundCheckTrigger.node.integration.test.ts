@@ -777,7 +777,7 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 			expect((await restarted.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 		}
 		expect(harness.runCount).toBe(30);
-	});
+	}, 120_000);
 
 	it('answers none of the deliveries arriving together before a save holding it has been made', async () => {
 		const { harness, subscription } = await scenario({ runtime });

@@ -55,8 +55,6 @@ interface Request {
 	target: StatusChange;
 	step: 'load' | 'webhook' | 'insert' | 'running' | 'answerRead' | 'save' | 'answer';
 	loaded?: string;
-	/** What it loaded was written by another process (activation.ts nodeMemory). */
-	replaced?: boolean;
 	claim?: Claim;
 	copy?: string;
 	row?: Row;
@@ -144,7 +142,6 @@ class Simulation {
 		switch (request.step) {
 			case 'load':
 				request.loaded = this.db;
-				request.replaced = request.loaded !== undefined && !this.memory.knows(request.loaded);
 				this.memory.absorb(request.loaded, this.now);
 				request.step = 'webhook';
 				return;
@@ -152,7 +149,7 @@ class Simulation {
 				const admission = this.memory.admit(request.target.change, false, this.now);
 				if (admission.outcome === 'busy') return; // waits for the copy being started
 				if (admission.outcome !== 'admitted') {
-					if (request.replaced) request.copy = this.memory.serialize();
+					if (request.loaded !== this.memory.serialize()) request.copy = this.memory.serialize();
 					request.outcome = 'acknowledged';
 					request.step = 'save';
 					return;

@@ -178,24 +178,6 @@ describe('TriggerMemory', () => {
 		expect(processA.size).toBe(2);
 	});
 
-	it('knows the strings it wrote or read from those another process wrote since', () => {
-		const mine = new TriggerMemory();
-		expect(mine.knows(undefined)).toBe(false);
-		run(mine, 'case:1');
-		const saved = throughJson(mine);
-		expect(mine.knows(saved)).toBe(true);
-		const other = new TriggerMemory();
-		run(other, 'case:2');
-		const foreign = throughJson(other);
-		expect(mine.knows(foreign)).toBe(false);
-		mine.absorb(foreign, NOW);
-		expect(mine.knows(foreign)).toBe(true);
-		// A string it wrote earlier is still known after it wrote a newer one (saves may land out of order).
-		run(mine, 'case:3');
-		mine.serialize();
-		expect(mine.knows(saved)).toBe(true);
-	});
-
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
 		const memory = new TriggerMemory();
 		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
