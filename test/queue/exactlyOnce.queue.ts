@@ -101,7 +101,7 @@ async function deployScenario(name: string, parameters: Json = {}): Promise<Scen
 			parameters: {
 				event: 'any',
 				...parameters,
-				options: { dedupMemorySize: MEMORY_SIZE, ...(parameters.options as Json) },
+				options: { duplicateMemorySize: MEMORY_SIZE, ...(parameters.options as Json) },
 			},
 			webhookCredential: credential,
 		},
