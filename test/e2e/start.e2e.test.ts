@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- repository tooling: runs in Node.js, never inside n8n; sandbox answers are read as loose JSON */
 /**
- * Issue 6 items 1 and 2: `npm start` as a user runs it (n8n with the package, the sandbox, credentials,
+ * `npm start` as a user runs it (n8n with the package, the sandbox, credentials,
  * examples imported, triggers active and subscribed), the three example workflows end to end, Ctrl-C, and
  * a second start on the same folder.
  */

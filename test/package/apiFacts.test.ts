@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * Issue 17: the API's facts live in the repository (api/facts.json, written by this project from the
+ * The API's facts live in the repository (api/facts.json, written by this project from the
  * specification) and the catalog the nodes use is generated from them.
  *
  * The specification itself lives outside the repository (BGC_API_SPEC, default ../shared/spec). Where it is

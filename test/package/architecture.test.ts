@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * Issue 17: the layout shows the architecture. Imports run one way: credentials/ import nothing from nodes/;
+ * The layout shows the architecture. Imports run one way: credentials/ import nothing from nodes/;
  * the two nodes import nothing from each other (what both use lives in nodes/shared/, the request module
  * among it; its parts never import its index); the signature module and the other pure modules have no
  * run-time n8n import.

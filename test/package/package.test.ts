@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-require-imports -- repository tooling: runs in Node.js, never inside n8n; loads the built files with require() as n8n does */
-/** Issue 2: the package as n8n and npm see it. Reads dist/, so `npm run build` comes first (npm test does). */
+/** The package as n8n and npm see it. Reads dist/, so `npm run build` comes first (npm test does). */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 

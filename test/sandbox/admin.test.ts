@@ -1,4 +1,4 @@
-/** Issue 3 item 7: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
+/** The sandbox's admin side: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
 import type { Sandbox } from '../../sandbox';
 import { FaultInjector } from '../../sandbox/faults';
 import { adminCall, call, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';

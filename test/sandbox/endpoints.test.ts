@@ -1,4 +1,4 @@
-/** Issue 3 item 2: every endpoint of spec section 4 answers, with the shapes documented in sandbox/README.md. */
+/** Every endpoint of spec section 4 answers, with the shapes documented in sandbox/README.md. */
 import { CPLC_DEFINITIONS } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
 import { call, caseBody, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';

@@ -1,4 +1,4 @@
-/** Spec 3.1-3.3 and issue 3 item 5: case progress on the sandbox clock, and scripting it. */
+/** Spec 3.1-3.3: case progress on the sandbox clock, and scripting it. */
 import {
 	CASE_DATA_STATUSES,
 	CASE_STATUS_SEQUENCE,

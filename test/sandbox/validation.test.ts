@@ -1,4 +1,4 @@
-/** Spec 4.3 and 7 plus issue 3 item 4: name characters, staffingAgency length, service IDs, duplicates. */
+/** Spec 4.3 and 7: name characters, staffingAgency length, service IDs, duplicates. */
 import type { Sandbox } from '../../sandbox';
 import { call, caseBody, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
 

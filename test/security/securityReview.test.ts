@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * Issue 13: what a security review of the built package found, one describe per finding. Every test here
+ * What a security review of the built package found, one describe per finding. Every test here
  * failed on the code before the fix except those named "(held before)", neighbours kept as controls
  * (docs/security.md lists the findings and what holds now). They use only functions that existed then, so
  * that they failed on its behaviour rather than on a missing name.

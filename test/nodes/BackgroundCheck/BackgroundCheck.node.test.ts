@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * The node's description against the contract of issue 4: resources, operations, their internal values and
+ * The node's description against its contract: resources, operations, their internal values and
  * ID parameter names; every operation wired to a description and an execute function; what n8n and AI
  * agents need (subtitle, usableAsTool, actions, icons, codex).
  */
@@ -17,7 +17,7 @@ const packageJson = JSON.parse(readFileSync(join(__dirname, '../../../package.js
 const node = new BackgroundCheck();
 const { description } = node;
 
-/** The table of issue 4: resource → operation → endpoint. */
+/** Resource → operation → endpoint, as the spec lists them. */
 const CONTRACT: Record<string, Record<string, string>> = {
 	case: {
 		create: 'POST /case/create',

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
-/** Issue 12: the two pinned n8n runtimes, the dev dependencies the package type-checks against, and what the README and package.json say. */
+/** The two pinned n8n runtimes, the dev dependencies the package type-checks against, and what the README and package.json say. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
