@@ -11,6 +11,7 @@ import type {
 
 import {
 	API_ENVIRONMENTS,
+	BASE_URL_EXPRESSION,
 	foreignOriginReason,
 	resolveBaseUrl,
 	type RequestTarget,
@@ -173,8 +174,7 @@ export class BackgroundCheckApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{$credentials.environment === "custom" ? $credentials.customBaseUrl : $credentials.environment === "production" ? $credentials.productionBaseUrl : $credentials.stageBaseUrl}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/auth/api',
 			method: 'POST',
 			body: {

@@ -34,6 +34,15 @@ export const API_ENVIRONMENTS = [
 
 export type ApiEnvironmentName = (typeof API_ENVIRONMENTS)[number]['name'];
 
+/**
+ * The same choice as {@link resolveBaseUrl} makes, as an n8n expression (for the credential test, which n8n
+ * runs itself): the chosen environment's field, the first environment's when none matches.
+ */
+export const BASE_URL_EXPRESSION = `={{${API_ENVIRONMENTS.slice(1)
+	.reverse()
+	.map(({ name, field }) => `$credentials.environment === "${name}" ? $credentials.${field} : `)
+	.join('')}$credentials.${API_ENVIRONMENTS[0].field}}}`;
+
 function tryParseUrl(url: string): URL | undefined {
 	try {
 		return new URL(url);

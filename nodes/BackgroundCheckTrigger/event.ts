@@ -4,6 +4,7 @@
  */
 import { createHash } from 'crypto';
 
+import { isPlainObject } from '../shared/values';
 import type { Change } from './memory';
 import type { DeliveryVerification } from './verification';
 
@@ -21,9 +22,6 @@ export interface WebhookEvent {
 	messageId?: string;
 	eventObject: Record<string, unknown>;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Parses a verified body; undefined when it is not a JSON object. */
 export function parseEvent(rawBody: Buffer): WebhookEvent | undefined {

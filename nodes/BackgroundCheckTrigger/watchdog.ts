@@ -26,6 +26,7 @@
 import type { CronExpression, IDataObject } from 'n8n-workflow';
 
 import { collectPages, recordsOf } from '../shared/transport/lists';
+import { isPlainObject } from '../shared/values';
 import { CASE_DATA_STATUSES } from '../shared/catalog';
 import {
 	CASE_DATA_STATUS_CHANGE,
@@ -94,9 +95,6 @@ const CASE_DATA_EVENT_FIELDS = [
 	'modStamp',
 ];
 
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function pick(record: IDataObject, fields: string[]): IDataObject {
 	return Object.fromEntries(
 		fields.filter((field) => record[field] !== undefined).map((field) => [field, record[field]]),
@@ -118,7 +116,7 @@ interface ListedCase {
 function listedCase(entry: IDataObject): ListedCase | undefined {
 	if (typeof entry.id !== 'string' || entry.id === '') return undefined;
 	const services = (Array.isArray(entry.services) ? entry.services : [])
-		.filter(isObject)
+		.filter(isPlainObject)
 		.flatMap((service) =>
 			typeof service.caseDataId === 'string'
 				? [
@@ -228,7 +226,7 @@ async function read(
 	services: ListedService[],
 ): Promise<ReconciledEvent[]> {
 	const latestCase = await api.getCase(entry.id);
-	if (!isObject(latestCase)) throw new Error(`GET /case/id/${entry.id} returned no case`);
+	if (!isPlainObject(latestCase)) throw new Error(`GET /case/id/${entry.id} returned no case`);
 	const events: ReconciledEvent[] = [];
 	const caseSubject = CASE_SUBJECT + entry.id;
 	if (caseDiffers && memory.statusOf(caseSubject) !== caseStatusOf(latestCase)) {
@@ -236,7 +234,7 @@ async function read(
 	}
 	const byType = new Map<string, ListedService[]>();
 	const servicesOfCase = Array.isArray(latestCase.services)
-		? latestCase.services.filter(isObject)
+		? latestCase.services.filter(isPlainObject)
 		: [];
 	for (const service of services) {
 		const type =

@@ -1,7 +1,12 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
-import { insecureUrlReason, resolveBaseUrl } from '../../credentials/shared/apiEnvironment';
+import {
+	API_ENVIRONMENTS,
+	BASE_URL_EXPRESSION,
+	insecureUrlReason,
+	resolveBaseUrl,
+} from '../../credentials/shared/apiEnvironment';
 
 function helperAnswering(answer: (options: IHttpRequestOptions) => unknown) {
 	const calls: IHttpRequestOptions[] = [];
@@ -163,6 +168,22 @@ describe('Background Check API credential', () => {
 });
 
 describe('base URL rules', () => {
+	it("the credential test's expression picks the base URL the code picks, for every environment and an unknown one", () => {
+		const credential = new BackgroundCheckApi();
+		expect(credential.test.request.baseURL).toBe(BASE_URL_EXPRESSION);
+		// The expression's body, evaluated as n8n's expression engine would with $credentials in scope.
+		const evaluate = new Function(
+			'$credentials',
+			`return ${BASE_URL_EXPRESSION.slice('={{'.length, -'}}'.length)}`,
+		) as (credentials: Record<string, unknown>) => unknown;
+		for (const environment of [...API_ENVIRONMENTS.map(({ name }) => name), 'unknown']) {
+			const credentials: Record<string, unknown> = { environment };
+			for (const [index, { field }] of API_ENVIRONMENTS.entries())
+				credentials[field] = `https://api-${index}.example.com`;
+			expect(evaluate(credentials)).toBe(resolveBaseUrl(credentials));
+		}
+	});
+
 	it.each([
 		['https://api.example.com', undefined],
 		['http://127.0.0.1:7450', undefined],

@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-const isPlainObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
+import { isPlainObject } from '../../shared/values';
 /**
  * Drops what the user left empty (empty strings, empty lists, empty objects, undefined) so that an
  * optional field the user did not fill is not sent at all.
