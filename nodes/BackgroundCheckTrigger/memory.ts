@@ -286,10 +286,10 @@ export class TriggerMemory {
 	}
 
 	/** The watchdog's record of activation: every subject's status now, nothing run. */
-	recordActivation(statuses: Array<[subject: string, status: string]>): void {
+	recordActivation(statuses: Array<[subject: string, status: string, modStamp?: string]>): void {
 		this.recordedByWatchdog = true;
 		this.version++;
-		for (const [subject, status] of statuses) this.learn(subject, status);
+		for (const [subject, status, modStamp] of statuses) this.learn(subject, status, modStamp);
 	}
 
 	/** The watchdog starts again from a new record (a user activated the workflow). */
@@ -301,8 +301,9 @@ export class TriggerMemory {
 
 	/**
 	 * The saved string: a header, then the newest {@link savedLimit} events by hour (`e`), covers (`c`) and
-	 * subjects' modStamps kept for Ignore Older Events (`o`), and the watchdog's statuses: a dictionary (`d`)
-	 * and each subject's hash with its status's index (`w`).
+	 * subjects' modStamps kept for Ignore Older Events (`o`), and the watchdog's statuses: a dictionary (`d`),
+	 * each subject's hash with its status's index (`w`), and the modStamp each status was known at (`t`), so
+	 * that after a restart an older delivery cannot move a status back.
 	 */
 	serialize(): string {
 		if (this.serialized?.version === this.version) return this.serialized.text;
@@ -332,6 +333,9 @@ export class TriggerMemory {
 					records += hash + dictionary.get(status)!.toString(36).padStart(width, '0');
 			lines.push(['d', ...[...dictionary.keys()].map(escapeField)].join('\t'));
 			lines.push(`w\t${width}\t${records}`);
+			for (const [hash, { status, modStamp }] of this.subjects)
+				if (status !== undefined && modStamp !== undefined)
+					lines.push(`t\t${hash}\t${packModStamp(modStamp)}`);
 		}
 		const text = lines.join('\n');
 		this.serialized = { version: this.version, text };
@@ -356,6 +360,8 @@ export class TriggerMemory {
 		if (format !== FORMAT) return;
 		if (recorded === '1') this.recordedByWatchdog = true;
 		let dictionary: string[] = [];
+		const statuses = new Map<string, string>();
+		const modStamps = new Map<string, string>();
 		for (const line of lines) {
 			const fields = line.split('\t');
 			if (fields[0] === 'e') {
@@ -385,10 +391,18 @@ export class TriggerMemory {
 				for (let start = 0; start + step <= records.length; start += step) {
 					const hash = records.slice(start, start + HASH_LENGTH);
 					const status = dictionary[parseInt(records.slice(start + HASH_LENGTH, start + step), 36)];
-					if (status !== undefined && this.subjects.get(hash)?.status === undefined)
-						this.learnHash(hash, status);
+					if (status !== undefined) statuses.set(hash, status);
 				}
+			} else if (fields[0] === 't' && fields[1]) {
+				const modStamp = unpackModStamp(fields[2] ?? '');
+				if (modStamp !== undefined) modStamps.set(fields[1], modStamp);
 			}
+		}
+		// A status and the modStamp it was known at go together: the newer pair wins.
+		for (const [hash, status] of statuses) {
+			const modStamp = modStamps.get(hash) ?? this.subjects.get(hash)?.modStamp;
+			if (modStamps.has(hash) || this.subjects.get(hash)?.status === undefined)
+				this.learnHash(hash, status, modStamp);
 		}
 		this.sortEvents();
 		this.version++;

@@ -110,6 +110,7 @@ interface ListedService {
 interface ListedCase {
 	id: string;
 	status: string;
+	modStamp?: string;
 	services: ListedService[];
 }
 
@@ -129,7 +130,8 @@ function listedCase(entry: IDataObject): ListedCase | undefined {
 					]
 				: [],
 		);
-	return { id: entry.id, status: caseStatusOf(entry), services };
+	const modStamp = typeof entry.modStamp === 'string' ? entry.modStamp : undefined;
+	return { id: entry.id, status: caseStatusOf(entry), modStamp, services };
 }
 
 function event(name: string, eventObject: IDataObject, latestCase: IDataObject): ReconciledEvent {
@@ -155,9 +157,9 @@ async function listCases(api: CaseApi): Promise<ListedCase[]> {
 /** The first look after a user activates the workflow: records every subject's status, reports nothing. */
 export async function recordActivation(memory: TriggerMemory, api: CaseApi): Promise<number> {
 	const listed = await listCases(api);
-	const statuses: Array<[string, string]> = [];
+	const statuses: Array<[string, string, string?]> = [];
 	for (const entry of listed) {
-		statuses.push([CASE_SUBJECT + entry.id, entry.status]);
+		statuses.push([CASE_SUBJECT + entry.id, entry.status, entry.modStamp]);
 		for (const service of entry.services)
 			statuses.push([CASE_DATA_SUBJECT + service.caseDataId, service.status]);
 	}
@@ -201,7 +203,7 @@ function compare(memory: TriggerMemory, listed: ListedCase[], watched: WatchedEv
 	for (const entry of listed) {
 		const caseSubject = CASE_SUBJECT + entry.id;
 		const caseDiffers = memory.statusOf(caseSubject) !== entry.status;
-		if (caseDiffers && !watched.cases) memory.learn(caseSubject, entry.status);
+		if (caseDiffers && !watched.cases) memory.learn(caseSubject, entry.status, entry.modStamp);
 		const services: ListedService[] = [];
 		for (const service of entry.services) {
 			const subject = CASE_DATA_SUBJECT + service.caseDataId;

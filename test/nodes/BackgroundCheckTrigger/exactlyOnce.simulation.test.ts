@@ -256,7 +256,7 @@ class Simulation {
 		if (mode === 'activate') this.memory.dropRecord();
 		if (!this.memory.recorded) {
 			this.memory.recordActivation(
-				[...this.api].map(([caseId, { status }]) => [`case:${caseId}`, status]),
+				[...this.api].map(([caseId, { status, modStamp }]) => [`case:${caseId}`, status, modStamp]),
 			);
 			this.db = this.memory.serialize();
 		}
