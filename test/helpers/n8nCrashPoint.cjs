@@ -22,7 +22,8 @@ const armFile = process.env.BGC_CRASH_ARM_FILE;
 function fireIfArmed(step) {
 	if (step !== point || !armFile || !fs.existsSync(armFile)) return;
 	fs.rmSync(armFile, { force: true });
-	process.kill(process.pid, 'SIGKILL');
+	// The whole process group, as a machine's crash would: n8n, its task runner and the harness's supervisor.
+	process.kill(0, 'SIGKILL');
 }
 
 function wrap(prototype, method, before, after) {

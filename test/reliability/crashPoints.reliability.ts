@@ -24,6 +24,9 @@ import { waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** n8n starts in seconds; on a loaded machine, after a kill, it has taken over a minute. */
+const READY_MS = 240_000;
+
 const SECRET = `whsec_${Buffer.from('crash-point-test-secret-32-bytes!').toString('base64')}`;
 const PRELOAD = path.resolve(__dirname, '..', 'helpers', 'n8nCrashPoint.cjs');
 
@@ -36,7 +39,7 @@ async function killAt(point: Point) {
 		BGC_CRASH_POINT: point,
 		BGC_CRASH_ARM_FILE: armFile,
 	};
-	let n8n: TestN8n = await startTestN8n(`crash-${point}`, { env });
+	let n8n: TestN8n = await startTestN8n(`crash-${point}`, { env, readyTimeoutMs: READY_MS });
 	try {
 		const webhookId = randomUUID();
 		const webhookCredential = await n8n.api.createCredential({
@@ -78,7 +81,11 @@ async function killAt(point: Point) {
 			describe: () => `n8n never reached ${point}`,
 		});
 
-		n8n = await startTestN8n(`crash-${point}`, { port: n8n.port, env: {} }, n8n.userFolder);
+		n8n = await startTestN8n(
+			`crash-${point}`,
+			{ port: n8n.port, env: {}, readyTimeoutMs: READY_MS },
+			n8n.userFolder,
+		);
 		await waitForWebhook(n8n.baseUrl, webhookPath, { probe: { method: 'POST', body: {} } });
 		const beforeRestart = await listAll();
 		// The provider's retry, 5 seconds later: same webhook-id, same body.
@@ -130,6 +137,6 @@ describe('n8n killed at each step of a delivery, then the provider retries', () 
 				`[crash point] n8n ${process.env.BGC_N8N_RUNTIME ?? 'oldest'} killed at ${point}: executions ${JSON.stringify(statuses)}\n`,
 			);
 			expect(PROMISED).toContainEqual(statuses);
-		}, 300_000);
+		}, 600_000);
 	}
 });

@@ -24,6 +24,9 @@ import { seededRandom, sleep, waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** n8n starts in seconds; on a loaded machine, after a kill, it has taken over a minute. */
+const READY_MS = 240_000;
+
 const CYCLES = Math.max(1, Number(process.env.BGC_SOAK_CYCLES) || 3);
 const SECRET = `whsec_${Buffer.from('kill-soak-test-secret-32-bytes!!').toString('base64')}`;
 const SENDERS = 8;
@@ -49,7 +52,7 @@ function itemOf(execution: Execution): Json | undefined {
 
 test(`n8n killed ${CYCLES} times at random moments while deliveries stream in: no event lost, none doubled`, async () => {
 	const random = seededRandom(Number(process.env.BGC_SOAK_SEED) || 20261125);
-	let n8n: TestN8n = await startTestN8n('kill-soak');
+	let n8n: TestN8n = await startTestN8n('kill-soak', { readyTimeoutMs: READY_MS });
 	const port = n8n.port;
 	const userFolder = n8n.userFolder;
 	try {
@@ -118,7 +121,7 @@ test(`n8n killed ${CYCLES} times at random moments while deliveries stream in: n
 			}
 			await sending;
 			counts.cycles++;
-			n8n = await startTestN8n('kill-soak', { port }, userFolder);
+			n8n = await startTestN8n('kill-soak', { port, readyTimeoutMs: READY_MS }, userFolder);
 			await waitForWebhook(n8n.baseUrl, webhookPath, { probe: { method: 'POST', body: {} } });
 		}
 		// n8n stays up: the provider retries until every event has its 2xx.

@@ -61,8 +61,7 @@ function triggerItem(execution: Execution): Json {
 	return items[0];
 }
 
-const keyOfItem = (item: Json) =>
-	contentKey({ event: item.event, eventObject: item.eventObject });
+const keyOfItem = (item: Json) => contentKey({ event: item.event, eventObject: item.eventObject });
 
 describe('20% of the events never delivered, cases walking their whole lifecycle', () => {
 	test('every status change runs exactly once: the missed ones found by the first look after them, the delivered ones never twice', async () => {
