@@ -50,7 +50,7 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 			`Background Check Trigger: ${size.problem}; using ${DUPLICATE_MEMORY_SIZE.default}`,
 		);
 	}
-	memory.savedLimit = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
+	memory.duplicateMemorySize = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
 	const loaded = staticData[MEMORY_KEY];
 	memory.absorb(loaded, Math.floor(Date.now() / 1000));

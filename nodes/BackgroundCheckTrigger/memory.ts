@@ -135,20 +135,21 @@ export class TriggerMemory {
 
 	private readonly known = new Set<string>();
 
-	private limit: number = DUPLICATE_MEMORY_SIZE.default;
+	private savedEvents: number = DUPLICATE_MEMORY_SIZE.default;
 
 	/** Grows with every change of what the saved string holds; {@link serialize} builds it once per value. */
 	private version = 0;
 
 	private serialized: { version: number; text: string } | undefined;
 
-	get savedLimit(): number {
-		return this.limit;
+	/** Duplicate Memory Size: how many of the newest events (and covers) the saved string holds. */
+	get duplicateMemorySize(): number {
+		return this.savedEvents;
 	}
 
-	set savedLimit(limit: number) {
-		if (limit !== this.limit) this.version++;
-		this.limit = limit;
+	set duplicateMemorySize(size: number) {
+		if (size !== this.savedEvents) this.version++;
+		this.savedEvents = size;
 	}
 
 	get recorded(): boolean {
@@ -300,7 +301,7 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * The saved string: a header, then the newest {@link savedLimit} events by hour (`e`), covers (`c`) and
+	 * The saved string: a header, then the newest {@link duplicateMemorySize} events by hour (`e`), covers (`c`) and
 	 * subjects' modStamps kept for Ignore Older Events (`o`), and the watchdog's statuses: a dictionary (`d`),
 	 * each subject's hash with its status's index (`w`), and the modStamp each status was known at (`t`), so
 	 * that after a restart an older delivery cannot move a status back.
@@ -309,17 +310,17 @@ export class TriggerMemory {
 		if (this.serialized?.version === this.version) return this.serialized.text;
 		const lines = [`${FORMAT} ${this.recordedByWatchdog ? 1 : 0}`];
 		const byHour = new Map<number, string[]>();
-		let skip = this.events.size - this.savedLimit;
+		let skip = this.events.size - this.duplicateMemorySize;
 		for (const [hash, hour] of this.events) {
 			if (skip-- > 0) continue;
 			byHour.set(hour, [...(byHour.get(hour) ?? []), hash]);
 		}
 		for (const [hour, hashes] of byHour) lines.push(`e\t${hour}\t${hashes.join('')}`);
-		skip = this.covers.size - this.savedLimit;
+		skip = this.covers.size - this.duplicateMemorySize;
 		for (const [hash, { modStamp, hour }] of this.covers)
 			if (skip-- <= 0) lines.push(`c\t${hash}\t${hour}\t${packModStamp(modStamp)}`);
 		const ordered = [...this.subjects].filter(([, { ordered, modStamp }]) => ordered && modStamp);
-		for (const [hash, { modStamp }] of ordered.slice(-this.savedLimit))
+		for (const [hash, { modStamp }] of ordered.slice(-this.duplicateMemorySize))
 			lines.push(`o\t${hash}\t${packModStamp(modStamp!)}`);
 		if (this.recordedByWatchdog) {
 			const dictionary = new Map<string, number>();

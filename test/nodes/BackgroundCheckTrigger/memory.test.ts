@@ -61,7 +61,7 @@ const throughJson = (memory: TriggerMemory) =>
 /** A new process that read what `memory` saved. */
 function restarted(memory: TriggerMemory, now = NOW): TriggerMemory {
 	const after = new TriggerMemory();
-	after.savedLimit = memory.savedLimit;
+	after.duplicateMemorySize = memory.duplicateMemorySize;
 	after.absorb(throughJson(memory), now);
 	return after;
 }
@@ -272,7 +272,7 @@ describe('TriggerMemory', () => {
 
 		it('recognises a retry 28 hours later, also after 5,000 other events and a restart in between', () => {
 			const memory = new TriggerMemory();
-			memory.savedLimit = DUPLICATE_MEMORY_SIZE.max;
+			memory.duplicateMemorySize = DUPLICATE_MEMORY_SIZE.max;
 			run(memory, 'case:first', NOW + 59 * 60);
 			for (let index = 0; index < 5000; index++)
 				run(memory, `case:other-${index}`, NOW + 3600 + index * 20);
@@ -446,10 +446,10 @@ describe('the saved string', () => {
 	const memoryWith = (
 		count: number,
 		dropOlder = false,
-		savedLimit: number = DUPLICATE_MEMORY_SIZE.default,
+		duplicateMemorySize: number = DUPLICATE_MEMORY_SIZE.default,
 	) => {
 		const memory = new TriggerMemory();
-		memory.savedLimit = savedLimit;
+		memory.duplicateMemorySize = duplicateMemorySize;
 		for (let index = 0; index < count; index++) {
 			const ordering = {
 				subject: `case:case-${index}`,
@@ -488,7 +488,7 @@ describe('the saved string', () => {
 	it('follows a change of Duplicate Memory Size', () => {
 		const memory = memoryWith(300, false, 1000);
 		expect(savedHashes(memory.serialize())).toHaveLength(300);
-		memory.savedLimit = 100;
+		memory.duplicateMemorySize = 100;
 		expect(savedHashes(memory.serialize())).toHaveLength(100);
 	});
 
