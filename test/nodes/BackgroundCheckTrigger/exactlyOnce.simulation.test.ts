@@ -272,11 +272,16 @@ class Simulation {
 		this.memory = new TriggerMemory();
 	}
 
-	/** n8n starts: running rows are marked crashed, rows left new are run before webhooks answer. */
-	start(): void {
+	/**
+	 * n8n starts: running rows are marked crashed; rows left new are run before webhooks answer, or marked
+	 * crashed too when n8n's event log shows them begun (`newRowsCrashed`).
+	 */
+	start(newRowsCrashed = false): void {
 		if (this.up) return;
 		this.up = true;
-		for (const row of this.rows) if (row.status === 'running') row.status = 'crashed';
+		for (const row of this.rows)
+			if (row.status === 'running' || (newRowsCrashed && row.status === 'new'))
+				row.status = 'crashed';
 		for (const row of this.rows.filter((candidate) => candidate.status === 'new')) {
 			this.startExecution(row);
 			this.stepExecution(this.executions.length - 1);
@@ -330,7 +335,7 @@ type Command =
 	| { kind: 'execution'; index: number }
 	| { kind: 'look' }
 	| { kind: 'crash' }
-	| { kind: 'start' };
+	| { kind: 'start'; newRowsCrashed: boolean };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
 	{
@@ -364,7 +369,10 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 	},
 	{ weight: 2, arbitrary: fc.constant({ kind: 'look' as const }) },
 	{ weight: 1, arbitrary: fc.constant({ kind: 'crash' as const }) },
-	{ weight: 1, arbitrary: fc.constant({ kind: 'start' as const }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({ kind: fc.constant('start' as const), newRowsCrashed: fc.boolean() }),
+	},
 );
 
 function run(commands: Command[]): Simulation {
@@ -391,7 +399,7 @@ function run(commands: Command[]): Simulation {
 				simulation.crash();
 				break;
 			case 'start':
-				simulation.start();
+				simulation.start(next.newRowsCrashed);
 		}
 	}
 	simulation.drain();
