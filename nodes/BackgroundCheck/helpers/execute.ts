@@ -20,7 +20,7 @@ export function asNodeError(
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-/** Upper bound of "Concurrent Requests" (Options of the read operations). */
+/** Upper bound of "Concurrent Requests" (Options of the reads and of the bulk writes). */
 export const MAX_CONCURRENCY = 50;
 
 /**
@@ -69,17 +69,20 @@ export class StartPacer {
 }
 
 export interface RunForEachItemOptions {
-	/**
-	 * How many items may be running at the same time; 1 (the default) runs them one after the other. Only the
-	 * read (GET) operations pass more: writes are never run concurrently.
-	 */
+	/** How many items may be running at the same time; 1 (the default) runs them one after the other. */
 	concurrency?: number;
+	/**
+	 * The operation changes something at the API. A failure that stops the run (no Continue On Fail) then
+	 * also says which items the API carried out before it stopped: n8n keeps no output of a failed node, and
+	 * running the workflow again would send those items again.
+	 */
+	write?: boolean;
 }
 
 /**
  * Runs `operation` once per input item and links every output item to its input item; the output is in input
  * order whatever the order in which items finish. With "Continue On Fail" on, a failing item yields
- * `{ error }` in its place and the other items still run; nothing is retried.
+ * `{ error }` in its place and the other items still run; nothing is retried here.
  *
  * With `concurrency` above 1, the first item runs alone (so a credential without a stored token is exchanged
  * once, not once per request in flight), then up to `concurrency` items run at a time, their starts spread
@@ -108,22 +111,30 @@ export async function runForEachItem(
 		},
 		pairedItem: { item: itemIndex },
 	});
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	const stopWith = (error: NodeApiError | NodeOperationError): never => {
+		if (options.write) {
+			const done = outputs.flatMap((output, itemIndex) => (output ? [itemIndex] : []));
+			const note = carriedOutNote(done, items.length);
+			if (note !== undefined)
+				error.description = error.description ? `${error.description} ${note}` : note;
+		}
+		throw error;
+	};
 
 	if (concurrency === 1 || items.length <= 1) {
-		const output: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				output.push(...outputOf(itemIndex, await operation(itemIndex)));
+				outputs[itemIndex] = outputOf(itemIndex, await operation(itemIndex));
 			} catch (error) {
 				const nodeError = asNodeError(this.getNode(), error, itemIndex);
-				if (!this.continueOnFail()) throw nodeError;
-				output.push(errorItem(nodeError, itemIndex));
+				if (!this.continueOnFail()) stopWith(nodeError);
+				outputs[itemIndex] = [errorItem(nodeError, itemIndex)];
 			}
 		}
-		return output;
+		return outputs.flat();
 	}
 
-	const outputs: INodeExecutionData[][] = new Array(items.length);
 	let failure: { itemIndex: number; error: NodeApiError | NodeOperationError } | undefined;
 	const pacer = new StartPacer(concurrency);
 	const runItem = async (itemIndex: number) => {
@@ -150,25 +161,55 @@ export async function runForEachItem(
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length - 1) }, worker));
-	if (failure !== undefined) throw failure.error;
+	if (failure !== undefined) stopWith(failure.error);
 	return outputs.flat();
+}
+
+/** "Items 0-11, 13 of 40 ...": the items a stopped write run had carried out, as ranges; none: undefined. */
+export function carriedOutNote(itemIndexes: number[], itemCount: number): string | undefined {
+	if (itemIndexes.length === 0) return undefined;
+	const ranges: string[] = [];
+	for (let i = 0; i < itemIndexes.length; i++) {
+		const first = itemIndexes[i];
+		while (i + 1 < itemIndexes.length && itemIndexes[i + 1] === itemIndexes[i] + 1) i++;
+		ranges.push(first === itemIndexes[i] ? `${first}` : `${first}-${itemIndexes[i]}`);
+	}
+	const which = itemIndexes.length === 1 ? 'item' : 'items';
+	return `Before the node stopped, the API carried out ${which} ${ranges.join(', ')} (${itemIndexes.length} of ${itemCount}); running the workflow again sends them again.`;
 }
 
 /**
  * runForEachItem for a read (GET) operation: as many items at a time as its Concurrent Requests option says
- * ({@link readConcurrency}, checked before any request). Writes call runForEachItem and run one at a time.
+ * ({@link concurrencyOption}, checked before any request).
  */
 export async function runReadForEachItem(
 	this: IExecuteFunctions,
 	read: (itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
+	const concurrency = concurrencyOption.call(this);
 	return await runForEachItem.call(this, read, { concurrency });
 }
 
-/** The "Concurrent Requests" option of a read operation: a whole number from 1 to MAX_CONCURRENCY, DEFAULT_CONCURRENCY when not set. */
-export function readConcurrency(this: IExecuteFunctions): number {
-	const value = this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY);
+/**
+ * runForEachItem for a write that offers Concurrent Requests: different items' writes go side by side, and
+ * each is still sent once (apiRequest sends a write again only when the API pushed back on it: 429, or 503
+ * with Retry-After, which say it was not carried out).
+ */
+export async function runWriteForEachItem(
+	this: IExecuteFunctions,
+	write: (itemIndex: number) => Promise<ItemResult>,
+	optionsCollection = 'options',
+): Promise<INodeExecutionData[]> {
+	const concurrency = concurrencyOption.call(this, optionsCollection);
+	return await runForEachItem.call(this, write, { concurrency, write: true });
+}
+
+/**
+ * The "Concurrent Requests" option (in the Options collection named `optionsCollection`): a whole number from
+ * 1 to MAX_CONCURRENCY, DEFAULT_CONCURRENCY when not set.
+ */
+export function concurrencyOption(this: IExecuteFunctions, optionsCollection = 'options'): number {
+	const value = this.getNodeParameter(`${optionsCollection}.concurrency`, 0, DEFAULT_CONCURRENCY);
 	const concurrency = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (
 		typeof concurrency !== 'number' ||
@@ -180,7 +221,7 @@ export function readConcurrency(this: IExecuteFunctions): number {
 			this.getNode(),
 			`Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`,
 			{
-				description: `It is ${JSON.stringify(value)}. Use 1 to request one item at a time.`,
+				description: `It is ${JSON.stringify(value)}. Use 1 to send one item at a time.`,
 			},
 		);
 	}

@@ -19,7 +19,8 @@ import { operations } from '../../../../nodes/BackgroundCheck/actions/router';
 import {
 	DEFAULT_CONCURRENCY,
 	MAX_CONCURRENCY,
-	readConcurrency,
+	carriedOutNote,
+	concurrencyOption,
 	runForEachItem,
 	StartPacer,
 } from '../../../../nodes/BackgroundCheck/helpers/execute';
@@ -196,6 +197,56 @@ describe('runForEachItem with a concurrency', () => {
 		expect(trace.started).not.toContain(20);
 	});
 
+	it.each([1, 4])(
+		'for a write stopped by a failure, says which items the API carried out (Concurrent Requests %i)',
+		async (concurrency) => {
+			const { trace, operation } = tracedOperation(12);
+			const run = runForEachItem.call(
+				context(12),
+				async (itemIndex) => {
+					await operation(itemIndex);
+					if (itemIndex === 6)
+						throw new NodeApiError(
+							node,
+							{ message: 'boom' },
+							{ message: 'The API failed', description: 'It may or may not exist.', itemIndex },
+						);
+					return { item: itemIndex };
+				},
+				{ concurrency, write: true },
+			);
+			const error = (await run.catch((caught: unknown) => caught)) as NodeApiError;
+			expect(error.context.itemIndex).toBe(6);
+			const done = error.description!.match(/carried out items ([\d, -]+) \((\d+) of 12\)/)!;
+			// Every item that ran and succeeded: serially 0-5; concurrently also the later items that were in
+			// flight or started before item 6 failed (later items finish first here).
+			const succeeded = trace.started.filter((item) => item !== 6).sort((a, b) => a - b);
+			expect(Number(done[2])).toBe(succeeded.length);
+			if (concurrency === 1) expect(done[1]).toBe('0-5');
+			else {
+				expect(succeeded.length).toBeGreaterThan(6);
+				expect(done[1]).toBe(`0-5, 7-${Math.max(...succeeded)}`);
+			}
+			expect(error.description).toMatch(/^It may or may not exist\. Before the node stopped/);
+		},
+	);
+
+	it('a stopped read says nothing about carried-out items, nor a write stopped at its first item', async () => {
+		const failAt = (failing: number, write: boolean) =>
+			runForEachItem
+				.call(
+					context(5),
+					async (itemIndex) => {
+						if (itemIndex === failing) throw new TypeError('unexpected shape');
+						return {};
+					},
+					{ concurrency: 2, write },
+				)
+				.catch((caught: NodeOperationError) => caught.description ?? '');
+		expect(await failAt(3, false)).not.toMatch(/carried out/);
+		expect(await failAt(0, true)).not.toMatch(/carried out/);
+	});
+
 	it('stops before any other item when the first item fails', async () => {
 		const { trace, operation } = tracedOperation(5);
 		const run = runForEachItem.call(
@@ -208,6 +259,16 @@ describe('runForEachItem with a concurrency', () => {
 		);
 		await expect(run).rejects.toMatchObject({ context: { itemIndex: 0 } });
 		expect(trace.started).toEqual([0]);
+	});
+});
+
+describe('carriedOutNote', () => {
+	it('gives the items as ranges with their count, and nothing for none', () => {
+		expect(carriedOutNote([0, 1, 2, 4, 7, 8], 10)).toBe(
+			'Before the node stopped, the API carried out items 0-2, 4, 7-8 (6 of 10); running the workflow again sends them again.',
+		);
+		expect(carriedOutNote([3], 4)).toMatch(/carried out item 3 \(1 of 4\)/);
+		expect(carriedOutNote([], 4)).toBeUndefined();
 	});
 });
 
@@ -291,9 +352,15 @@ describe('runForEachItem spreading starts', () => {
 	});
 });
 
-describe('readConcurrency', () => {
+describe('concurrencyOption', () => {
 	const read = (options?: IDataObject) =>
-		readConcurrency.call(context(1, { parameters: options === undefined ? {} : { options } }));
+		concurrencyOption.call(context(1, { parameters: options === undefined ? {} : { options } }));
+
+	it('reads the option from the Options collection it is given', () => {
+		const testimony = context(1, { parameters: { testimonyOptions: { concurrency: 3 } } });
+		expect(concurrencyOption.call(testimony, 'testimonyOptions')).toBe(3);
+		expect(concurrencyOption.call(testimony)).toBe(DEFAULT_CONCURRENCY);
+	});
 
 	it('is concurrent (the default, 20) when the option is not set, else the value', () => {
 		expect(DEFAULT_CONCURRENCY).toBe(20);
@@ -317,7 +384,7 @@ describe('readConcurrency', () => {
 
 describe('where Concurrent Requests is offered', () => {
 	const { properties } = new BackgroundCheck().description;
-	/** Resource/operation pairs whose shown parameters include the Options collection with `concurrency`. */
+	/** Resource/operation pairs whose shown parameters include a collection with `concurrency`. */
 	const offeredFor = Object.entries(operations).flatMap(([resource, ops]) =>
 		Object.keys(ops)
 			.filter((operation) =>
@@ -326,7 +393,7 @@ describe('where Concurrent Requests is offered', () => {
 					const shown = show?.resource?.includes(resource) && show?.operation?.includes(operation);
 					return (
 						shown &&
-						property.name === 'options' &&
+						property.type === 'collection' &&
 						(property.options as INodePropertyCollection[]).some(
 							(option) => option.name === 'concurrency',
 						)
@@ -336,7 +403,7 @@ describe('where Concurrent Requests is offered', () => {
 			.map((operation) => `${resource}.${operation}`),
 	);
 
-	it('is offered for every read (GET) operation and for no write', () => {
+	it('is offered for every read (GET) operation and for the bulk writes', () => {
 		expect(offeredFor.sort()).toEqual(
 			[
 				'case.get',
@@ -346,6 +413,11 @@ describe('where Concurrent Requests is offered', () => {
 				'cplc.getDefinitions',
 				'shipmentMask.getMany',
 				'companyUser.getMany',
+				'case.create',
+				'case.addServices',
+				'testimony.create',
+				'testimony.update',
+				'secureDocument.create',
 			].sort(),
 		);
 	});
