@@ -382,6 +382,8 @@ async function measureOrders(api: Parameters<typeof deployCaseWorkflow>[0]) {
 			log(
 				`faults ${variant.label}: ${run.status} in ${run.executionMs} ms, ${run.ordered} ordered, ${run.errorItems} error items, ${run.creates} creates (${run.refused} answered 429), ${run.candidatesWithTwoCases} candidates with two or more cases`,
 			);
+			for (const sends of run.duplicateSends)
+				log(`  a candidate with two or more cases, its sends: ${sends}`);
 			faulted.push({ variant: variant.label, ...run });
 		}
 		sandbox.admin.clearFaults();

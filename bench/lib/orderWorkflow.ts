@@ -159,6 +159,8 @@ export interface OrderRun {
 	/** Cases in the sandbox per candidate of this run: candidates with two or more, and the extra cases. */
 	candidatesWithTwoCases: number;
 	duplicateCases: number;
+	/** For up to 5 candidates with two or more cases: the statuses of their sends, in order (null: dropped). */
+	duplicateSends: string[];
 }
 
 /** Runs the workflow once for `candidates`, and counts what came out and what the sandbox holds. */
@@ -199,5 +201,21 @@ export async function runOrderWorkflow(
 		refused: creates.filter((entry) => entry.status === 429).length,
 		candidatesWithTwoCases: counts.filter((count) => count > 1).length,
 		duplicateCases: counts.reduce((sum, count) => sum + Math.max(0, count - 1), 0),
+		duplicateSends: candidates
+			.filter((_, index) => counts[index] > 1)
+			.slice(0, 5)
+			.map((candidate) =>
+				creates
+					.filter(
+						(entry) =>
+							(entry.body as { candidate?: { email?: string } })?.candidate?.email ===
+							candidate.email,
+					)
+					.map(
+						(entry) =>
+							`${entry.status}${entry.handledStatus ? ` (after ${entry.handledStatus})` : ''}`,
+					)
+					.join(', '),
+			),
 	};
 }
