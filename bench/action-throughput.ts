@@ -9,7 +9,16 @@
  * token (default 20) and answers the others 429 with Retry-After; this node (defaults) and the HTTP Request
  * node run once each (a failed run is reported, not thrown).
  *
- *   npm run bench -- action-throughput        (BENCH_ITEMS=500 BENCH_RUNS=5 BENCH_LATENCY_MS=20 BENCH_RATE_LIMIT=20)
+ * Then bulk orders: 500 Case > Create (POST /case/create, +BENCH_ORDER_LATENCY_MS sandbox latency each) against
+ * a sandbox that does not refuse a second order for a candidate, so that an order sent twice is a second case:
+ * the HTTP Request node (same credential, same body) and this node at its default and top Concurrent Requests,
+ * median of BENCH_ORDER_RUNS runs after a warm-up run each. Then one run each under the sandbox's faults
+ * (BENCH_ORDER_RATE_LIMIT creates per second per token, 5xx and drops before and after the case is created,
+ * 503 with Retry-After): this node (defaults, Continue On Fail) and the HTTP Request node with Continue On Fail
+ * and with Retry On Fail; the duplicate orders (candidates with two cases) are counted in the sandbox.
+ *
+ *   npm run bench -- action-throughput        (BENCH_ITEMS=500 BENCH_RUNS=5 BENCH_LATENCY_MS=20 BENCH_RATE_LIMIT=20
+ *                                              BENCH_ORDER_LATENCY_MS=100 BENCH_ORDER_RUNS=3 BENCH_ORDER_RATE_LIMIT=100)
  */
 import * as os from 'node:os';
 
@@ -26,6 +35,14 @@ import {
 	type Variant,
 } from './lib/caseWorkflow';
 import { startBenchN8n } from './lib/n8n';
+import {
+	deployOrderWorkflow,
+	newCandidates,
+	runOrderWorkflow,
+	type OrderRun,
+	type OrderVariant,
+	type OrderWorkflow,
+} from './lib/orderWorkflow';
 import { fmt, header, log, median, printTable, runMain, saveResult } from './lib/report';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 500);
@@ -33,6 +50,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const RATE_LIMIT = Number(process.env.BENCH_RATE_LIMIT ?? 20);
 const CONCURRENCY_LEVELS = [...new Set([5, 10, 20, MAX_CONCURRENCY])];
+const ORDER_LATENCY_MS = Number(process.env.BENCH_ORDER_LATENCY_MS ?? 100);
+const ORDER_RUNS = Number(process.env.BENCH_ORDER_RUNS ?? 3);
+const ORDER_RATE_LIMIT = Number(process.env.BENCH_ORDER_RATE_LIMIT ?? 100);
+/** BENCH_PARTS=reads,orders (default both). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'reads,orders').split(','));
 
 /** Whether this checkout's node has the Concurrent Requests option (Options > Concurrent Requests). */
 function nodeHasConcurrencyOption(): boolean {
@@ -69,8 +91,25 @@ async function main(): Promise<void> {
 		log('this checkout has no Concurrent Requests option: measuring the default only');
 	}
 
-	const sandbox = await startSandbox({ port: 0, timeScale: 0 });
 	const n8n = await startBenchN8n('action');
+	const result: Record<string, unknown> = { machine };
+	try {
+		if (PARTS.has('reads')) Object.assign(result, await measureReads(n8n.api, variants));
+		if (PARTS.has('orders')) result.orders = await measureOrders(n8n.api);
+	} finally {
+		await n8n.stop();
+	}
+	const loadAtEnd = os
+		.loadavg()
+		.map((load) => load.toFixed(2))
+		.join(' ');
+	console.log(`load average at the end: ${loadAtEnd}`);
+	saveResult('action-throughput', { ...result, loadAtEnd });
+}
+
+/** The 500 reads: every variant, median of RUNS runs; then the rate-limited case. */
+async function measureReads(api: Parameters<typeof deployCaseWorkflow>[0], variants: Variant[]) {
+	const sandbox = await startSandbox({ port: 0, timeScale: 0 });
 	try {
 		log(`creating ${ITEMS} cases`);
 		const caseIds = await createCases(sandbox, ITEMS);
@@ -81,16 +120,15 @@ async function main(): Promise<void> {
 			pathPrefix: '/case/id/',
 		});
 		const workflows: CaseWorkflow[] = [];
-		for (const variant of variants)
-			workflows.push(await deployCaseWorkflow(n8n.api, sandbox, variant));
+		for (const variant of variants) workflows.push(await deployCaseWorkflow(api, sandbox, variant));
 
 		log('warm-up: one run per variant (token exchange, JIT)');
-		for (const workflow of workflows) await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds);
+		for (const workflow of workflows) await runCaseWorkflow(api, sandbox, workflow, caseIds);
 
 		const runs = new Map<CaseWorkflow, CaseRun[]>(workflows.map((workflow) => [workflow, []]));
 		for (let round = 1; round <= RUNS; round++) {
 			for (const workflow of workflows) {
-				const run = await runCaseWorkflow(n8n.api, sandbox, workflow, caseIds);
+				const run = await runCaseWorkflow(api, sandbox, workflow, caseIds);
 				runs.get(workflow)!.push(run);
 				log(
 					`round ${round}/${RUNS} ${workflow.variant.label}: execution ${run.executionMs} ms, node ${run.nodeMs} ms, ${run.caseGets} GETs, ${run.exchanges} exchanges`,
@@ -139,24 +177,16 @@ async function main(): Promise<void> {
 			'ratio = median execution time / median execution time of the HTTP Request node (below 1 = faster).',
 		);
 
-		const rateLimited = await measureRateLimited(n8n.api, sandbox, caseIds);
-		const loadAtEnd = os
-			.loadavg()
-			.map((load) => load.toFixed(2))
-			.join(' ');
-		console.log(`load average at the end: ${loadAtEnd}`);
-		saveResult('action-throughput', {
-			machine,
-			loadAtEnd,
+		const rateLimited = await measureRateLimited(api, sandbox, caseIds);
+		return {
 			items: ITEMS,
 			runs: RUNS,
 			latencyMs: LATENCY_MS,
 			summary,
 			rateLimit: RATE_LIMIT,
 			rateLimited,
-		});
+		};
 	} finally {
-		await n8n.stop();
 		await sandbox.stop();
 	}
 }
@@ -217,3 +247,179 @@ async function measureRateLimited(
 }
 
 runMain(main);
+
+/**
+ * The fault plan of a bulk-order run, in the order requests arrive: 20 times 24 creates at the order latency,
+ * then one fault, in turn a 500 and a drop before the case is created, a 502 and a drop after it is created
+ * (the answer is lost), and a 503 with Retry-After 1 s; on top, ORDER_RATE_LIMIT creates per second per
+ * token, the others answered 429 with Retry-After.
+ */
+function injectOrderFaults(sandbox: Sandbox): void {
+	sandbox.admin.clearFaults();
+	const create = { method: 'POST', pathPrefix: '/case/create' } as const;
+	sandbox.admin.injectFault({ ...create, kind: 'rateLimit', perSecond: ORDER_RATE_LIMIT });
+	const faults = [
+		{ kind: 'status', status: 500 },
+		{ kind: 'drop' },
+		{ kind: 'status', status: 502, afterHandling: true },
+		{ kind: 'drop', afterHandling: true },
+		{ kind: 'status', status: 503, retryAfterSeconds: 1 },
+	] as const;
+	for (let i = 0; i < 20; i++) {
+		sandbox.admin.injectFault({
+			...create,
+			kind: 'latency',
+			latencyMs: ORDER_LATENCY_MS,
+			times: 24,
+		});
+		sandbox.admin.injectFault({ ...create, ...faults[i % faults.length], times: 1 });
+	}
+	sandbox.admin.injectFault({ ...create, kind: 'latency', latencyMs: ORDER_LATENCY_MS });
+}
+
+/**
+ * 500 Case > Create: this node at its default and top Concurrent Requests against the HTTP Request node
+ * (median of ORDER_RUNS runs), then one run each under the fault plan, counting duplicate orders.
+ */
+async function measureOrders(api: Parameters<typeof deployCaseWorkflow>[0]) {
+	// No 409 for a candidate who already has a case: an order sent twice shows as a second case.
+	const sandbox = await startSandbox({ port: 0, timeScale: 0, refuseSameCandidate: false });
+	try {
+		log(
+			`bulk orders: ${ITEMS} Case > Create, +${ORDER_LATENCY_MS} ms sandbox latency on POST /case/create`,
+		);
+		sandbox.admin.injectFault({
+			kind: 'latency',
+			latencyMs: ORDER_LATENCY_MS,
+			method: 'POST',
+			pathPrefix: '/case/create',
+		});
+		const variants: OrderVariant[] = [
+			{ kind: 'httpRequest', label: `HTTP Request v${HTTP_REQUEST_VERSION}` },
+			{
+				kind: 'backgroundCheck',
+				label: `Background Check (default settings: ${DEFAULT_CONCURRENCY} at a time)`,
+			},
+			{
+				kind: 'backgroundCheck',
+				label: `Background Check, Concurrent Requests ${MAX_CONCURRENCY} (top setting)`,
+				concurrency: MAX_CONCURRENCY,
+			},
+		];
+		const workflows: OrderWorkflow[] = [];
+		for (const variant of variants)
+			workflows.push(await deployOrderWorkflow(api, sandbox, variant));
+		log('warm-up: one run per variant');
+		for (const workflow of workflows)
+			await runOrderWorkflow(api, sandbox, workflow, newCandidates(ITEMS));
+		const runs = new Map<OrderWorkflow, OrderRun[]>(workflows.map((workflow) => [workflow, []]));
+		for (let round = 1; round <= ORDER_RUNS; round++) {
+			for (const workflow of workflows) {
+				const run = await runOrderWorkflow(api, sandbox, workflow, newCandidates(ITEMS));
+				runs.get(workflow)!.push(run);
+				log(
+					`orders round ${round}/${ORDER_RUNS} ${workflow.variant.label}: execution ${run.executionMs} ms, ${run.ordered} ordered, ${run.creates} creates, ${run.duplicateCases} duplicate cases`,
+				);
+				if (run.status !== 'success' || run.ordered !== ITEMS)
+					throw new Error(
+						`${workflow.variant.label}: ${run.status}, ${run.ordered} ordered: ${run.failure}`,
+					);
+			}
+		}
+		const timing = workflows.map((workflow) => {
+			const list = runs.get(workflow)!;
+			return {
+				variant: workflow.variant.label,
+				executionMs: list.map((run) => run.executionMs),
+				medianExecutionMs: median(list.map((run) => run.executionMs)),
+				createsPerRun: median(list.map((run) => run.creates)),
+				duplicateCases: list.reduce((sum, run) => sum + run.duplicateCases, 0),
+			};
+		});
+		const http = timing[0].medianExecutionMs;
+		printTable(
+			[
+				'node (500 Case > Create)',
+				'median execution (s)',
+				'min-max (s)',
+				'ratio to HTTP Request',
+				'POST calls per run',
+				'duplicate cases',
+			],
+			timing.map((row) => [
+				row.variant,
+				fmt(row.medianExecutionMs / 1000, 2),
+				`${fmt(Math.min(...row.executionMs) / 1000, 2)}-${fmt(Math.max(...row.executionMs) / 1000, 2)}`,
+				`${fmt(row.medianExecutionMs / http, 2)}x`,
+				row.createsPerRun,
+				row.duplicateCases,
+			]),
+		);
+
+		log('bulk orders under faults: one run each');
+		const faultVariants: OrderVariant[] = [
+			{
+				kind: 'backgroundCheck',
+				label: 'Background Check (default settings), Continue On Fail',
+				continueOnFail: true,
+			},
+			{
+				kind: 'httpRequest',
+				label: `HTTP Request v${HTTP_REQUEST_VERSION}, Continue On Fail`,
+				continueOnFail: true,
+			},
+			{
+				kind: 'httpRequest',
+				label: `HTTP Request v${HTTP_REQUEST_VERSION}, Retry On Fail (3 tries, 1 s apart)`,
+				retryOnFail: true,
+			},
+		];
+		const faulted = [];
+		for (const variant of faultVariants) {
+			const workflow = await deployOrderWorkflow(api, sandbox, variant);
+			injectOrderFaults(sandbox);
+			const run = await runOrderWorkflow(api, sandbox, workflow, newCandidates(ITEMS));
+			log(
+				`faults ${variant.label}: ${run.status} in ${run.executionMs} ms, ${run.ordered} ordered, ${run.errorItems} error items, ${run.creates} creates (${run.refused} answered 429), ${run.candidatesWithTwoCases} candidates with two or more cases`,
+			);
+			for (const sends of run.duplicateSends)
+				log(`  a candidate with two or more cases, its sends: ${sends}`);
+			faulted.push({ variant: variant.label, ...run });
+		}
+		sandbox.admin.clearFaults();
+		printTable(
+			[
+				`node (faults, limit ${ORDER_RATE_LIMIT}/s per token)`,
+				'execution (s)',
+				'outcome',
+				'items with a case',
+				'error items',
+				'POST calls',
+				'answered 429',
+				'candidates with 2+ cases (duplicate orders)',
+			],
+			faulted.map((row) => [
+				row.variant,
+				fmt(row.executionMs / 1000, 2),
+				row.status === 'success'
+					? 'success'
+					: `${row.status}: ${(row.failure ?? '').replace(/\s+/g, ' ').slice(0, 80)}`,
+				row.ordered,
+				row.errorItems,
+				row.creates,
+				row.refused,
+				row.candidatesWithTwoCases,
+			]),
+		);
+		return {
+			items: ITEMS,
+			runs: ORDER_RUNS,
+			latencyMs: ORDER_LATENCY_MS,
+			rateLimit: ORDER_RATE_LIMIT,
+			timing,
+			faulted,
+		};
+	} finally {
+		await sandbox.stop();
+	}
+}

@@ -125,6 +125,16 @@ export class SandboxAdmin {
 		};
 	}
 
+	/** How many cases each candidate email has, every group together (case-insensitive emails). */
+	casesPerCandidate(): Map<string, number> {
+		const counts = new Map<string, number>();
+		for (const record of this.world.store.cases.values()) {
+			const email = record.candidate.email.toLowerCase();
+			counts.set(email, (counts.get(email) ?? 0) + 1);
+		}
+		return counts;
+	}
+
 	scriptCase(caseId: string, script: CaseScript): CaseScript {
 		return copy(this.world.lifecycle.scriptCase(caseId, script));
 	}

@@ -1,6 +1,8 @@
 /**
  * Fault injection for the API routes: a status code, added latency, a dropped connection, or a rate limit
- * (N requests per second per bearer token, the rest answered 429 with Retry-After).
+ * (N requests per second per bearer token, the rest answered 429 with Retry-After). A status or a drop
+ * happens before the route runs (nothing was done), or with `afterHandling` after it (the case was created,
+ * and the answer is lost: what a client cannot tell apart from the first kind).
  */
 import { randomUUID } from 'crypto';
 
@@ -16,6 +18,10 @@ export interface FaultRuleInput {
 	pathPrefix?: string;
 	/** `status` only: the status to answer with; default 503. */
 	status?: number;
+	/** `status` only: a Retry-After header (whole seconds) on the answer. Not with `afterHandling`. */
+	retryAfterSeconds?: number;
+	/** `status` and `drop` only: run the route first (its effect happens), then answer with the fault. */
+	afterHandling?: boolean;
 	/** `latency` only: real milliseconds to wait before handling the request normally. */
 	latencyMs?: number;
 	/** `rateLimit` only: requests accepted per second (a fixed one-second window) for each bearer token. */
@@ -30,6 +36,8 @@ export interface FaultRule {
 	method: string | null;
 	pathPrefix: string | null;
 	status: number | null;
+	retryAfterSeconds: number | null;
+	afterHandling: boolean;
 	latencyMs: number | null;
 	perSecond: number | null;
 	/** Hits left; null for unlimited. */
@@ -73,6 +81,22 @@ export class FaultInjector {
 		) {
 			problems.push('latencyMs must be a number of milliseconds');
 		}
+		if (
+			input.retryAfterSeconds !== undefined &&
+			!(
+				input.kind === 'status' &&
+				Number.isInteger(input.retryAfterSeconds) &&
+				input.retryAfterSeconds >= 0
+			)
+		) {
+			problems.push('retryAfterSeconds must be a whole number of seconds, on a status fault');
+		}
+		if (input.afterHandling !== undefined) {
+			if (typeof input.afterHandling !== 'boolean' || !['status', 'drop'].includes(input.kind))
+				problems.push('afterHandling must be true or false, on a status or drop fault');
+			else if (input.afterHandling && input.retryAfterSeconds !== undefined)
+				problems.push('retryAfterSeconds says the request was not handled: not with afterHandling');
+		}
 		if (input.times !== undefined && !(Number.isInteger(input.times) && input.times > 0)) {
 			problems.push('times must be a positive integer');
 		}
@@ -83,6 +107,8 @@ export class FaultInjector {
 			method: input.method?.toUpperCase() ?? null,
 			pathPrefix: input.pathPrefix ?? null,
 			status: input.kind === 'status' ? (input.status ?? 503) : null,
+			retryAfterSeconds: input.retryAfterSeconds ?? null,
+			afterHandling: input.afterHandling ?? false,
 			latencyMs: input.kind === 'latency' ? (input.latencyMs ?? 0) : null,
 			perSecond: input.kind === 'rateLimit' ? (input.perSecond as number) : null,
 			remaining: input.times ?? null,

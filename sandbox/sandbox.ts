@@ -29,6 +29,12 @@ export interface SandboxOptions {
 	legacyHeaderName?: string;
 	/** HS256 key of the bearer JWTs; random per start by default. */
 	jwtSigningKey?: string;
+	/**
+	 * Whether `POST /case/create` answers 409 when the group already has a case for the candidate's email;
+	 * default true. The spec does not describe this check: false makes every order create a case, as an API
+	 * without it would, so that a client sending an order twice shows as two cases.
+	 */
+	refuseSameCandidate?: boolean;
 }
 
 export interface Sandbox {
@@ -50,6 +56,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		stepSeconds: options.stepSeconds ?? DEFAULT_STEP_SECONDS,
 		webhookDeadlineMs: options.webhookDeadlineMs ?? DEFAULT_DELIVERY_DEADLINE_MS,
 		legacyHeaderName: options.legacyHeaderName ?? DEFAULT_LEGACY_HEADER_NAME,
+		refuseSameCandidate: options.refuseSameCandidate ?? true,
 	});
 	const admin = new SandboxAdmin(runtime);
 	const server = createSandboxServer(runtime, adminRoutes(admin));

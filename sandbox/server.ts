@@ -20,6 +20,7 @@ import {
 } from './http';
 import { redactHeaders, redactSecrets } from './redact';
 import { API_ROUTES } from './routes';
+import type { FaultRule } from './faults';
 import type { ApiClient } from './state';
 import type { RequestLogEntry, SandboxContext } from './world';
 
@@ -147,6 +148,7 @@ export function createSandboxServer(
 			headers: redactHeaders(call.headers),
 			body: redactedBody(call.rawBody),
 			faultId: null,
+			handledStatus: null,
 		};
 		const finish = (result: ApiResponse | undefined) => {
 			if (result) send(response, result);
@@ -176,16 +178,22 @@ export function createSandboxServer(
 		}
 		const fault = world.faults.take(call.method, call.path);
 		entry.faultId = fault?.id ?? null;
-		if (fault?.kind === 'drop') {
-			request.socket.destroy();
-			return finish(undefined);
-		}
-		if (fault?.kind === 'status') {
+		const answerWithFault = (rule: FaultRule) => {
+			if (rule.kind === 'drop') {
+				request.socket.destroy();
+				return finish(undefined);
+			}
 			return finish({
-				status: fault.status!,
-				body: errorBody(fault.status!, `Injected fault ${fault.id}`),
+				status: rule.status!,
+				body: errorBody(rule.status!, `Injected fault ${rule.id}`),
+				headers:
+					rule.retryAfterSeconds === null
+						? undefined
+						: { 'retry-after': String(rule.retryAfterSeconds) },
 			});
-		}
+		};
+		if ((fault?.kind === 'drop' || fault?.kind === 'status') && !fault.afterHandling)
+			return answerWithFault(fault);
 		if (fault?.kind === 'latency') await sleep(fault.latencyMs!);
 
 		const result = await dispatch(api, call, (header) => {
@@ -193,6 +201,10 @@ export function createSandboxServer(
 			entry.groupProfileId = client.groupProfileId;
 			return client;
 		});
+		if (fault?.afterHandling) {
+			entry.handledStatus = result.status;
+			return answerWithFault(fault);
+		}
 		finish(result);
 	}
 
@@ -223,6 +235,7 @@ export function createSandboxServer(
 					headers: redactHeaders(request.headers),
 					body: '[body not read]',
 					faultId: null,
+					handledStatus: null,
 				});
 			}
 			return;

@@ -29,6 +29,8 @@ export interface RequestLogEntry {
 	body: unknown;
 	/** The fault rule that hit the request, if any. */
 	faultId: string | null;
+	/** With an `afterHandling` fault: what the route answered before the fault replaced the answer. */
+	handledStatus: number | null;
 }
 
 /** A request received by the demo inbox: a stand-in for the onboarding system or ATS of the examples. */
@@ -44,6 +46,8 @@ export interface WorldSettings {
 	stepSeconds: number;
 	webhookDeadlineMs: number;
 	legacyHeaderName: string;
+	/** Whether a second case for a candidate email already in the group is refused with 409. */
+	refuseSameCandidate: boolean;
 }
 
 export interface SandboxWorld {
@@ -55,6 +59,7 @@ export interface SandboxWorld {
 	requestLog: BoundedLog<RequestLogEntry>;
 	faults: FaultInjector;
 	inbox: BoundedLog<InboxEntry>;
+	refuseSameCandidate: boolean;
 }
 
 /** What every route handler gets: the sandbox clock and the current world. */
@@ -76,6 +81,7 @@ function createWorld(clock: SandboxClock, settings: WorldSettings): SandboxWorld
 		requestLog: new BoundedLog<RequestLogEntry>(2000),
 		faults: new FaultInjector(),
 		inbox: new BoundedLog<InboxEntry>(2000),
+		refuseSameCandidate: settings.refuseSameCandidate,
 	};
 }
 

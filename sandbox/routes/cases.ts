@@ -103,7 +103,7 @@ function createCase(body: Record<string, unknown>, context: SandboxContext, call
 	const sameCandidate = store
 		.casesOfGroup(caller.groupProfileId)
 		.filter((existing) => existing.candidate.email.toLowerCase() === email.toLowerCase());
-	if (sameCandidate.length > 0) {
+	if (context.world.refuseSameCandidate && sameCandidate.length > 0) {
 		throw new HttpError(409, {
 			httpStatus: 409,
 			cases: sameCandidate.map((existing) => store.caseView(existing)),

@@ -583,6 +583,123 @@ describe('Errors in a real run', () => {
 	});
 });
 
+describe('Bulk orders', () => {
+	test('200 Case > Create at the default Concurrent Requests under faults: each candidate one case or one error item, never two cases; only refused writes sent again', async () => {
+		// An API that does not refuse a second order for a candidate, so that an order sent twice shows as two cases.
+		const api = await startTestSandbox({ refuseSameCandidate: false });
+		try {
+			const bulkCredential = await createApiCredential(n8n.api, api, { name: 'bulk orders' });
+			const create = { method: 'POST', pathPrefix: '/case/create' } as const;
+			// 30 creates per second per token (more are answered 429 with Retry-After: only a run with several
+			// requests in flight at 100 ms each reaches it), then, in the order requests arrive: faults before the
+			// route ran (no case) and after it (a case whose answer is lost), and a 503 with Retry-After.
+			api.admin.injectFault({ ...create, kind: 'rateLimit', perSecond: 30 });
+			const segments: Array<Parameters<Sandbox['admin']['injectFault']>[0]> = [];
+			for (const fault of [
+				{ kind: 'status', status: 500 },
+				{ kind: 'status', status: 502, afterHandling: true },
+				{ kind: 'drop' },
+				{ kind: 'drop', afterHandling: true },
+				{ kind: 'status', status: 503, retryAfterSeconds: 1 },
+			] as const) {
+				segments.push({ ...create, kind: 'latency', latencyMs: 100, times: 25 });
+				segments.push({ ...create, ...fault, times: 3 });
+			}
+			for (const segment of segments) api.admin.injectFault(segment);
+			api.admin.injectFault({ ...create, kind: 'latency', latencyMs: 100 });
+
+			const stamp = Date.now();
+			const candidates = Array.from({ length: 200 }, (_, index) => ({
+				firstName: 'Ann',
+				lastName: 'Lee',
+				email: `bulk-${index}-${stamp}@example.com`,
+			}));
+			const result = await runOnce<Json>(
+				n8n.api,
+				api,
+				'bulk orders',
+				[
+					{
+						name: 'Split Out',
+						type: 'n8n-nodes-base.splitOut',
+						typeVersion: 1,
+						position: [220, 0],
+						parameters: {
+							fieldToSplitOut: 'body.candidates',
+							include: 'noOtherFields',
+							options: {},
+						},
+					},
+					actionNode(
+						{
+							resource: 'case',
+							operation: 'create',
+							candidateFirstName: '={{ $json.firstName }}',
+							candidateLastName: '={{ $json.lastName }}',
+							candidateEmail: '={{ $json.email }}',
+							services: [SSN_TRACE],
+						},
+						bulkCredential,
+						{ onError: 'continueRegularOutput' },
+					),
+				],
+				{ candidates },
+			);
+			expect(result.execution.status).toBe('success');
+			const output = result.execution.data!.resultData.runData['Background Check'][0].data!
+				.main[0]! as Array<{ json: Json; pairedItem?: unknown }>;
+			expect(output.map((item) => item.pairedItem)).toEqual(
+				candidates.map((_, item) => ({ item })),
+			);
+
+			const token = (
+				(await (
+					await fetch(`${api.url}/auth/api`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify(api.demoCredentials[0]),
+					})
+				).json()) as { token: string }
+			).token;
+			const cases = new Map<string, string[]>();
+			for (let page = 0; page < 3; page++) {
+				const listed = (await (
+					await fetch(`${api.url}/case/list?page=${page}&pageSize=100`, {
+						headers: { authorization: `Bearer ${token}` },
+					})
+				).json()) as { caseList: Array<{ id: string; candidate: { email: string } }> };
+				for (const entry of listed.caseList)
+					cases.set(entry.candidate.email, [...(cases.get(entry.candidate.email) ?? []), entry.id]);
+			}
+			const creates = result.requests.filter((entry) => entry.path === '/case/create');
+			const notTaken = (entry: (typeof creates)[number]) =>
+				(entry.status === 429 || entry.status === 503) && entry.handledStatus === null;
+			let errors = 0;
+			candidates.forEach(({ email }, index) => {
+				const caseIds = cases.get(email) ?? [];
+				const sends = creates.filter((entry) => (entry.body as Json).candidate.email === email);
+				expect({ email, twoCases: caseIds.length > 1 }).toEqual({ email, twoCases: false });
+				expect(sends.slice(0, -1).every(notTaken)).toBe(true);
+				const { json } = output[index];
+				if (json.error === undefined) expect(json.id).toBe(caseIds[0]);
+				else {
+					errors++;
+					expect(json.errorDescription).toMatch(/may or may not have been carried out/);
+				}
+			});
+			// 12 sends failed for good (3 each: 500, 502 after the route ran, drop, drop after the route ran); the
+			// 503s with Retry-After and the 429s were sent again.
+			expect(errors).toBe(12);
+			expect(cases.size).toBe(200 - 6);
+			expect(creates.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
+			expect(creates.filter((entry) => entry.status === 503)).toHaveLength(3);
+			expect(result.requests.filter((entry) => entry.path === '/auth/api')).toHaveLength(1);
+		} finally {
+			await api.stop();
+		}
+	}, 120_000);
+});
+
 describe('the whole file', () => {
 	test('one token exchange served every execution of the file', () => {
 		const all = fileRequests.all();

@@ -1,7 +1,14 @@
 /** The sandbox's admin side: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
 import type { Sandbox } from '../../sandbox';
 import { FaultInjector } from '../../sandbox/faults';
-import { adminCall, call, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
+import {
+	adminCall,
+	call,
+	caseBody,
+	createCase,
+	startTestSandbox,
+	tokenFor,
+} from '../helpers/sandbox';
 
 let sandbox: Sandbox;
 
@@ -40,6 +47,45 @@ describe('faults', () => {
 		await expect(call(sandbox, 'POST', '/auth/api', { body: east })).rejects.toThrow();
 		expect(sandbox.admin.requestLog()[0]).toMatchObject({ path: '/auth/api', status: null });
 		expect((await call(sandbox, 'POST', '/auth/api', { body: east })).status).toBe(200);
+	});
+
+	it.each(['status', 'drop'] as const)(
+		'with afterHandling, a %s fault lets the route run first: the case exists although the answer is lost',
+		async (kind) => {
+			const token = await tokenFor(sandbox);
+			sandbox.admin.injectFault({
+				kind,
+				status: kind === 'status' ? 502 : undefined,
+				afterHandling: true,
+				times: 1,
+			});
+			const sent = call(sandbox, 'POST', '/case/create', { token, body: caseBody({}, '-after') });
+			if (kind === 'status') expect((await sent).status).toBe(502);
+			else await expect(sent).rejects.toThrow();
+			const [entry] = sandbox.admin.requestLog().filter((logged) => logged.path === '/case/create');
+			expect(entry).toMatchObject({ status: kind === 'status' ? 502 : null, handledStatus: 201 });
+			expect(sandbox.admin.summary().counts.cases).toBe(1);
+		},
+	);
+
+	it('a status fault before the route creates nothing, and can carry Retry-After', async () => {
+		const token = await tokenFor(sandbox);
+		sandbox.admin.injectFault({ kind: 'status', status: 503, retryAfterSeconds: 2, times: 1 });
+		const result = await call(sandbox, 'POST', '/case/create', { token, body: caseBody() });
+		expect(result).toMatchObject({ status: 503, retryAfter: '2' });
+		expect(sandbox.admin.requestLog().at(-1)).toMatchObject({ handledStatus: null });
+		expect(sandbox.admin.summary().counts.cases).toBe(0);
+	});
+
+	it('refuses afterHandling on other kinds or with Retry-After, and Retry-After off a status fault', async () => {
+		for (const rule of [
+			{ kind: 'latency', latencyMs: 1, afterHandling: true },
+			{ kind: 'status', afterHandling: 'yes' },
+			{ kind: 'status', afterHandling: true, retryAfterSeconds: 1 },
+			{ kind: 'drop', retryAfterSeconds: 1 },
+			{ kind: 'status', retryAfterSeconds: -1 },
+		])
+			expect((await adminCall(sandbox, 'POST', '/faults', rule)).status).toBe(400);
 	});
 
 	it('adds latency and then answers normally', async () => {

@@ -237,6 +237,23 @@ describe('duplicate candidate', () => {
 	});
 });
 
+describe('a sandbox started with refuseSameCandidate false', () => {
+	it('creates a second case for the same email, as an API without the check would', async () => {
+		const lenient = await startTestSandbox({ refuseSameCandidate: false });
+		try {
+			const lenientToken = await tokenFor(lenient);
+			const body = caseBody();
+			const first = await createCase(lenient, lenientToken, body);
+			const second = await createCase(lenient, lenientToken, body);
+			expect(second.id).not.toBe(first.id);
+			const email = (body.candidate as { email: string }).email;
+			expect(lenient.admin.casesPerCandidate()).toEqual(new Map([[email.toLowerCase(), 2]]));
+		} finally {
+			await lenient.stop();
+		}
+	});
+});
+
 describe('malformed bodies', () => {
 	it('answers invalid JSON and missing candidate fields with 400', async () => {
 		const response = await fetch(`${sandbox.url}/case/create`, {

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** What one input item produced: one output item, or several (a list operation). */
 export type ItemResult = IDataObject | IDataObject[];
@@ -20,7 +20,7 @@ export function asNodeError(
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-/** Upper bound of "Concurrent Requests" (Options of the read operations). */
+/** Upper bound of "Concurrent Requests" (Options of the reads and of the bulk writes). */
 export const MAX_CONCURRENCY = 50;
 
 /**
@@ -30,61 +30,25 @@ export const MAX_CONCURRENCY = 50;
  */
 export const DEFAULT_CONCURRENCY = 20;
 
-/**
- * Spreads the starts of concurrent items: starts are scheduled four fifths of the pool's own pace apart, the
- * pace being the shortest item so far divided by the concurrency (how often `concurrency` items in flight
- * can finish at best), so the spacing separates starts without holding the pool back.
- *
- * Without it, the items of a run fall into lockstep in n8n: the answers that arrive together are handled in
- * one event-loop turn, and the requests started meanwhile only connect in the next turn, so they leave, and
- * come back, together again. Every round of requests then costs the API's latency plus n8n's CPU for all of
- * them one after the other, instead of the two overlapping. A start due in less than a millisecond starts at
- * once (timers are millisecond-grained), so items that take well under a millisecond per concurrent slot,
- * which are CPU-bound anyway, are not held back.
- */
-export class StartPacer {
-	private shortestMs = Number.POSITIVE_INFINITY;
-
-	private nextStartAt = 0;
-
-	constructor(
-		private readonly concurrency: number,
-		private readonly now: () => number = Date.now,
-	) {}
-
-	/** Records how long an item that succeeded took (a failure, such as an invalid ID, may take no time at all). */
-	finished(durationMs: number): void {
-		if (durationMs < this.shortestMs) this.shortestMs = durationMs;
-	}
-
-	/** Milliseconds to wait before starting the next item; 0 to start it now. */
-	delay(): number {
-		if (!Number.isFinite(this.shortestMs)) return 0;
-		const spacing = (0.8 * this.shortestMs) / this.concurrency;
-		const now = this.now();
-		const startAt = Math.max(now, this.nextStartAt);
-		this.nextStartAt = startAt + spacing;
-		return startAt - now < 1 ? 0 : startAt - now;
-	}
-}
-
 export interface RunForEachItemOptions {
-	/**
-	 * How many items may be running at the same time; 1 (the default) runs them one after the other. Only the
-	 * read (GET) operations pass more: writes are never run concurrently.
-	 */
+	/** How many items may be running at the same time; 1 (the default) runs them one after the other. */
 	concurrency?: number;
+	/**
+	 * The operation changes something at the API. A failure that stops the run (no Continue On Fail) then
+	 * also says which items the API carried out before it stopped: n8n keeps no output of a failed node, and
+	 * running the workflow again would send those items again.
+	 */
+	write?: boolean;
 }
 
 /**
  * Runs `operation` once per input item and links every output item to its input item; the output is in input
  * order whatever the order in which items finish. With "Continue On Fail" on, a failing item yields
- * `{ error }` in its place and the other items still run; nothing is retried.
+ * `{ error }` in its place and the other items still run; nothing is retried here.
  *
  * With `concurrency` above 1, the first item runs alone (so a credential without a stored token is exchanged
- * once, not once per request in flight), then up to `concurrency` items run at a time, their starts spread
- * out by a {@link StartPacer}. Without "Continue On Fail", the first failure stops new items from starting
- * (a worker waiting for its start included); the items already running finish, and the error of the lowest
+ * once, not once per request in flight), then up to `concurrency` items run at a time. Without "Continue On
+ * Fail", the first failure stops new items from starting; the items already running finish, and the error of the lowest
  * failing item is thrown, the same item that would have stopped a one-at-a-time run.
  */
 export async function runForEachItem(
@@ -108,29 +72,34 @@ export async function runForEachItem(
 		},
 		pairedItem: { item: itemIndex },
 	});
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	const stopWith = (error: NodeApiError | NodeOperationError): never => {
+		if (options.write) {
+			const done = outputs.flatMap((output, itemIndex) => (output ? [itemIndex] : []));
+			const note = carriedOutNote(done, items.length);
+			if (note !== undefined)
+				error.description = error.description ? `${error.description} ${note}` : note;
+		}
+		throw error;
+	};
 
 	if (concurrency === 1 || items.length <= 1) {
-		const output: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				output.push(...outputOf(itemIndex, await operation(itemIndex)));
+				outputs[itemIndex] = outputOf(itemIndex, await operation(itemIndex));
 			} catch (error) {
 				const nodeError = asNodeError(this.getNode(), error, itemIndex);
-				if (!this.continueOnFail()) throw nodeError;
-				output.push(errorItem(nodeError, itemIndex));
+				if (!this.continueOnFail()) stopWith(nodeError);
+				outputs[itemIndex] = [errorItem(nodeError, itemIndex)];
 			}
 		}
-		return output;
+		return outputs.flat();
 	}
 
-	const outputs: INodeExecutionData[][] = new Array(items.length);
 	let failure: { itemIndex: number; error: NodeApiError | NodeOperationError } | undefined;
-	const pacer = new StartPacer(concurrency);
 	const runItem = async (itemIndex: number) => {
-		const started = Date.now();
 		try {
 			outputs[itemIndex] = outputOf(itemIndex, await operation(itemIndex));
-			pacer.finished(Date.now() - started);
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, itemIndex);
 			if (this.continueOnFail()) outputs[itemIndex] = [errorItem(nodeError, itemIndex)];
@@ -141,34 +110,58 @@ export async function runForEachItem(
 	await runItem(0);
 	let next = 1;
 	const worker = async () => {
-		while (failure === undefined && next < items.length) {
-			const wait = pacer.delay();
-			if (wait > 0) await sleep(wait);
-			// A failure while this worker waited stops it as it stops the others.
-			if (failure !== undefined || next >= items.length) break;
-			await runItem(next++);
-		}
+		while (failure === undefined && next < items.length) await runItem(next++);
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length - 1) }, worker));
-	if (failure !== undefined) throw failure.error;
+	if (failure !== undefined) stopWith(failure.error);
 	return outputs.flat();
+}
+
+/** "Items 0-11, 13 of 40 ...": the items a stopped write run had carried out, as ranges; none: undefined. */
+export function carriedOutNote(itemIndexes: number[], itemCount: number): string | undefined {
+	if (itemIndexes.length === 0) return undefined;
+	const ranges: string[] = [];
+	for (let i = 0; i < itemIndexes.length; i++) {
+		const first = itemIndexes[i];
+		while (i + 1 < itemIndexes.length && itemIndexes[i + 1] === itemIndexes[i] + 1) i++;
+		ranges.push(first === itemIndexes[i] ? `${first}` : `${first}-${itemIndexes[i]}`);
+	}
+	const which = itemIndexes.length === 1 ? 'item' : 'items';
+	return `Before the node stopped, the API carried out ${which} ${ranges.join(', ')} (${itemIndexes.length} of ${itemCount}); running the workflow again sends them again.`;
 }
 
 /**
  * runForEachItem for a read (GET) operation: as many items at a time as its Concurrent Requests option says
- * ({@link readConcurrency}, checked before any request). Writes call runForEachItem and run one at a time.
+ * ({@link concurrencyOption}, checked before any request).
  */
 export async function runReadForEachItem(
 	this: IExecuteFunctions,
 	read: (itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = readConcurrency.call(this);
+	const concurrency = concurrencyOption.call(this);
 	return await runForEachItem.call(this, read, { concurrency });
 }
 
-/** The "Concurrent Requests" option of a read operation: a whole number from 1 to MAX_CONCURRENCY, DEFAULT_CONCURRENCY when not set. */
-export function readConcurrency(this: IExecuteFunctions): number {
-	const value = this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY);
+/**
+ * runForEachItem for a write that offers Concurrent Requests: different items' writes go side by side, and
+ * each is still sent once (apiRequest sends a write again only when the API pushed back on it: 429, or 503
+ * with Retry-After, which say it was not carried out).
+ */
+export async function runWriteForEachItem(
+	this: IExecuteFunctions,
+	write: (itemIndex: number) => Promise<ItemResult>,
+	optionsCollection = 'options',
+): Promise<INodeExecutionData[]> {
+	const concurrency = concurrencyOption.call(this, optionsCollection);
+	return await runForEachItem.call(this, write, { concurrency, write: true });
+}
+
+/**
+ * The "Concurrent Requests" option (in the Options collection named `optionsCollection`): a whole number from
+ * 1 to MAX_CONCURRENCY, DEFAULT_CONCURRENCY when not set.
+ */
+export function concurrencyOption(this: IExecuteFunctions, optionsCollection = 'options'): number {
+	const value = this.getNodeParameter(`${optionsCollection}.concurrency`, 0, DEFAULT_CONCURRENCY);
 	const concurrency = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (
 		typeof concurrency !== 'number' ||
@@ -180,7 +173,7 @@ export function readConcurrency(this: IExecuteFunctions): number {
 			this.getNode(),
 			`Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`,
 			{
-				description: `It is ${JSON.stringify(value)}. Use 1 to request one item at a time.`,
+				description: `It is ${JSON.stringify(value)}. Use 1 to send one item at a time.`,
 			},
 		);
 	}

@@ -143,23 +143,25 @@ export function operationSelector(
 }
 
 /**
- * Options of the read (GET) operations: how many input items are requested at a time. Not offered for writes,
- * which always run one item at a time (an order must not be sent twice or out of order).
+ * "Concurrent Requests": how many input items are sent at a time, for the reads and for the bulk writes (Case >
+ * Create, Add Services, Testimony Create and Update, Secure Document Create). In the Options collection of the
+ * operation (concurrencyOptions, or the operation's own Options collection).
  */
-export const readOptions: INodeProperties = {
+export const concurrencyField: INodeProperties = {
+	displayName: 'Concurrent Requests',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+	default: DEFAULT_CONCURRENCY,
+	description: `How many input items are sent to the API at the same time (1 to ${MAX_CONCURRENCY}; ${DEFAULT_CONCURRENCY} without this option; 1 for one after the other). Output items keep the input order and stay paired with their input items. The first item runs alone, so that the credential exchanges its token only once. When the API answers 429 or 503 with Retry-After, every item of the run waits as asked. A write is sent once: it is sent again only after such an answer, which says the API did not carry it out.`,
+};
+
+/** An Options collection holding only Concurrent Requests. */
+export const concurrencyOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
-		{
-			displayName: 'Concurrent Requests',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-			default: DEFAULT_CONCURRENCY,
-			description: `How many input items are requested at the same time (1 to ${MAX_CONCURRENCY}; ${DEFAULT_CONCURRENCY} without this option; 1 for one after the other). Output items keep the input order and stay paired with their input items. The first item runs alone, so that the credential exchanges its token only once. When the API answers 429 or 503 with Retry-After, every item of the run waits as asked.`,
-		},
-	],
+	options: [concurrencyField],
 };

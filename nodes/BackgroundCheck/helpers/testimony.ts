@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { STAFFING_AGENCY_MAX_LENGTH } from '../../shared/catalog';
 import { mergeBody, withoutEmptyValues } from './body';
-import { additionalBodyField } from './fields';
+import { additionalBodyField, concurrencyField } from './fields';
 import { readAdditionalBody } from './parameters';
 import { checkBody, requireId, requireIdList } from './validation';
 
@@ -66,7 +66,8 @@ function licenseField(field: (typeof LICENSE_FIELDS)[number], required: boolean)
 
 const LICENSE_COLLECTION = 'licenseFields';
 const CUSTOM_FIELDS = 'customFields';
-const OPTIONS = 'testimonyOptions';
+/** The name of the testimony operations' Options collection (Concurrent Requests is in it too). */
+export const TESTIMONY_OPTIONS = 'testimonyOptions';
 
 /** The fields of Testimony > Create (`forUpdate` false) or Testimony > Update (every license field optional). */
 export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
@@ -122,7 +123,7 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 		},
 		{
 			displayName: 'Options',
-			name: OPTIONS,
+			name: TESTIMONY_OPTIONS,
 			type: 'collection',
 			placeholder: 'Add option',
 			default: {},
@@ -143,6 +144,7 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 					default: '',
 					description: `Staffing agency the candidate worked through (spec: optional on testimony, at most ${STAFFING_AGENCY_MAX_LENGTH} characters)`,
 				},
+				concurrencyField,
 			],
 		},
 		additionalBodyField(
@@ -179,7 +181,7 @@ export function buildTestimonyBody(
 		fieldId: requireId(node, field.fieldId, 'Other Definition Fields: Field ID', itemIndex),
 		value: field.value ?? '',
 	}));
-	const options = this.getNodeParameter(OPTIONS, itemIndex, {}) as {
+	const options = this.getNodeParameter(TESTIMONY_OPTIONS, itemIndex, {}) as {
 		secureDocumentIds?: string;
 		staffingAgency?: string;
 	};

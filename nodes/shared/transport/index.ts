@@ -131,7 +131,7 @@ export async function apiRequest(
 			})) as FullResponse;
 			if (response.statusCode === 401)
 				return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
-			if (!retryPushedBack(session.pushBack, response, sentAt, isWrite(method), pushedBack)) break;
+			if (!retryPushedBack(session.pushBack, response, sentAt, pushedBack)) break;
 		}
 	} catch (error) {
 		return fail(
@@ -146,26 +146,27 @@ export async function apiRequest(
 		response.body,
 		credentialSecrets(),
 	);
-	const note = pushBackNote(
-		pushedBack.gaveUp,
-		isWrite(method),
-		askedWaitMs(response.statusCode, response.headers, Date.now()),
-	);
-	return fail(
-		note === undefined ? described : { ...described, message: `${described.message}. ${note}` },
-	);
+	if (pushedBack.gaveUp === undefined) return fail(described);
+	return fail({
+		...described,
+		message: `${described.message}. ${pushBackNote(pushedBack.gaveUp)}`,
+		// A pushed-back write was not carried out: the "may or may not" of a 5xx does not apply.
+		description: isWrite(method)
+			? `HTTP ${response.statusCode} on ${method} ${path}: the API asked to be called again later, so it did not carry the request out; this item can be run again.`
+			: described.description,
+	});
 }
 
 /**
  * Whether a request the API pushed back on (429, or 503 with Retry-After) is to be sent again. Every request
- * of the run then pauses as asked and slows down (PushBack), a write included; but a write is never sent
- * again, and a read whose wait is past the bounds is not either (`state.gaveUp` says why).
+ * of the run then pauses as asked and slows down (PushBack). The request is sent again after the wait, a write
+ * too: such an answer says the API did not carry the request out, the one failure after which sending a
+ * write again cannot make a second order. Not when the wait is past the bounds (`state.gaveUp` says why).
  */
 function retryPushedBack(
 	pushBack: PushBack,
 	response: FullResponse,
 	sentAt: number,
-	write: boolean,
 	state: { waitedMs: number; retries: number; gaveUp: string | undefined },
 ): boolean {
 	const asked = askedWaitMs(response.statusCode, response.headers, Date.now());
@@ -173,9 +174,9 @@ function retryPushedBack(
 		pushBack.accepted(sentAt);
 		return false;
 	}
-	state.gaveUp = write ? undefined : refuseRetry(asked, state.waitedMs, state.retries);
+	state.gaveUp = refuseRetry(asked, state.waitedMs, state.retries);
 	if (asked <= MAX_RETRY_WAIT_MS) pushBack.push(asked, sentAt);
-	if (write || state.gaveUp !== undefined) return false;
+	if (state.gaveUp !== undefined) return false;
 	state.retries++;
 	return true;
 }

@@ -1,6 +1,6 @@
 /**
- * Reads that the API pushes back on: a 429, or a 503 with Retry-After, is waited out and sent again; a write
- * is never sent again (apiRequest sends it once), but the writes after it wait as asked. The waits are
+ * Requests that the API pushes back on: a 429, or a 503 with Retry-After, is waited out and sent again, a
+ * write too (such an answer says the API did not carry it out; any other failure of a write is final). The waits are
  * bounded: one wait at most MAX_RETRY_WAIT_MS, at most MAX_TOTAL_WAIT_MS and MAX_RETRIES per request. The
  * pause and the slower pace that follows are shared by every request of a node run, so concurrent items stop
  * and slow down together instead of each finding the limit again.
@@ -26,7 +26,7 @@ export function parseRetryAfter(value: unknown, now: number): number | undefined
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The wait before sending a read again: a 429 (DEFAULT_RATE_LIMIT_WAIT_MS without Retry-After) or a 503 with Retry-After. */
+/** The wait before sending a request again: a 429 (DEFAULT_RATE_LIMIT_WAIT_MS without Retry-After) or a 503 with Retry-After. */
 export function askedWaitMs(statusCode: number, headers: unknown, now: number): number | undefined {
 	if (statusCode !== 429 && statusCode !== 503) return undefined;
 	const asked = parseRetryAfter(
@@ -147,7 +147,7 @@ export class PushBack {
 	}
 }
 
-/** Why a read pushed back on is not sent again, or undefined to wait and send it again. */
+/** Why a request pushed back on is not sent again, or undefined to wait and send it again. */
 export function refuseRetry(
 	askedMs: number,
 	waitedMs: number,
@@ -163,16 +163,7 @@ export function refuseRetry(
 	return undefined;
 }
 
-/** What a pushed-back read that was given up on (or a write, never sent again) adds to its error. */
-export function pushBackNote(
-	gaveUp: string | undefined,
-	isWrite: boolean,
-	askedMs: number | undefined,
-): string | undefined {
-	if (gaveUp !== undefined)
-		return `Gave up: ${gaveUp}. Try again later, or lower Options > Concurrent Requests.`;
-	if (isWrite && askedMs !== undefined) {
-		return `The API asked to wait ${Math.round(askedMs / 100) / 10} s; a write is never sent again by the node.`;
-	}
-	return undefined;
+/** What a pushed-back request that was given up on adds to its error. */
+export function pushBackNote(gaveUp: string): string {
+	return `Gave up: ${gaveUp}. Try again later, or lower Options > Concurrent Requests.`;
 }

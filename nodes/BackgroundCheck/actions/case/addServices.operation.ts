@@ -3,8 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody } from '../../helpers/body';
 import { describeStatuses } from '../../helpers/caseData';
-import { asRecord, runForEachItem } from '../../helpers/execute';
-import { additionalBodyField, caseIdLocator, serviceListFields } from '../../helpers/fields';
+import { asRecord, runWriteForEachItem } from '../../helpers/execute';
+import {
+	additionalBodyField,
+	caseIdLocator,
+	concurrencyOptions,
+	serviceListFields,
+} from '../../helpers/fields';
 import { readAdditionalBody, readCaseId } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
 import { checkBody, invalidInput } from '../../helpers/validation';
@@ -25,6 +30,7 @@ const properties: INodeProperties[] = [
 	additionalBodyField(
 		'{ "services": [{ "id": "service-bankruptcy" }] } to replace the list, or other keys your provider documents',
 	),
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions(
@@ -32,9 +38,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** POST /case/id/{caseId}/add/services with `{ services: [{ id }] }`; a write, so never retried. */
+/** POST /case/id/{caseId}/add/services with `{ services: [{ id }] }`; a write: sent once, several items at a time. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(this, async (itemIndex) => {
+	return await runWriteForEachItem.call(this, async (itemIndex) => {
 		const caseId = readCaseId.call(this, itemIndex);
 		const serviceIds = readServiceIds.call(this, itemIndex, SERVICES, CUSTOM_SERVICES);
 		const additional = readAdditionalBody.call(this, itemIndex);

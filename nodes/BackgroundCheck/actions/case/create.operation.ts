@@ -8,8 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
 import { describeStatuses } from '../../helpers/caseData';
-import { asRecord, runForEachItem } from '../../helpers/execute';
-import { additionalBodyField, serviceListFields } from '../../helpers/fields';
+import { asRecord, runWriteForEachItem } from '../../helpers/execute';
+import { additionalBodyField, concurrencyOptions, serviceListFields } from '../../helpers/fields';
 import { buildOrderData, orderDataProperty } from '../../helpers/orderData';
 import { readAdditionalBody } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
@@ -200,6 +200,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	additionalBodyField('{ "candidate": { "phone": "555-0100" } }'),
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions(
@@ -267,11 +268,12 @@ function buildCaseBody(this: IExecuteFunctions, itemIndex: number): IDataObject 
 }
 
 /**
- * POST /case/create. Never retried: the API has no idempotency key, so after a timeout or a 5xx the error
- * says the case may or may not exist (and a 409 names the candidate's existing case).
+ * POST /case/create, several candidates at a time (Concurrent Requests). Never sent twice: the API has no
+ * idempotency key, so after a timeout or a 5xx the error says the case may or may not exist (and a 409 names
+ * the candidate's existing case).
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(this, async (itemIndex) => {
+	return await runWriteForEachItem.call(this, async (itemIndex) => {
 		const body = buildCaseBody.call(this, itemIndex);
 		const response = await apiRequest.call(this, 'POST', apiPath`/case/create`, {
 			body,

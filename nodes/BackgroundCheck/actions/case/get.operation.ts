@@ -3,11 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
 import { asRecord, runReadForEachItem } from '../../helpers/execute';
-import { caseIdLocator, readOptions } from '../../helpers/fields';
+import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [caseIdLocator, readOptions];
+const properties: INodeProperties[] = [caseIdLocator, concurrencyOptions];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['case'], operation: ['get'] } },

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
 import { runReadForEachItem } from '../../helpers/execute';
-import { caseIdLocator, idLocator, readOptions } from '../../helpers/fields';
+import { caseIdLocator, idLocator, concurrencyOptions } from '../../helpers/fields';
 import { recordsOf } from '../../../shared/transport/lists';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
@@ -19,7 +19,7 @@ const properties: INodeProperties[] = [
 		listPlaceholder: 'Select a service type...',
 		idPlaceholder: 'e.g. service-type-idv',
 	}),
-	readOptions,
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions(

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/caseData';
 import { runReadForEachItem } from '../../helpers/execute';
-import { readOptions, returnAllAndLimit } from '../../helpers/fields';
+import { concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
 import { collectPages } from '../../../shared/transport/lists';
 import { readJsonObject, readLimit } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Query parameters for filters your provider documents; the spec shows none for GET /case/list. The node sets page itself (0-based, listMetadata paging as the sandbox answers it). Example: { "pageSize": 50 }.',
 	},
-	readOptions,
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions(

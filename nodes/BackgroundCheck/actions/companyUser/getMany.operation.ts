@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
-import { readOptions, returnAllAndLimit } from '../../helpers/fields';
+import { concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { apiPath } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [...returnAllAndLimit, readOptions];
+const properties: INodeProperties[] = [...returnAllAndLimit, concurrencyOptions];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['companyUser'], operation: ['getMany'] } },

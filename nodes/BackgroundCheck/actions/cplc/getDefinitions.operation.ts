@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
-import { caseIdLocator, readOptions } from '../../helpers/fields';
+import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
 import { recordsOf } from '../../../shared/transport/lists';
 import { readCaseId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The case whose professional license and certification definitions are wanted: those supplied to it as testimony. Pick it from the list or enter its ID.',
 	},
-	readOptions,
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions(

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
-import { idField, readOptions, returnAllAndLimit } from '../../helpers/fields';
+import { idField, concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/lists';
 import { readId } from '../../helpers/parameters';
 import { apiPath } from '../../../shared/transport';
@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 			'ID of the package, as your service operator set it up for your company (the same value you pass as Package ID in Case > Create)',
 	}),
 	...returnAllAndLimit,
-	readOptions,
+	concurrencyOptions,
 ];
 
 export const description = updateDisplayOptions(

@@ -7,7 +7,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
-import { runForEachItem } from '../../helpers/execute';
+import { runWriteForEachItem } from '../../helpers/execute';
+import { concurrencyField } from '../../helpers/fields';
 import { recordsOf } from '../../../shared/transport/lists';
 import { readJsonObject } from '../../helpers/parameters';
 import { checkBody, invalidInput } from '../../helpers/validation';
@@ -56,6 +57,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'What the document is. Sent as description (key name from the sandbox).',
 			},
+			concurrencyField,
 		],
 	},
 	{
@@ -94,10 +96,10 @@ async function documentRecord(
 /**
  * POST /document/secure/create with `{ documents: [{ fileName, fileFormat, description, content }] }`
  * (content is the file in base64; the shape is the sandbox's). One output item per created document, whose
- * `id` goes into secureDocumentIds of order data and testimony. A write, so never retried.
+ * `id` goes into secureDocumentIds of order data and testimony. A write: sent once, several items at a time.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(this, async (itemIndex) => {
+	return await runWriteForEachItem.call(this, async (itemIndex) => {
 		const names = (this.getNodeParameter('binaryPropertyName', itemIndex, '') as string)
 			.split(',')
 			.map((name) => name.trim())

@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { asRecord, runForEachItem } from '../../helpers/execute';
+import { asRecord, runWriteForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idField } from '../../helpers/fields';
 import { readCaseId, readId } from '../../helpers/parameters';
-import { buildTestimonyBody, testimonyProperties } from '../../helpers/testimony';
+import {
+	buildTestimonyBody,
+	TESTIMONY_OPTIONS,
+	testimonyProperties,
+} from '../../helpers/testimony';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
@@ -24,18 +28,22 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** POST /testimony/create/case/id/{caseId}; a write, so never retried. */
+/** POST /testimony/create/case/id/{caseId}; a write: sent once, several items at a time. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(this, async (itemIndex) => {
-		const caseId = readCaseId.call(this, itemIndex);
-		const cplcId = readId.call(this, itemIndex, 'cplcId', 'CPLC Definition ID');
-		const body = { cplcId, ...buildTestimonyBody.call(this, itemIndex, false) };
-		const response = await apiRequest.call(
-			this,
-			'POST',
-			apiPath`/testimony/create/case/id/${caseId}`,
-			{ body, itemIndex },
-		);
-		return asRecord(response, { caseId, cplcId, success: true });
-	});
+	return await runWriteForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const caseId = readCaseId.call(this, itemIndex);
+			const cplcId = readId.call(this, itemIndex, 'cplcId', 'CPLC Definition ID');
+			const body = { cplcId, ...buildTestimonyBody.call(this, itemIndex, false) };
+			const response = await apiRequest.call(
+				this,
+				'POST',
+				apiPath`/testimony/create/case/id/${caseId}`,
+				{ body, itemIndex },
+			);
+			return asRecord(response, { caseId, cplcId, success: true });
+		},
+		TESTIMONY_OPTIONS,
+	);
 }

@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { asRecord, runForEachItem } from '../../helpers/execute';
+import { asRecord, runWriteForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idField } from '../../helpers/fields';
 import { readCaseId, readId } from '../../helpers/parameters';
-import { buildTestimonyBody, testimonyProperties } from '../../helpers/testimony';
+import {
+	buildTestimonyBody,
+	TESTIMONY_OPTIONS,
+	testimonyProperties,
+} from '../../helpers/testimony';
 import { invalidInput } from '../../helpers/validation';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
@@ -29,24 +33,28 @@ export const description = updateDisplayOptions(
 
 /** PUT /testimony/id/{testimonyId}/update/case/id/{caseId} with only the parts to change. */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(this, async (itemIndex) => {
-		const testimonyId = readId.call(this, itemIndex, 'testimonyId', 'Testimony ID');
-		const caseId = readCaseId.call(this, itemIndex);
-		const body = buildTestimonyBody.call(this, itemIndex, true);
-		if (Object.keys(body).length === 0) {
-			throw invalidInput(
-				this.getNode(),
-				itemIndex,
-				'Nothing to update',
-				'Add at least one license field, option or additional field.',
+	return await runWriteForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const testimonyId = readId.call(this, itemIndex, 'testimonyId', 'Testimony ID');
+			const caseId = readCaseId.call(this, itemIndex);
+			const body = buildTestimonyBody.call(this, itemIndex, true);
+			if (Object.keys(body).length === 0) {
+				throw invalidInput(
+					this.getNode(),
+					itemIndex,
+					'Nothing to update',
+					'Add at least one license field, option or additional field.',
+				);
+			}
+			const response = await apiRequest.call(
+				this,
+				'PUT',
+				apiPath`/testimony/id/${testimonyId}/update/case/id/${caseId}`,
+				{ body, itemIndex },
 			);
-		}
-		const response = await apiRequest.call(
-			this,
-			'PUT',
-			apiPath`/testimony/id/${testimonyId}/update/case/id/${caseId}`,
-			{ body, itemIndex },
-		);
-		return asRecord(response, { id: testimonyId, caseId, success: true });
-	});
+			return asRecord(response, { id: testimonyId, caseId, success: true });
+		},
+		TESTIMONY_OPTIONS,
+	);
 }

@@ -19,9 +19,9 @@ import { operations } from '../../../../nodes/BackgroundCheck/actions/router';
 import {
 	DEFAULT_CONCURRENCY,
 	MAX_CONCURRENCY,
-	readConcurrency,
+	carriedOutNote,
+	concurrencyOption,
 	runForEachItem,
-	StartPacer,
 } from '../../../../nodes/BackgroundCheck/helpers/execute';
 import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 
@@ -65,15 +65,6 @@ function tracedOperation(
 }
 
 describe('runForEachItem with a concurrency', () => {
-	// Order, pairing and bounds, not pacing (tested below): with the clock stopped every item takes 0 ms, so
-	// the StartPacer never spaces starts, however slow the machine running the tests is.
-	beforeEach(() => {
-		jest.spyOn(Date, 'now').mockReturnValue(1_760_000_000_000);
-	});
-	afterEach(() => {
-		jest.restoreAllMocks();
-	});
-
 	it('keeps input order and pairing although later items finish first, several outputs per item included', async () => {
 		const { trace, operation } = tracedOperation(12, (i) =>
 			i % 4 === 1
@@ -196,6 +187,56 @@ describe('runForEachItem with a concurrency', () => {
 		expect(trace.started).not.toContain(20);
 	});
 
+	it.each([1, 4])(
+		'for a write stopped by a failure, says which items the API carried out (Concurrent Requests %i)',
+		async (concurrency) => {
+			const { trace, operation } = tracedOperation(12);
+			const run = runForEachItem.call(
+				context(12),
+				async (itemIndex) => {
+					await operation(itemIndex);
+					if (itemIndex === 6)
+						throw new NodeApiError(
+							node,
+							{ message: 'boom' },
+							{ message: 'The API failed', description: 'It may or may not exist.', itemIndex },
+						);
+					return { item: itemIndex };
+				},
+				{ concurrency, write: true },
+			);
+			const error = (await run.catch((caught: unknown) => caught)) as NodeApiError;
+			expect(error.context.itemIndex).toBe(6);
+			const done = error.description!.match(/carried out items ([\d, -]+) \((\d+) of 12\)/)!;
+			// Every item that ran and succeeded: serially 0-5; concurrently also the later items that were in
+			// flight or started before item 6 failed (later items finish first here).
+			const succeeded = trace.started.filter((item) => item !== 6).sort((a, b) => a - b);
+			expect(Number(done[2])).toBe(succeeded.length);
+			if (concurrency === 1) expect(done[1]).toBe('0-5');
+			else {
+				expect(succeeded.length).toBeGreaterThan(6);
+				expect(done[1]).toBe(`0-5, 7-${Math.max(...succeeded)}`);
+			}
+			expect(error.description).toMatch(/^It may or may not exist\. Before the node stopped/);
+		},
+	);
+
+	it('a stopped read says nothing about carried-out items, nor a write stopped at its first item', async () => {
+		const failAt = (failing: number, write: boolean) =>
+			runForEachItem
+				.call(
+					context(5),
+					async (itemIndex) => {
+						if (itemIndex === failing) throw new TypeError('unexpected shape');
+						return {};
+					},
+					{ concurrency: 2, write },
+				)
+				.catch((caught: NodeOperationError) => caught.description ?? '');
+		expect(await failAt(3, false)).not.toMatch(/carried out/);
+		expect(await failAt(0, true)).not.toMatch(/carried out/);
+	});
+
 	it('stops before any other item when the first item fails', async () => {
 		const { trace, operation } = tracedOperation(5);
 		const run = runForEachItem.call(
@@ -211,72 +252,20 @@ describe('runForEachItem with a concurrency', () => {
 	});
 });
 
-describe('StartPacer', () => {
-	/** A pacer on a clock the test moves; `startAll` asks for the delays of `count` starts due at the same time. */
-	function pacer(concurrency: number) {
-		const clock = { now: 1_000 };
-		const subject = new StartPacer(concurrency, () => clock.now);
-		const startAll = (count: number) => Array.from({ length: count }, () => subject.delay());
-		return { clock, subject, startAll };
-	}
-
-	it('spaces nothing before an item has finished', () => {
-		const { startAll } = pacer(20);
-		expect(startAll(20)).toEqual(Array(20).fill(0));
-	});
-
-	it('spreads starts due together over four fifths of the shortest item, in increasing delays', () => {
-		const { subject, startAll } = pacer(20);
-		subject.finished(30);
-		subject.finished(21);
-		subject.finished(25);
-		const delays = startAll(20);
-		// 21 ms / 20 in flight: the pool finishes an item every 1.05 ms at best; starts are 0.84 ms apart.
-		expect(delays.slice(0, 2)).toEqual([0, 0]);
-		expect(delays.slice(2).every((delay) => delay >= 1)).toBe(true);
-		expect(delays).toEqual([...delays].sort((a, b) => a - b));
-		expect(delays[19]).toBeCloseTo(19 * 0.84, 5);
-	});
-
-	it('does not hold back a start that is due later than the spacing anyway', () => {
-		const { clock, subject, startAll } = pacer(4);
-		subject.finished(100);
-		expect(startAll(2)).toEqual([0, 20]);
-		clock.now += 60;
-		expect(startAll(1)).toEqual([0]);
-		clock.now += 5;
-		expect(startAll(1)).toEqual([15]);
-	});
-
-	it('starts items much shorter than a millisecond per concurrent slot at once', () => {
-		const { subject, startAll } = pacer(20);
-		subject.finished(1);
-		expect(startAll(20)).toEqual(Array(20).fill(0));
+describe('carriedOutNote', () => {
+	it('gives the items as ranges with their count, and nothing for none', () => {
+		expect(carriedOutNote([0, 1, 2, 4, 7, 8], 10)).toBe(
+			'Before the node stopped, the API carried out items 0-2, 4, 7-8 (6 of 10); running the workflow again sends them again.',
+		);
+		expect(carriedOutNote([3], 4)).toMatch(/carried out item 3 \(1 of 4\)/);
+		expect(carriedOutNote([], 4)).toBeUndefined();
 	});
 });
 
-describe('runForEachItem spreading starts', () => {
+describe('runForEachItem with items that take real time', () => {
 	const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-	it('starts no item after a failure, also in a worker that was waiting for its start', async () => {
-		const started: number[] = [];
-		// Item 0 takes 40 ms, so the starts of items 1, 2 and 3 are spread (about 10 ms apart at concurrency 3);
-		// item 1 fails at once, while the workers for items 2 and 3 still wait.
-		const run = runForEachItem.call(
-			context(6),
-			async (itemIndex) => {
-				started.push(itemIndex);
-				if (itemIndex === 0) await wait(40);
-				if (itemIndex === 1) throw new TypeError('unexpected shape');
-				return {};
-			},
-			{ concurrency: 3 },
-		);
-		await expect(run).rejects.toMatchObject({ context: { itemIndex: 1 } });
-		expect(started).toEqual([0, 1]);
-	});
-
-	it('keeps input order and pairing with spread starts', async () => {
+	it('keeps input order and pairing when items take real time and finish out of order', async () => {
 		const output = await runForEachItem.call(
 			context(12),
 			async (itemIndex) => {
@@ -291,9 +280,15 @@ describe('runForEachItem spreading starts', () => {
 	});
 });
 
-describe('readConcurrency', () => {
+describe('concurrencyOption', () => {
 	const read = (options?: IDataObject) =>
-		readConcurrency.call(context(1, { parameters: options === undefined ? {} : { options } }));
+		concurrencyOption.call(context(1, { parameters: options === undefined ? {} : { options } }));
+
+	it('reads the option from the Options collection it is given', () => {
+		const testimony = context(1, { parameters: { testimonyOptions: { concurrency: 3 } } });
+		expect(concurrencyOption.call(testimony, 'testimonyOptions')).toBe(3);
+		expect(concurrencyOption.call(testimony)).toBe(DEFAULT_CONCURRENCY);
+	});
 
 	it('is concurrent (the default, 20) when the option is not set, else the value', () => {
 		expect(DEFAULT_CONCURRENCY).toBe(20);
@@ -317,7 +312,7 @@ describe('readConcurrency', () => {
 
 describe('where Concurrent Requests is offered', () => {
 	const { properties } = new BackgroundCheck().description;
-	/** Resource/operation pairs whose shown parameters include the Options collection with `concurrency`. */
+	/** Resource/operation pairs whose shown parameters include a collection with `concurrency`. */
 	const offeredFor = Object.entries(operations).flatMap(([resource, ops]) =>
 		Object.keys(ops)
 			.filter((operation) =>
@@ -326,7 +321,7 @@ describe('where Concurrent Requests is offered', () => {
 					const shown = show?.resource?.includes(resource) && show?.operation?.includes(operation);
 					return (
 						shown &&
-						property.name === 'options' &&
+						property.type === 'collection' &&
 						(property.options as INodePropertyCollection[]).some(
 							(option) => option.name === 'concurrency',
 						)
@@ -336,7 +331,7 @@ describe('where Concurrent Requests is offered', () => {
 			.map((operation) => `${resource}.${operation}`),
 	);
 
-	it('is offered for every read (GET) operation and for no write', () => {
+	it('is offered for every read (GET) operation and for the bulk writes', () => {
 		expect(offeredFor.sort()).toEqual(
 			[
 				'case.get',
@@ -346,6 +341,11 @@ describe('where Concurrent Requests is offered', () => {
 				'cplc.getDefinitions',
 				'shipmentMask.getMany',
 				'companyUser.getMany',
+				'case.create',
+				'case.addServices',
+				'testimony.create',
+				'testimony.update',
+				'secureDocument.create',
 			].sort(),
 		);
 	});

@@ -348,7 +348,7 @@ describe('reading the answer', () => {
 	});
 });
 
-describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
+describe('a request the API pushes back on (429, or 503 with Retry-After)', () => {
 	const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 	const slept = () => sleepMock.mock.calls.map(([ms]) => ms);
 	const pushedBack = (statusCode: number, retryAfter?: string) => ({
@@ -396,18 +396,47 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 	});
 
 	it.each([429, 503])(
-		'never sends a write again after a %i with Retry-After, and says what the API asked',
+		'sends a write again once the %i with Retry-After is waited out: the API said it did not carry it out',
 		async (status) => {
-			const { context, sent } = contextAnswering(() => pushedBack(status, '2'));
-			const error = await caught(
-				apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+			const { context, sent } = contextAnswering((_options, attempt) =>
+				attempt === 1 ? pushedBack(status, '2') : ok,
 			);
-			expect(sent).toHaveLength(1);
-			expect(sleepMock).not.toHaveBeenCalled();
-			expect(error.message).toContain('asked to wait 2 s');
-			expect(error.message).toContain('never sent again');
+			await expect(
+				apiRequest.call(context, 'POST', apiPath`/case/create`, { body: { n: 1 } }),
+			).resolves.toEqual({ id: 'case-1' });
+			expect(sent).toHaveLength(2);
+			expect(sent[1].body).toEqual(sent[0].body);
+			expect(slept().reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(1000);
 		},
 	);
+
+	it.each([
+		['a 503 without Retry-After', () => pushedBack(503), /may or may not have been carried out/],
+		[
+			'a 500',
+			() => ({ statusCode: 500, body: {}, headers: {} }),
+			/may or may not have been carried out/,
+		],
+	])('never sends a write again after %s', async (_label, answer, description) => {
+		const { context, sent } = contextAnswering(answer);
+		const error = await caught(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+		);
+		expect(sent).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.description).toMatch(description);
+	});
+
+	it('a write given up on after push-backs says it was not carried out, not "may or may not"', async () => {
+		const { context, sent } = contextAnswering(() => pushedBack(503, '120'));
+		const error = await caught(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+		);
+		expect(sent).toHaveLength(1);
+		expect(error.message).toContain('the API asked to wait 120 s');
+		expect(error.description).toContain('did not carry the request out');
+		expect(error.description).not.toMatch(/may or may not/);
+	});
 
 	it('gives up at once when the API asks for a wait over the per-wait cap, saying the wait', async () => {
 		const { context, sent } = contextAnswering(() => pushedBack(429, '120'));
@@ -466,23 +495,24 @@ describe('a read the API pushes back on (429, or 503 with Retry-After)', () => {
 		expect(sentAt.slice(5).map((at) => at - start)).toEqual([1000, 1250, 1500, 1750]);
 	});
 
-	it('makes the writes after a pushed-back write wait as asked, sending each write once', async () => {
+	it('sends a pushed-back write again after the wait, and the next write waits too', async () => {
 		const sentAt: number[] = [];
 		const start = clock.now;
 		const { context, sent } = contextAnswering((_options, attempt) => {
 			sentAt.push(clock.now);
 			return attempt === 1
 				? pushedBack(429, '2')
-				: { statusCode: 201, body: { id: 'case-2' }, headers: {} };
+				: { statusCode: 201, body: { id: `case-${attempt}` }, headers: {} };
 		});
-		await expect(
-			caught(apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} })),
-		).resolves.toMatchObject({ httpCode: '429' });
 		await expect(
 			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
 		).resolves.toEqual({ id: 'case-2' });
-		expect(sent).toHaveLength(2);
+		await expect(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+		).resolves.toEqual({ id: 'case-3' });
+		expect(sent).toHaveLength(3);
 		expect(sentAt[1] - start).toBeGreaterThanOrEqual(2000);
+		expect(sentAt[2] - start).toBeGreaterThanOrEqual(2000);
 	});
 
 	describe('the pace of a run (PushBack)', () => {
