@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * A real npm registry on this machine: Verdaccio on 127.0.0.1, a free port, its storage in a temporary
  * folder, no uplink (it serves only what is published to it), stopped with the process that started it.

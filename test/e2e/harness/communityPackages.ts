@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The package as users get it: published to a real npm registry on this machine (scripts/n8n/registry.ts),
  * and an n8n without it that reaches that registry where it looks for packages, https://registry.npmjs.org
