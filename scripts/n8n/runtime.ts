@@ -93,7 +93,7 @@ export interface N8nRuntime {
 	env: Record<string, string>;
 }
 
-function cacheRoot(): string {
+export function cacheRoot(): string {
 	return path.join(os.homedir(), '.cache', PACKAGE_NAME);
 }
 
@@ -163,7 +163,7 @@ function pidAlive(pid: number): boolean {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** mkdir-based lock; a lock whose owner process is gone is taken over. */
-async function withLock<T>(
+export async function withLock<T>(
 	dir: string,
 	log: Logger,
 	fn: () => Promise<T>,

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * Issue 17: what n8n checks before it verifies a community package: n8n's own toolchain (@n8n/node-cli) with
- * its generated config, the CLI's Cloud-eligibility check, a publish workflow with provenance, and package
+ * What n8n checks before it verifies a community package: n8n's own toolchain (@n8n/node-cli) with its
+ * generated config, the CLI's Cloud-eligibility check, the starter's release path (its release scripts and the
+ * publish workflow the CLI writes, which publishes with provenance), and package
  * metadata that names one repository. `n8n-node lint` itself runs in `npm run lint` (scripts/lint.mjs).
  */
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { parse } from 'yaml';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'node_modules', '@n8n', 'node-cli');
-const template = join(cli, 'dist', 'template', 'templates', 'shared', 'default');
+const sharedTemplate = join(cli, 'dist', 'template', 'templates', 'shared', 'default');
 const read = (...path: string[]) => readFileSync(join(root, ...path), 'utf8');
 const packageJson = JSON.parse(read('package.json'));
 
@@ -36,9 +37,11 @@ describe("n8n's toolchain", () => {
 
 	it('has eslint.config.mjs and .prettierrc.js exactly as the pinned CLI generates them', () => {
 		expect(read('eslint.config.mjs')).toBe(
-			readFileSync(join(template, 'eslint.config.mjs'), 'utf8'),
+			readFileSync(join(sharedTemplate, 'eslint.config.mjs'), 'utf8'),
 		);
-		expect(read('.prettierrc.js')).toBe(readFileSync(join(template, '.prettierrc.js'), 'utf8'));
+		expect(read('.prettierrc.js')).toBe(
+			readFileSync(join(sharedTemplate, '.prettierrc.js'), 'utf8'),
+		);
 	});
 
 	describe("the CLI's Cloud-eligibility check (n8n-node cloud-support)", () => {
@@ -115,22 +118,92 @@ describe('the GitHub workflows', () => {
 		const setupNode = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'))!;
 		expect(String(setupNode.with!['node-version'])).toBe('20');
 	});
+});
 
-	it('publish.yml, on a version tag: checks the tag, builds, lints and publishes with provenance (id-token: write)', () => {
-		const publish = workflow('publish.yml');
+describe("n8n's release path, as the starter the pinned CLI generates", () => {
+	type Step = { uses?: string; run?: string; env?: Record<string, string> };
+	type Workflow = {
+		on: { push?: { tags?: string[] } };
+		jobs: Record<string, { permissions?: Record<string, string>; steps: Step[] }>;
+	};
+	const starterPackageJson = JSON.parse(
+		readFileSync(
+			join(
+				cli,
+				'dist',
+				'template',
+				'templates',
+				'programmatic',
+				'example',
+				'template',
+				'package.json',
+			),
+			'utf8',
+		),
+	);
+
+	it("has the starter's release scripts: `npm run release` is n8n-node release, and n8n-node prerelease guards npm publish", () => {
+		expect(packageJson.scripts.release).toBe(starterPackageJson.scripts.release);
+		expect(packageJson.scripts.prepublishOnly).toBe(starterPackageJson.scripts.prepublishOnly);
+		expect([packageJson.scripts.release, packageJson.scripts.prepublishOnly]).toEqual([
+			'n8n-node release',
+			'n8n-node prerelease',
+		]);
+		// n8n-node release runs release-it outside CI, as the starter does.
+		expect(packageJson.devDependencies['release-it']).toMatch(/^\d+\.\d+\.\d+$/);
+	});
+
+	it('has publish.yml exactly as `n8n-node release --init-workflow` of the pinned CLI writes it', () => {
+		const handlebars = require(require.resolve('handlebars', { paths: [cli] })); // eslint-disable-line @typescript-eslint/no-require-imports
+		const template = readFileSync(
+			join(sharedTemplate, '.github', 'workflows', 'publish.yml'),
+			'utf8',
+		);
+		const rendered = handlebars.compile(template, { noEscape: true })({
+			packageManager: { name: 'npm', installCommand: 'ci' },
+		});
+		expect(read('.github', 'workflows', 'publish.yml')).toBe(rendered);
+	});
+
+	it('publish.yml, on a version tag, mints the OIDC token for provenance (id-token: write) and runs npm ci, then npm run release', () => {
+		const publish: Workflow = parse(read('.github', 'workflows', 'publish.yml'));
 		expect(Object.keys(publish.on)).toEqual(['push']);
 		expect(publish.on.push?.tags).toEqual(['*.*.*']);
 		const [job] = Object.values(publish.jobs);
 		expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
-		const commands = runs(job);
-		const at = (command: string) => commands.findIndex((run) => run.startsWith(command));
-		expect(at('npm ci')).toBe(0);
-		expect(at('test "$GITHUB_REF_NAME" = ')).toBeGreaterThan(at('npm ci'));
-		expect(at('npm run build')).toBeGreaterThan(at('test "$GITHUB_REF_NAME"'));
-		expect(at('npm run lint')).toBeGreaterThan(at('npm run build'));
-		expect(commands[commands.length - 1]).toBe('npm publish --provenance --access public');
-		const setupNode = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'))!;
-		expect(setupNode.with!['registry-url']).toBe('https://registry.npmjs.org');
+		const commands = job.steps.flatMap((step) => (step.run ? [step.run.trim()] : []));
+		expect(commands[0]).toBe('npm ci');
+		expect(commands[1].split('\n').map((line) => line.trim())).toEqual([
+			'[ -n "$NPM_TOKEN" ] && npm config set //registry.npmjs.org/:_authToken "$NPM_TOKEN"',
+			'npm run release',
+		]);
+	});
+
+	describe('npm publish', () => {
+		const publish = (env: Record<string, string> = {}) =>
+			spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts=false'], {
+				cwd: root,
+				encoding: 'utf8',
+				env: {
+					...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+					...env,
+				},
+				timeout: 120_000,
+			});
+
+		it('run by hand is refused by n8n-node prerelease, which names npm run release', () => {
+			const refused = publish();
+			expect(refused.status).not.toBe(0);
+			expect(`${refused.stdout}${refused.stderr}`).toContain(
+				'Run `npm run release` to publish the package',
+			);
+		});
+
+		it('goes on in RELEASE_MODE, which n8n-node release sets for its npm publish', () => {
+			const allowed = publish({ RELEASE_MODE: 'true' });
+			expect(`${allowed.stdout}${allowed.stderr}`).not.toContain('Run `npm run release`');
+			expect(allowed.status).toBe(0);
+		});
 	});
 });
 
@@ -148,11 +221,7 @@ describe('package metadata names one public repository', () => {
 		expect(packageJson.author.name).toEqual(expect.any(String));
 	});
 
-	it('in the publish workflow (only that repository publishes) and in the README', () => {
-		const [job] = Object.values(parse(read('.github', 'workflows', 'publish.yml')).jobs) as Array<{
-			if: string;
-		}>;
-		expect(job.if).toBe(`github.repository == '${repository}'`);
+	it('in the README', () => {
 		const linked = [...read('README.md').matchAll(/https:\/\/github\.com\/[\w.-]+\/[\w.-]+/g)].map(
 			([link]) => link,
 		);

@@ -65,9 +65,9 @@ export interface TestN8n extends N8nInstance {
 	/**
 	 * Stop this n8n and start it again on the same user folder (database, installed package) and port,
 	 * as after a server restart; active workflows are activated again by n8n. Use the returned instance
-	 * from then on (new API key and session).
+	 * from then on (new API key and session). `env` is added to this instance's environment for the new start.
 	 */
-	restart(): Promise<TestN8n>;
+	restart(env?: Record<string, string>): Promise<TestN8n>;
 }
 
 let packing: Promise<string> | undefined;
@@ -158,9 +158,13 @@ export async function startTestN8n(
 			return [...new Set(entries.map((e) => e.replace(/@[^@]*$/, '')))];
 		},
 		loadedCredentialTypes: () => typesFile('credentials.json'),
-		restart: async () => {
+		restart: async (env = {}) => {
 			await stop(undefined, true);
-			return await startTestN8n(label, { ...opts, port: inst.port }, userFolder);
+			return await startTestN8n(
+				label,
+				{ ...opts, env: { ...opts.env, ...env }, port: inst.port },
+				userFolder,
+			);
 		},
 	};
 }
