@@ -129,8 +129,8 @@ const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 		observe: ({ logFile, webhookPorts }) => {
 			const log = new LogLines(logFile);
 			const served = byServer(() => 0);
-			/** Per process: whether Caddy's health checker last found it up or down. */
-			const health: Array<'UP' | 'DOWN' | undefined> = webhookPorts.map(() => undefined);
+			/** Per process: whether Caddy's health checker last found it up or down (Caddy starts with every process up). */
+			const health: Array<'UP' | 'DOWN'> = webhookPorts.map(() => 'UP');
 			const readLog = async (settle = false) => {
 				for (const line of settle ? await log.settled() : log.read()) {
 					let entry: Record<string, unknown>;
@@ -147,7 +147,11 @@ const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 						served[WEBHOOK_SERVERS[index]]++;
 					if (entry.logger === 'http.handlers.reverse_proxy.health_checker.active')
 						if (entry.msg === 'host is up') health[index] = 'UP';
-						else if (entry.msg === 'HTTP request failed' || entry.msg === 'host is down')
+						else if (
+							['HTTP request failed', 'unexpected status code', 'host is down'].includes(
+								String(entry.msg),
+							)
+						)
 							health[index] = 'DOWN';
 				}
 			};
