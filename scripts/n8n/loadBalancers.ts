@@ -6,10 +6,10 @@
  * process that started it is gone).
  *
  * Each tells which webhook process took how many requests, from what it reports itself: HAProxy's stats page,
- * nginx's access log (`$upstream_addr`), Caddy's proxy log ("upstream roundtrip"). HAProxy is waited on, after a
- * webhook process stopped or started, until its health checks see it so; nginx and Caddy run without an active
- * health check (nginx has none; see the Caddyfile for Caddy) and learn of a dead process from a refused
- * connection, which they send to the other process.
+ * nginx's access log (`$upstream_addr`), Caddy's proxy log ("upstream roundtrip"). HAProxy and Caddy are waited
+ * on, after a webhook process stopped or started, until their health checks see it so (HAProxy's stats page,
+ * Caddy's health checker in its log); open-source nginx has no health check and shows nothing (it learns of a
+ * dead process from a refused connection, which it sends to the other process).
  *
  * BGC_QUEUE_BALANCER picks one (haproxy, nginx or caddy; default nginx, the one `npm test` runs).
  */
@@ -129,24 +129,46 @@ const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 		observe: ({ logFile, webhookPorts }) => {
 			const log = new LogLines(logFile);
 			const served = byServer(() => 0);
+			/** Per process: whether Caddy's health checker last found it up or down (Caddy starts with every process up). */
+			const health: Array<'UP' | 'DOWN'> = webhookPorts.map(() => 'UP');
+			const readLog = async (settle = false) => {
+				for (const line of settle ? await log.settled() : log.read()) {
+					let entry: Record<string, unknown>;
+					try {
+						entry = JSON.parse(line);
+					} catch {
+						continue;
+					}
+					const host = String(entry.upstream ?? entry.host ?? '');
+					const index = webhookPorts.findIndex((port) => host === `127.0.0.1:${port}`);
+					if (index < 0) continue;
+					// A round trip that got an answer (a refused connection is logged with an error instead).
+					if (entry.msg === 'upstream roundtrip' && entry.status !== undefined)
+						served[WEBHOOK_SERVERS[index]]++;
+					if (entry.logger === 'http.handlers.reverse_proxy.health_checker.active')
+						if (entry.msg === 'host is up') health[index] = 'UP';
+						else if (
+							['HTTP request failed', 'unexpected status code', 'host is down'].includes(
+								String(entry.msg),
+							)
+						)
+							health[index] = 'DOWN';
+				}
+			};
 			return {
 				served: async () => {
-					for (const line of await log.settled()) {
-						let entry: Record<string, unknown>;
-						try {
-							entry = JSON.parse(line);
-						} catch {
-							continue;
-						}
-						// A round trip that got an answer (a refused connection is logged with an error instead).
-						if (entry.msg !== 'upstream roundtrip' || entry.status === undefined) continue;
-						const index = webhookPorts.findIndex((port) => entry.upstream === `127.0.0.1:${port}`);
-						if (index >= 0) served[WEBHOOK_SERVERS[index]]++;
-					}
+					await readLog(true);
 					return { ...served };
 				},
-				// Nothing to wait for: the file has no active health check (see its comments).
-				waitFor: async () => undefined,
+				waitFor: async (index, status, timeoutMs) =>
+					await waitUntil(
+						`Caddy's health check sees ${WEBHOOK_SERVERS[index]} ${status}`,
+						timeoutMs,
+						async () => {
+							await readLog();
+							return health[index] === status;
+						},
+					),
 			};
 		},
 	},
@@ -245,7 +267,7 @@ export interface LoadBalancer {
 	url: string;
 	/** Requests each webhook process answered through it so far, by server name (webhook1, webhook2). */
 	served(): Promise<Record<string, number>>;
-	/** Waits until it sees webhook process `index` as `status` (HAProxy); resolves at once for nginx and Caddy. */
+	/** Waits until its health checks see webhook process `index` as `status` (HAProxy, Caddy); at once for nginx. */
 	waitFor(index: number, status: 'UP' | 'DOWN', timeoutMs: number): Promise<void>;
 	stop(): Promise<void>;
 }
