@@ -21,9 +21,10 @@
  * n8n has no running execution; at the end it checks that each target ran one execution per delivery.
  *
  * Then the same comparison in queue mode (scripts/n8n/queue.ts, the queue-mode suite's stack: 1 main, 2 webhook
- * processes behind HAProxy with docs/queue-mode/haproxy.cfg, 2 workers), deliveries through HAProxy, at 10 and 50
- * senders, BENCH_QUEUE_ROUNDS rounds (default 3; 0 leaves queue mode out), warm-up BENCH_QUEUE_WARM_UP (200),
- * and the two ratios side by side.
+ * processes, 2 workers), once behind each load balancer that routes by path (BENCH_QUEUE_BALANCERS, default
+ * haproxy,nginx,caddy, each with its file from docs/queue-mode/, a new stack each), deliveries through it, at 10
+ * and 50 senders, BENCH_QUEUE_ROUNDS rounds (default 3; 0 leaves queue mode out), warm-up BENCH_QUEUE_WARM_UP
+ * (200), and the ratios side by side. BENCH_QUEUE_ONLY=1 leaves the single-process part out.
  *
  *   npm run bench -- webhook-throughput
  */
@@ -35,6 +36,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webhookSignature';
 import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
+import {
+	LOAD_BALANCERS,
+	loadBalancerLabel,
+	type LoadBalancerName,
+} from '../scripts/n8n/loadBalancers';
 import { WORKER_CONCURRENCY, startQueueStack } from '../scripts/n8n/queue';
 import {
 	TRIGGER_NODE,
@@ -68,6 +74,16 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
 const QUEUE_ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 3);
 const QUEUE_LEVELS = [10, 50];
 const QUEUE_WARM_UP = Number(process.env.BENCH_QUEUE_WARM_UP ?? 200);
+const QUEUE_BALANCERS = (process.env.BENCH_QUEUE_BALANCERS || LOAD_BALANCERS.join(','))
+	.split(',')
+	.map((name) => name.trim()) as LoadBalancerName[];
+for (const name of QUEUE_BALANCERS)
+	if (!(LOAD_BALANCERS as readonly string[]).includes(name))
+		throw new Error(
+			`BENCH_QUEUE_BALANCERS names ${name}; the load balancers are: ${LOAD_BALANCERS.join(', ')}`,
+		);
+/** Only the queue-mode part (BENCH_QUEUE_ONLY=1). */
+const QUEUE_ONLY = process.env.BENCH_QUEUE_ONLY === '1';
 const WEBHOOK_NODE_VERSION = 2.1;
 const BARE_TRIGGER_DIR = path.join(__dirname, 'fixtures', 'bare-trigger');
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -281,6 +297,76 @@ async function main(): Promise<void> {
 	);
 
 	const secret = generateWebhookSecret();
+	let single: Measured | undefined;
+	if (!QUEUE_ONLY) single = await singleProcess(secret);
+
+	// Queue mode: the same comparison on the stack of the queue-mode suite, behind each load balancer.
+	const queue: Partial<Record<LoadBalancerName, Measured>> = {};
+	if (QUEUE_ROUNDS > 0) {
+		for (const balancer of QUEUE_BALANCERS) {
+			const stack = await startQueueStack({ tarball: await benchTarball(), log, balancer });
+			try {
+				queue[balancer] = await measure(stack.api, stack.lbUrl, secret, {
+					levels: QUEUE_LEVELS,
+					requests: REQUESTS,
+					rounds: QUEUE_ROUNDS,
+					warmUp: QUEUE_WARM_UP,
+					ignoreOlder: false,
+				});
+			} finally {
+				await stack.stop();
+			}
+			console.log(
+				`\nqueue mode (1 main, 2 webhook processes behind ${loadBalancerLabel(balancer)} with docs/queue-mode/${path.basename(stack.balancer.configFile)}, 2 workers with concurrency ${WORKER_CONCURRENCY}; PostgreSQL, Redis):`,
+			);
+			report(queue[balancer]!);
+		}
+		console.log('side by side, req/s ratio trigger / plain Webhook node:');
+		const ratioAt = (measured: Measured | undefined, level: number) =>
+			measured?.ratios.find((row) => row.level === level && row.node === measured.triggerLabel);
+		printTable(
+			[
+				'senders',
+				'one n8n process',
+				...QUEUE_BALANCERS.map((name) => `queue mode through ${loadBalancerLabel(name)}`),
+			],
+			LEVELS.map((level) => [
+				level,
+				single ? fmt(ratioAt(single, level)!.rps, 2) : '-',
+				...QUEUE_BALANCERS.map((name) => {
+					const inQueue = ratioAt(queue[name], level);
+					return inQueue ? fmt(inQueue.rps, 2) : '-';
+				}),
+			]),
+		);
+	}
+	saveResult('webhook-throughput', {
+		machine,
+		reconciliation,
+		levels: LEVELS,
+		requests: REQUESTS,
+		rounds: ROUNDS,
+		warmUp: WARM_UP,
+		...(single ? { ...withoutBatches(single), batches: batchSummary(single.batches) } : {}),
+		queueMode:
+			Object.keys(queue).length > 0
+				? {
+						levels: QUEUE_LEVELS,
+						rounds: QUEUE_ROUNDS,
+						warmUp: QUEUE_WARM_UP,
+						byLoadBalancer: Object.fromEntries(
+							Object.entries(queue).map(([name, measured]) => [
+								name,
+								{ ...withoutBatches(measured), batches: batchSummary(measured.batches) },
+							]),
+						),
+					}
+				: undefined,
+	});
+}
+
+/** The trigger against the plain Webhook node (and the variants) in one n8n process. */
+async function singleProcess(secret: string): Promise<Measured> {
 	const n8n = await startBenchN8n('webhook', { env: { N8N_CUSTOM_EXTENSIONS: BARE_TRIGGER_DIR } });
 	let single: Measured;
 	try {
@@ -313,56 +399,7 @@ async function main(): Promise<void> {
 		`yardstick: the bare community trigger, which checks and saves nothing, is at ${fmt(bare, 2)}x or more of the plain Webhook node: ` +
 			'what this n8n costs any trigger that is not its own Webhook node',
 	);
-
-	// Queue mode: the same comparison on the stack of the queue-mode suite, deliveries through HAProxy.
-	let queue: Measured | undefined;
-	if (QUEUE_ROUNDS > 0) {
-		const stack = await startQueueStack({ tarball: await benchTarball(), log });
-		try {
-			queue = await measure(stack.api, stack.lbUrl, secret, {
-				levels: QUEUE_LEVELS,
-				requests: REQUESTS,
-				rounds: QUEUE_ROUNDS,
-				warmUp: QUEUE_WARM_UP,
-				ignoreOlder: false,
-			});
-		} finally {
-			await stack.stop();
-		}
-		console.log(
-			`\nqueue mode (1 main, 2 webhook processes behind HAProxy docs/queue-mode/haproxy.cfg, 2 workers with concurrency ${WORKER_CONCURRENCY}; PostgreSQL, Redis):`,
-		);
-		report(queue);
-		console.log('side by side, req/s ratio trigger / plain Webhook node:');
-		printTable(
-			['senders', 'one n8n process', 'queue mode through HAProxy'],
-			LEVELS.map((level) => {
-				const ratioAt = (measured: Measured | undefined) =>
-					measured?.ratios.find((row) => row.level === level && row.node === measured.triggerLabel);
-				const inQueue = ratioAt(queue);
-				return [level, fmt(ratioAt(single)!.rps, 2), inQueue ? fmt(inQueue.rps, 2) : '-'];
-			}),
-		);
-	}
-	saveResult('webhook-throughput', {
-		machine,
-		reconciliation,
-		levels: LEVELS,
-		requests: REQUESTS,
-		rounds: ROUNDS,
-		warmUp: WARM_UP,
-		...withoutBatches(single),
-		batches: batchSummary(single.batches),
-		queueMode: queue
-			? {
-					levels: QUEUE_LEVELS,
-					rounds: QUEUE_ROUNDS,
-					warmUp: QUEUE_WARM_UP,
-					...withoutBatches(queue),
-					batches: batchSummary(queue.batches),
-				}
-			: undefined,
-	});
+	return single;
 }
 
 interface Measured {

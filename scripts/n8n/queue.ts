@@ -1,12 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * n8n in queue mode on this machine, for the queue-mode suite and benchmark: PostgreSQL, Redis, HAProxy and
- * the pinned n8n (scripts/n8n/runtime.ts) as 1 main + 2 `n8n webhook` + 2 `n8n worker` processes, each with
- * its own user folder holding the packed package installed the way n8n installs it. Everything listens on
- * 127.0.0.1 ports of its own, runs under a supervisor that stops it when the launching process is gone, and
- * lives in one scratch folder.
+ * n8n in queue mode on this machine, for the queue-mode suite and benchmark: PostgreSQL, Redis, a load balancer
+ * that routes by path (HAProxy, nginx or Caddy: scripts/n8n/loadBalancers.ts, BGC_QUEUE_BALANCER) and the pinned
+ * n8n (scripts/n8n/runtime.ts) as 1 main + 2 `n8n webhook` + 2 `n8n worker` processes, each with its own user
+ * folder holding the packed package installed the way n8n installs it. Everything listens on 127.0.0.1 ports of
+ * its own, runs under a supervisor that stops it when the launching process is gone, and lives in one scratch
+ * folder.
  *
- * HAProxy runs docs/queue-mode/haproxy.cfg, the file the README shows users, with only its ports filled in.
+ * The load balancer runs its file in docs/queue-mode/, the one the README shows users, with only its ports
+ * filled in.
  *
  *   npx tsx scripts/n8n/queue.ts [tools|start]      (start: until Ctrl-C; prints the addresses)
  */
@@ -16,28 +18,32 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { httpRequest } from './http';
+import {
+	loadBalancerProgram,
+	selectedLoadBalancer,
+	startLoadBalancer,
+	type LoadBalancer,
+	type LoadBalancerName,
+} from './loadBalancers';
 import { N8nApi } from './publicApi';
 import {
+	exitReason,
 	getFreePort,
 	installPackageIntoUserFolder,
+	onPath,
 	packRepo,
 	runCli,
 	spawnSupervised,
 	startN8n,
 	startN8nProcess,
 	stopOnSignal,
+	waitUntil,
 	type Logger,
 	type N8nInstance,
 	type N8nProcess,
 	type SupervisedProcess,
 } from './runtime';
 
-const REPO_DIR = path.resolve(__dirname, '..', '..');
-/** The HAProxy configuration users get (README "Running in queue mode"); only {{...}} ports are filled in. */
-export const HAPROXY_TEMPLATE = path.join(REPO_DIR, 'docs', 'queue-mode', 'haproxy.cfg');
-/** Names of the webhook processes in the HAProxy configuration, in order. */
-export const WEBHOOK_SERVERS = ['webhook1', 'webhook2'] as const;
 export const WORKER_CONCURRENCY = 10;
 const POSTGRES_DATABASE = 'n8n';
 const POSTGRES_USER = 'postgres';
@@ -45,25 +51,17 @@ const POSTGRES_USER = 'postgres';
 const MAX_LIFETIME_MS = 45 * 60_000;
 
 const defaultLog: Logger = (line) => process.stderr.write(`[n8n-queue] ${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
-// Tools: Redis, HAProxy, PostgreSQL
+// Tools: Redis, PostgreSQL, the load balancer
 // ---------------------------------------------------------------------------------------------
 
 export interface QueueTools {
 	redisServer: string;
-	haproxy: string;
 	initdb: string;
 	postgres: string;
-}
-
-function onPath(name: string): string | undefined {
-	for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/sbin', '/sbin'])) {
-		const candidate = path.join(dir, name);
-		if (dir && fs.existsSync(candidate)) return candidate;
-	}
-	return undefined;
+	/** The load balancer's program. */
+	balancer: string;
 }
 
 /** initdb and postgres from PATH, else from Debian's /usr/lib/postgresql/<version>/bin (newest). */
@@ -83,25 +81,23 @@ function postgresBin(name: 'initdb' | 'postgres'): string | undefined {
 	return undefined;
 }
 
-function findTools(): Partial<QueueTools> {
-	return {
+/**
+ * Redis, PostgreSQL and the load balancer `balancer`, installed with apt-get when missing (Debian packages
+ * redis-server, postgresql, and haproxy, nginx or caddy; needs root). Throws with what to install otherwise.
+ */
+export function ensureQueueTools(balancer: LoadBalancerName, log: Logger = defaultLog): QueueTools {
+	const { debianPackage, program } = loadBalancerProgram(balancer);
+	const findTools = (): Partial<QueueTools> => ({
 		redisServer: onPath('redis-server'),
-		haproxy: onPath('haproxy'),
 		initdb: postgresBin('initdb'),
 		postgres: postgresBin('postgres'),
-	};
-}
-
-/**
- * Redis, HAProxy and PostgreSQL, installed with apt-get when missing (Debian packages redis-server, haproxy,
- * postgresql; needs root). Throws with what to install otherwise.
- */
-export function ensureQueueTools(log: Logger = defaultLog): QueueTools {
+		balancer: onPath(program),
+	});
 	let tools = findTools();
 	const missing = (t: Partial<QueueTools>) => [
 		...(t.redisServer ? [] : ['redis-server']),
-		...(t.haproxy ? [] : ['haproxy']),
 		...(t.initdb && t.postgres ? [] : ['postgresql']),
+		...(t.balancer ? [] : [debianPackage]),
 	];
 	const packages = missing(tools);
 	if (packages.length > 0) {
@@ -144,20 +140,17 @@ function runChecked(command: string, args: string[], input?: string): void {
 		);
 }
 
-async function waitUntil(
-	what: string,
-	timeoutMs: number,
-	ready: () => Promise<boolean>,
-	failed?: () => string | undefined,
-): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const failure = failed?.();
-		if (failure) throw new Error(`${what}: ${failure}`);
-		if (await ready().catch(() => false)) return;
-		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms`);
-		await sleep(200);
-	}
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+function tcpAccepts(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = net.connect({ host: '127.0.0.1', port }, () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.setTimeout(1000, () => socket.destroy());
+		socket.on('error', () => resolve(false));
+		socket.on('close', () => resolve(false));
+	});
 }
 
 /** Whether a TCP server answers `request` with something starting with `expected`. */
@@ -177,11 +170,6 @@ function tcpAnswers(port: number, request: string, expected: string): Promise<bo
 		socket.on('close', () => resolve(false));
 	});
 }
-
-const exitReason = (p: SupervisedProcess, logFile: string) => () => {
-	const exited = p.exited();
-	return exited ? `exited (${exited.code ?? exited.signal}); see ${logFile}` : undefined;
-};
 
 async function startPostgres(
 	tools: QueueTools,
@@ -284,30 +272,9 @@ async function startRedis(
 	return { port, process: proc };
 }
 
-/** docs/queue-mode/haproxy.cfg with its {{NAME}} placeholders replaced; throws on one left unfilled. */
-export function renderHaproxyConfig(
-	ports: Record<'LB_PORT' | 'STATS_PORT' | 'WEBHOOK_1_PORT' | 'WEBHOOK_2_PORT', number>,
-): string {
-	const text = fs
-		.readFileSync(HAPROXY_TEMPLATE, 'utf8')
-		.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
-			const value = (ports as Record<string, number>)[name];
-			if (value === undefined) throw new Error(`${HAPROXY_TEMPLATE}: no value for ${whole}`);
-			return String(value);
-		});
-	return text;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The stack
 // ---------------------------------------------------------------------------------------------
-
-export interface HaproxyServerState {
-	/** UP, DOWN, or a transition such as "UP 1/2". */
-	status: string;
-	/** Requests sent to it so far (HAProxy's stot). */
-	requests: number;
-}
 
 export interface QueueStack {
 	/** Scratch folder: services' data and logs, one user folder per n8n process. */
@@ -317,20 +284,20 @@ export interface QueueStack {
 	api: N8nApi;
 	webhooks: N8nProcess[];
 	workers: N8nProcess[];
-	/** The load balancer: base URL of production webhooks (`<lbUrl>/webhook/<path>`). */
+	/** The load balancer in front of the webhook processes. */
+	balancer: LoadBalancer;
+	/** Its base URL of production webhooks (`<lbUrl>/webhook/<path>`). */
 	lbUrl: string;
-	statsUrl: string;
 	postgresPort: number;
 	redisPort: number;
-	/** HAProxy's view of the webhook processes, by server name (webhook1, webhook2). */
-	haproxyServers(): Promise<Record<string, HaproxyServerState>>;
-	/** Waits until HAProxy's health check sees the webhook process `index` as `status` (UP or DOWN). */
-	waitForServer(index: number, status: 'UP' | 'DOWN', timeoutMs?: number): Promise<void>;
-	/** Stops webhook process `index` (SIGTERM, or SIGKILL with `crash`) and waits until HAProxy sees it down. */
+	/**
+	 * Stops webhook process `index` (SIGTERM, or SIGKILL with `crash`) and waits until the load balancer sees it
+	 * down, as far as it shows its view (loadBalancers.ts).
+	 */
 	stopWebhook(index: number, opts?: { crash?: boolean }): Promise<void>;
-	/** Starts webhook process `index` again on its port and user folder, and waits until HAProxy sees it up. */
+	/** Starts webhook process `index` again on its port and user folder, and waits until the load balancer sees it up (as above). */
 	startWebhook(index: number): Promise<void>;
-	/** Stops everything (n8n first, then HAProxy, Redis, PostgreSQL) and removes the scratch folder (kept with BGC_E2E_KEEP=1). */
+	/** Stops everything (n8n first, then the load balancer, Redis, PostgreSQL) and removes the scratch folder (kept with BGC_E2E_KEEP=1). */
 	stop(): Promise<void>;
 }
 
@@ -342,6 +309,8 @@ export interface StartQueueStackOptions {
 	log?: Logger;
 	/** Extra environment for every n8n process. */
 	env?: Record<string, string>;
+	/** Default: BGC_QUEUE_BALANCER (loadBalancers.ts). */
+	balancer?: LoadBalancerName;
 }
 
 /** Environment every n8n process of the stack shares (README "Running in queue mode" lists the same). */
@@ -370,19 +339,20 @@ export function queueModeEnv(o: {
 
 /**
  * Starts the whole stack: PostgreSQL and Redis, the main process (it migrates the database and holds the
- * owner account and API key), then the two webhook processes and two workers together, then HAProxy; resolves
- * once HAProxy sees both webhook processes up.
+ * owner account and API key), then the two webhook processes and two workers together, then the load balancer;
+ * resolves once it sees both webhook processes up (as far as it shows its view).
  */
 export async function startQueueStack(opts: StartQueueStackOptions = {}): Promise<QueueStack> {
 	const log = opts.log ?? defaultLog;
 	const t0 = Date.now();
-	const tools = ensureQueueTools(log);
+	const balancerName = opts.balancer ?? selectedLoadBalancer();
+	const tools = ensureQueueTools(balancerName, log);
 	const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-queue-'));
 	fs.mkdirSync(dir, { recursive: true });
 	// PostgreSQL runs as nobody, who must reach its folder.
 	fs.chmodSync(dir, 0o755);
 	const tarball = opts.tarball ?? (await packRepo({ log }));
-	// n8n processes stop together first, then HAProxy, Redis and PostgreSQL.
+	// n8n processes stop together first, then the load balancer, Redis and PostgreSQL.
 	const n8nProcesses: N8nProcess[] = [];
 	const cleanups: Array<() => Promise<void>> = [];
 	const stopAll = async () => {
@@ -399,9 +369,8 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			() => postgres.process.stop(5_000, 'SIGINT'),
 			() => redis.process.stop(5_000),
 		);
-		const [lbPort, statsPort, webhook1Port, webhook2Port] = await distinctFreePorts(4);
+		const [lbPort, webhook1Port, webhook2Port] = await distinctFreePorts(3);
 		const lbUrl = `http://127.0.0.1:${lbPort}`;
-		const statsUrl = `http://127.0.0.1:${statsPort}/stats`;
 		const env = {
 			...queueModeEnv({ postgresPort: postgres.port, redisPort: redis.port, lbUrl }),
 			...opts.env,
@@ -452,57 +421,17 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 		);
 		const webhooks = [webhook1, webhook2];
 
-		const haproxyDir = path.join(dir, 'haproxy');
-		fs.mkdirSync(haproxyDir, { recursive: true });
-		const configFile = path.join(haproxyDir, 'haproxy.cfg');
-		fs.writeFileSync(
-			configFile,
-			renderHaproxyConfig({
-				LB_PORT: lbPort,
-				STATS_PORT: statsPort,
-				WEBHOOK_1_PORT: webhook1Port,
-				WEBHOOK_2_PORT: webhook2Port,
-			}),
-		);
-		const haproxyLog = path.join(haproxyDir, 'haproxy.log');
-		const haproxy = spawnSupervised(tools.haproxy, ['-db', '-f', configFile], {
-			cwd: haproxyDir,
-			env: { ...process.env, BGC_SUPERVISOR_MAX_MS: String(MAX_LIFETIME_MS) },
-			logFile: haproxyLog,
+		const balancer = await startLoadBalancer({
+			name: balancerName,
+			program: tools.balancer,
+			dir: path.join(dir, balancerName),
+			port: lbPort,
+			webhookPorts,
+			maxLifetimeMs: MAX_LIFETIME_MS,
 		});
-		cleanups.push(() => haproxy.stop(5_000));
-
-		const haproxyServers = async (): Promise<Record<string, HaproxyServerState>> => {
-			const answer = await httpRequest(`${statsUrl};csv`, { timeoutMs: 5_000 });
-			if (answer.status !== 200) throw new Error(`HAProxy stats answered ${answer.status}`);
-			const [head, ...rows] = answer.text
-				.replace(/^# /, '')
-				.trim()
-				.split('\n')
-				.map((line) => line.split(','));
-			const column = (name: string) => head.indexOf(name);
-			const servers: Record<string, HaproxyServerState> = {};
-			for (const row of rows) {
-				if (
-					row[column('pxname')] !== 'n8n_webhook_processes' ||
-					!(WEBHOOK_SERVERS as readonly string[]).includes(row[column('svname')])
-				)
-					continue;
-				servers[row[column('svname')]] = {
-					status: row[column('status')],
-					requests: Number(row[column('stot')]),
-				};
-			}
-			return servers;
-		};
-		const waitForServer = async (index: number, status: 'UP' | 'DOWN', timeoutMs = 30_000) => {
-			await waitUntil(
-				`HAProxy sees ${WEBHOOK_SERVERS[index]} ${status}`,
-				timeoutMs,
-				async () => (await haproxyServers())[WEBHOOK_SERVERS[index]]?.status === status,
-				exitReason(haproxy, haproxyLog),
-			);
-		};
+		cleanups.push(() => balancer.stop());
+		const waitForServer = (index: number, status: 'UP' | 'DOWN') =>
+			balancer.waitFor(index, status, 30_000);
 		await waitForServer(0, 'UP');
 		await waitForServer(1, 'UP');
 
@@ -512,16 +441,21 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			api: new N8nApi(main.baseUrl, main.apiKey),
 			webhooks,
 			workers: [worker1, worker2],
+			balancer,
 			lbUrl,
-			statsUrl,
 			postgresPort: postgres.port,
 			redisPort: redis.port,
-			haproxyServers,
-			waitForServer,
 			stopWebhook: async (index, stopOpts = {}) => {
 				const proc = stack.webhooks[index];
 				if (stopOpts.crash) await proc.kill();
 				else await proc.stop();
+				// Gone once its port refuses connections: a dying process's socket still accepts a moment longer,
+				// and resets what it accepted (a balancer answers those 502, as for any request inside a crash).
+				await waitUntil(
+					`webhook process ${index + 1} gone from port ${proc.port}`,
+					10_000,
+					async () => !(await tcpAccepts(proc.port)),
+				);
 				await waitForServer(index, 'DOWN');
 			},
 			startWebhook: async (index) => {
@@ -536,7 +470,7 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			},
 		};
 		log(
-			`queue-mode stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: load balancer ${lbUrl}, main ${main.baseUrl}, stats ${statsUrl}`,
+			`queue-mode stack ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${balancer.label} ${lbUrl} (${balancer.configFile}), main ${main.baseUrl}`,
 		);
 		return stack;
 	} catch (error) {
@@ -555,14 +489,14 @@ if (require.main === module) {
 	const cmd = process.argv[2] ?? 'start';
 	runCli(async () => {
 		if (cmd === 'tools') {
-			console.log(JSON.stringify(ensureQueueTools(), null, 2));
+			console.log(JSON.stringify(ensureQueueTools(selectedLoadBalancer()), null, 2));
 		} else if (cmd === 'start') {
 			const stack = await startQueueStack({ dir: process.argv[3] });
 			console.log(
 				JSON.stringify(
 					{
-						loadBalancer: stack.lbUrl,
-						stats: stack.statsUrl,
+						loadBalancer: `${stack.balancer.label} ${stack.lbUrl}`,
+						loadBalancerConfig: stack.balancer.configFile,
 						main: stack.main.baseUrl,
 						apiKey: stack.main.apiKey,
 						owner: stack.main.owner,

@@ -709,6 +709,38 @@ export function spawnSupervised(
 	};
 }
 
+/** `name` on PATH (or in /usr/sbin, /sbin), else undefined. */
+export function onPath(name: string): string | undefined {
+	for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/sbin', '/sbin'])) {
+		const candidate = path.join(dir, name);
+		if (dir && fs.existsSync(candidate)) return candidate;
+	}
+	return undefined;
+}
+
+/** Polls `ready` every 200 ms until it resolves true; throws when `failed` names a failure or after timeoutMs. */
+export async function waitUntil(
+	what: string,
+	timeoutMs: number,
+	ready: () => Promise<boolean>,
+	failed?: () => string | undefined,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const failure = failed?.();
+		if (failure) throw new Error(`${what}: ${failure}`);
+		if (await ready().catch(() => false)) return;
+		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms`);
+		await sleep(200);
+	}
+}
+
+/** For waitUntil: the reason a supervised process is gone, if it is. */
+export const exitReason = (p: SupervisedProcess, logFile: string) => () => {
+	const exited = p.exited();
+	return exited ? `exited (${exited.code ?? exited.signal}); see ${logFile}` : undefined;
+};
+
 /** Copy what gets appended to `file` (from byte `from`) to stderr until the returned function is called. */
 function echoFile(file: string, from: number): () => void {
 	let pos = from;
@@ -902,9 +934,16 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 			try {
 				const r = await rest(baseUrl, 'GET', '/healthz/readiness');
 				if (r.status === 200) {
-					if (command !== 'start') break;
-					const s = await rest(baseUrl, 'GET', '/rest/settings');
-					if (s.status === 200) break;
+					if (command === 'worker') break;
+					if (command === 'webhook') {
+						// A webhook process answers /healthz/readiness seconds before its webhook routes exist (until
+						// then every delivery gets express's own 404): ready once n8n itself answers for a webhook.
+						const probe = await rest(baseUrl, 'GET', '/webhook/bgc-readiness-probe');
+						if (probe.status === 404 && probe.body?.code === 404) break;
+					} else {
+						const s = await rest(baseUrl, 'GET', '/rest/settings');
+						if (s.status === 200) break;
+					}
 				}
 			} catch {
 				// not listening yet
