@@ -883,7 +883,9 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 	};
 
 	const t0 = Date.now();
-	const readyTimeoutMs = opts.readyTimeoutMs ?? 90_000;
+	// $BGC_N8N_READY_TIMEOUT_MS: on a loaded shared machine n8n 2.41 can take more than 90 s to start.
+	const readyTimeoutMs =
+		opts.readyTimeoutMs ?? Number(process.env.BGC_N8N_READY_TIMEOUT_MS || 90_000);
 	const deadline = t0 + readyTimeoutMs;
 	log(
 		`starting n8n ${command} ${rt.version} (${rt.name}) on ${baseUrl} (user folder ${userFolder}, log ${logFile})`,
