@@ -36,7 +36,7 @@ function context(
 		getCredentials: async (type: string) => {
 			expect(type).toBe(CREDENTIAL_TYPE);
 			stored.reads++;
-			await new Promise((resolve) => setImmediate(resolve));
+			await Promise.resolve();
 			if (stored.fail) throw new Error('Credential with ID "credential-1" does not exist');
 			return { signingSecret: stored.secret };
 		},
