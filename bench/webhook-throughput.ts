@@ -87,6 +87,7 @@ const QUEUE_ONLY = process.env.BENCH_QUEUE_ONLY === '1';
 const WEBHOOK_NODE_VERSION = 2.1;
 const BARE_TRIGGER_DIR = path.join(__dirname, 'fixtures', 'bare-trigger');
 const REQUEST_TIMEOUT_MS = 30_000;
+const BARE_LABEL = 'bare community trigger (checks nothing)';
 
 interface Target {
 	label: string;
@@ -399,6 +400,15 @@ async function singleProcess(secret: string): Promise<Measured> {
 		`yardstick: the bare community trigger, which checks and saves nothing, is at ${fmt(bare, 2)}x or more of the plain Webhook node: ` +
 			'what this n8n costs any trigger that is not its own Webhook node',
 	);
+	const toBare = LEVELS.map((level) => {
+		const rpsOf = (node: string) =>
+			single.rows.find((row) => row.level === level && row.node === node)!.rps;
+		return rpsOf(single.triggerLabel) / rpsOf(BARE_LABEL);
+	});
+	console.log(
+		`trigger as added / bare community trigger, req/s at ${LEVELS.join(' / ')} senders (medians of the same rounds): ` +
+			`${toBare.map((ratio) => fmt(ratio, 2)).join(' / ')} (goal on n8n 2.41's defaults: at least 0.95)`,
+	);
 	return single;
 }
 
@@ -458,9 +468,7 @@ async function deployBareTrigger(
 ): Promise<Target> {
 	const webhookId = randomUUID();
 	const type = credential ? 'bareCredTrigger' : 'bareWebhookTrigger';
-	const label = credential
-		? 'bare trigger + credential read'
-		: 'bare community trigger (checks nothing)';
+	const label = credential ? 'bare trigger + credential read' : BARE_LABEL;
 	const workflow = await api.createWorkflow({
 		name: `bench: ${label}`,
 		nodes: [

@@ -8,7 +8,6 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
-import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
 import { DEFAULT_TOLERANCE_SECONDS } from '../shared/webhookSignature';
 import {
 	configurationProblems,
@@ -16,17 +15,17 @@ import {
 	type VerificationConfig,
 } from './verification';
 import { DUPLICATE_MEMORY_SIZE } from './memory';
+import { webhookSecrets, type WebhookSecrets } from './secretCache';
 
-/** The trigger's settings and secrets: read for each request, checked at activation and by the credential test. */
-
-type SecretsOnly = Partial<
-	Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>
->;
+/**
+ * The trigger's settings and secrets: settings read for each request, secrets held between deliveries
+ * (secretCache.ts); checked at activation and by the credential test.
+ */
 
 const secretValue = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 function verificationConfig(
-	credentials: SecretsOnly,
+	credentials: WebhookSecrets,
 	scheme: SignatureScheme,
 	legacyHeaderName: unknown,
 	toleranceSeconds: unknown,
@@ -47,9 +46,7 @@ function verificationConfig(
 export async function readConfig(
 	this: IHookFunctions | IWebhookFunctions,
 ): Promise<VerificationConfig> {
-	const credentials = (await this.getCredentials(
-		BACKGROUND_CHECK_WEBHOOK_CREDENTIAL,
-	)) as SecretsOnly;
+	const credentials = await webhookSecrets(this);
 	const scheme = this.getNodeParameter('signatureScheme', 'standard') as SignatureScheme;
 	return verificationConfig(
 		credentials,
@@ -107,7 +104,7 @@ export async function checkWebhookSecrets(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	const data = (credential.data ?? {}) as SecretsOnly;
+	const data = (credential.data ?? {}) as WebhookSecrets;
 	const hasStandard = secretValue(data.signingSecret) !== '';
 	const hasLegacy = secretValue(data.legacySecret) !== '';
 	if (!hasStandard && !hasLegacy) {

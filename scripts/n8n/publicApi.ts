@@ -130,6 +130,11 @@ export class N8nApi {
 		return this.request('POST', '/credentials', input);
 	}
 
+	/** Replaces the credential's data (PATCH; every field not given is removed). */
+	updateCredential(id: string, input: { data: Record<string, unknown> }): Promise<Credential> {
+		return this.request('PATCH', `/credentials/${encodeURIComponent(id)}`, input);
+	}
+
 	deleteCredential(id: string): Promise<unknown> {
 		return this.request('DELETE', `/credentials/${encodeURIComponent(id)}`);
 	}

@@ -915,8 +915,9 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 	};
 
 	const t0 = Date.now();
-	// BGC_N8N_READY_MS: a longer wait on a machine other work keeps busy (n8n starts in seconds otherwise).
-	const readyTimeoutMs = opts.readyTimeoutMs ?? (Number(process.env.BGC_N8N_READY_MS) || 90_000);
+	// $BGC_N8N_READY_TIMEOUT_MS: on a loaded shared machine n8n 2.41 can take more than 90 s to start.
+	const readyTimeoutMs =
+		opts.readyTimeoutMs ?? Number(process.env.BGC_N8N_READY_TIMEOUT_MS || 90_000);
 	const deadline = t0 + readyTimeoutMs;
 	log(
 		`starting n8n ${command} ${rt.version} (${rt.name}) on ${baseUrl} (user folder ${userFolder}, log ${logFile})`,

@@ -1,0 +1,65 @@
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
+
+/**
+ * The webhook credential's secrets, kept in this process's memory between deliveries for at most
+ * SECRETS_HELD_MS. Reading and decrypting an n8n credential costs a delivery more than everything else the
+ * trigger does on n8n 2.41 (docs/benchmarks.md section 3). A changed or removed secret takes effect within
+ * SECRETS_HELD_MS, at once when the workflow is activated or republished (activation reads the credential
+ * and replaces what is held). Kept nowhere else: not in static data, logs or output.
+ */
+export const SECRETS_HELD_MS = 60_000;
+
+export type WebhookSecrets = Partial<
+	Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>
+>;
+
+interface Held {
+	secrets: Promise<WebhookSecrets>;
+	readAtMs: number;
+}
+
+/** By workflow, node and credential: no two trigger nodes, workflows or credentials share an entry. */
+const held = new Map<string, Held>();
+
+function keyOf(context: IHookFunctions | IWebhookFunctions): string | undefined {
+	const workflowId = context.getWorkflow().id;
+	const node = context.getNode();
+	const credentialId = node.credentials?.[BACKGROUND_CHECK_WEBHOOK_CREDENTIAL]?.id;
+	if (!workflowId || !credentialId) return undefined;
+	return JSON.stringify([workflowId, node.id, credentialId]);
+}
+
+function read(context: IHookFunctions | IWebhookFunctions): Promise<WebhookSecrets> {
+	return context.getCredentials(BACKGROUND_CHECK_WEBHOOK_CREDENTIAL) as Promise<WebhookSecrets>;
+}
+
+function forgetExpired(nowMs: number): void {
+	for (const [key, entry] of held) if (nowMs - entry.readAtMs >= SECRETS_HELD_MS) held.delete(key);
+}
+
+/**
+ * The secrets for a delivery to an active workflow: held ones when read less than SECRETS_HELD_MS ago
+ * (deliveries arriving together share one read). Activation and "Listen for test event" read the credential
+ * every time; activation also replaces what is held.
+ */
+export function webhookSecrets(
+	context: IHookFunctions | IWebhookFunctions,
+): Promise<WebhookSecrets> {
+	const key = keyOf(context);
+	if (key === undefined || context.getMode() === 'manual') return read(context);
+	const nowMs = Date.now();
+	const isDelivery = 'getRequestObject' in context;
+	const entry = held.get(key);
+	if (isDelivery && entry && nowMs - entry.readAtMs < SECRETS_HELD_MS) return entry.secrets;
+	forgetExpired(nowMs);
+	const secrets = read(context);
+	const fresh: Held = { secrets, readAtMs: nowMs };
+	held.set(key, fresh);
+	// A failed read is not held: the next delivery tries again.
+	secrets.catch(() => {
+		if (held.get(key) === fresh) held.delete(key);
+	});
+	return secrets;
+}

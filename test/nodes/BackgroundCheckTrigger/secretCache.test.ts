@@ -1,0 +1,143 @@
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { SECRETS_HELD_MS, webhookSecrets } from '../../../nodes/BackgroundCheckTrigger/secretCache';
+
+const CREDENTIAL_TYPE = 'backgroundCheckWebhookApi';
+
+/** A stored credential that counts its reads; `secret` is what the next read returns. */
+function storedCredential(secret: string) {
+	const stored = { secret, reads: 0, fail: false };
+	return stored;
+}
+
+type Stored = ReturnType<typeof storedCredential>;
+
+function context(
+	stored: Stored,
+	opts: {
+		kind?: 'webhook' | 'hook';
+		mode?: string;
+		workflowId?: string;
+		nodeId?: string;
+		credentialId?: string | null;
+	} = {},
+): IWebhookFunctions & IHookFunctions {
+	const credentialId = opts.credentialId === undefined ? 'credential-1' : opts.credentialId;
+	return {
+		getWorkflow: () => ({ id: opts.workflowId ?? 'workflow-1' }),
+		getNode: () => ({
+			id: opts.nodeId ?? 'node-1',
+			credentials:
+				credentialId === null
+					? undefined
+					: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'webhook secret' } },
+		}),
+		getMode: () => opts.mode ?? 'webhook',
+		getCredentials: async (type: string) => {
+			expect(type).toBe(CREDENTIAL_TYPE);
+			stored.reads++;
+			await Promise.resolve();
+			if (stored.fail) throw new Error('Credential with ID "credential-1" does not exist');
+			return { signingSecret: stored.secret };
+		},
+		...((opts.kind ?? 'webhook') === 'webhook' ? { getRequestObject: () => ({}) } : {}),
+	} as unknown as IWebhookFunctions & IHookFunctions;
+}
+
+let nowMs = 1_700_000_000_000;
+let workflowSeq = 0;
+/** A workflow id of its own per test: entries held by earlier tests never answer for this one. */
+let workflowId: string;
+
+beforeEach(() => {
+	nowMs += 10 * SECRETS_HELD_MS;
+	jest.spyOn(Date, 'now').mockImplementation(() => nowMs);
+	workflowId = `workflow-${++workflowSeq}`;
+});
+
+afterEach(() => jest.restoreAllMocks());
+
+describe('webhook secrets held between deliveries', () => {
+	it('reads the credential once for deliveries within the bound, and again once the bound has passed', async () => {
+		const stored = storedCredential('whsec_old');
+		const delivery = () => webhookSecrets(context(stored, { workflowId }));
+
+		await expect(delivery()).resolves.toEqual({ signingSecret: 'whsec_old' });
+		stored.secret = 'whsec_new';
+		nowMs += SECRETS_HELD_MS - 1;
+		await expect(delivery()).resolves.toEqual({ signingSecret: 'whsec_old' });
+		expect(stored.reads).toBe(1);
+
+		nowMs += 1;
+		await expect(delivery()).resolves.toEqual({ signingSecret: 'whsec_new' });
+		expect(stored.reads).toBe(2);
+	});
+
+	it('shares one credential read between deliveries arriving together', async () => {
+		const stored = storedCredential('whsec_a');
+		const answers = await Promise.all(
+			Array.from({ length: 50 }, () => webhookSecrets(context(stored, { workflowId }))),
+		);
+		expect(answers.every((answer) => answer.signingSecret === 'whsec_a')).toBe(true);
+		expect(stored.reads).toBe(1);
+	});
+
+	it('never answers one workflow, node or credential with secrets read for another', async () => {
+		const first = storedCredential('whsec_first');
+		await webhookSecrets(context(first, { workflowId }));
+
+		const others = [
+			{ workflowId: `${workflowId}-other` },
+			{ workflowId, nodeId: 'node-2' },
+			{ workflowId, credentialId: 'credential-2' },
+		];
+		for (const other of others) {
+			const stored = storedCredential('whsec_other');
+			await expect(webhookSecrets(context(stored, other))).resolves.toEqual({
+				signingSecret: 'whsec_other',
+			});
+			expect(stored.reads).toBe(1);
+		}
+	});
+
+	it('reads the credential at every activation and holds what it read for the deliveries after it', async () => {
+		const stored = storedCredential('whsec_old');
+		await webhookSecrets(context(stored, { workflowId }));
+		stored.secret = 'whsec_new';
+
+		await expect(webhookSecrets(context(stored, { workflowId, kind: 'hook' }))).resolves.toEqual({
+			signingSecret: 'whsec_new',
+		});
+		await expect(webhookSecrets(context(stored, { workflowId }))).resolves.toEqual({
+			signingSecret: 'whsec_new',
+		});
+		expect(stored.reads).toBe(2);
+	});
+
+	it('reads the credential for every test delivery ("Listen for test event") and holds nothing for it', async () => {
+		const stored = storedCredential('whsec_a');
+		await webhookSecrets(context(stored, { workflowId, mode: 'manual' }));
+		await webhookSecrets(context(stored, { workflowId, mode: 'manual' }));
+		expect(stored.reads).toBe(2);
+		await webhookSecrets(context(stored, { workflowId }));
+		expect(stored.reads).toBe(3);
+	});
+
+	it('holds nothing when the node names no credential', async () => {
+		const stored = storedCredential('whsec_a');
+		await webhookSecrets(context(stored, { workflowId, credentialId: null }));
+		await webhookSecrets(context(stored, { workflowId, credentialId: null }));
+		expect(stored.reads).toBe(2);
+	});
+
+	it('holds no failed read: the next delivery reads the credential again', async () => {
+		const stored = storedCredential('whsec_a');
+		stored.fail = true;
+		await expect(webhookSecrets(context(stored, { workflowId }))).rejects.toThrow('does not exist');
+		stored.fail = false;
+		await expect(webhookSecrets(context(stored, { workflowId }))).resolves.toEqual({
+			signingSecret: 'whsec_a',
+		});
+		expect(stored.reads).toBe(2);
+	});
+});
