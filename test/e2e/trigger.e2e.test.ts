@@ -724,7 +724,7 @@ describe('the saved copy of the duplicate memory', () => {
 		expect(executions.map((item) => item.messageId).sort()).toEqual(
 			sent.map(({ messageId }) => messageId).sort(),
 		);
-	}, 120_000);
+	}, 300_000);
 });
 
 describe('secrets', () => {
