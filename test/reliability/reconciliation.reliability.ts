@@ -213,12 +213,20 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 		).toEqual([]);
 		expect([...runs.keys()].sort()).toEqual(events.map(({ key }) => key).sort());
 		expect(ran.every(({ execution }) => execution.status === 'success')).toBe(true);
-		// Delivered ones from the webhook, the others from a look.
-		for (const { key, delivered } of events)
-			expect({ key, source: runs.get(key)![0].source }).toEqual({
+		// The missed ones from a look. A delivered one from its delivery, or from a look that found it before
+		// its delivery got through (its delivery is then a duplicate): whichever came first, once.
+		for (const { key, delivered } of events.filter((event) => !event.delivered))
+			expect({ key, delivered, source: runs.get(key)![0].source }).toEqual({
 				key,
-				source: delivered ? 'webhook' : 'reconciliation',
+				delivered,
+				source: 'reconciliation',
 			});
+		const foundFirst = events.filter(
+			({ key, delivered }) => delivered && runs.get(key)![0].source === 'reconciliation',
+		);
+		process.stderr.write(
+			`[reliability] delivered changes a look ran before their delivery got through: ${foundFirst.length}\n`,
+		);
 
 		// Each missed change was run by the first look that started after it: before a second look started.
 		const startedAt = new Map(
