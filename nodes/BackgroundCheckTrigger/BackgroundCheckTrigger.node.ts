@@ -196,7 +196,7 @@ export class BackgroundCheckTrigger implements INodeType {
 							minValue: DUPLICATE_MEMORY_SIZE.min,
 							maxValue: DUPLICATE_MEMORY_SIZE.max,
 						},
-						default: DUPLICATE_MEMORY_SIZE.default,
+						default: 100,
 						description:
 							'How many of the newest events are saved with the workflow (about 10 bytes each), so that copies and retries of them are still recognised for 28 hours after n8n restarts or in another n8n process. While n8n runs, it recognises every event of the last 28 hours (up to 100,000) whatever this is. Raise it if more events than this arrive in 28 hours.',
 					},
