@@ -24,9 +24,10 @@ export function asNodeError(
 export const MAX_CONCURRENCY = 50;
 
 /**
- * "Concurrent Requests" when the option is not set: reads are concurrent by default. A read changes nothing,
- * the first item still runs alone (one token exchange), and the transport slows every item of the run down
- * together when the API answers 429 or 503 with Retry-After (see apiRequest).
+ * "Concurrent Requests" when the option is not set, for reads and bulk writes alike: the first item still
+ * runs alone (one token exchange), a write is still sent once, and the transport pauses and slows every item
+ * of the run together when the API answers 429 or 503 with Retry-After (see apiRequest). The figures behind
+ * the number are in docs/benchmarks.md (section 2).
  */
 export const DEFAULT_CONCURRENCY = 20;
 

@@ -20,6 +20,7 @@ import {
 	type RunSetup,
 } from '../../../helpers/executeContext';
 import { call, tokenFor } from '../../../helpers/sandbox';
+import { seededRandom } from '../../../reliability/harness';
 import { createCase, newCaseParameters, useNodeSandbox } from '../../../helpers/nodeSandbox';
 
 const context = useNodeSandbox();
@@ -454,17 +455,6 @@ describe('writes with Concurrent Requests', () => {
 		expect(search.output.length).toBeGreaterThanOrEqual(5);
 	});
 });
-
-/** A small seeded random generator (mulberry32): the same faults on every run. */
-function seededRandom(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const MAY_OR_MAY_NOT = /may or may not have been carried out/;
 const emailOf = (entry: RequestLogEntry) =>
