@@ -288,6 +288,7 @@ export function adminRoutes(admin: SandboxAdmin): AdminRoute[] {
 			admin.advanceClock(body(request).seconds as number),
 		),
 		adminRoute('POST', '/idle', () => admin.idle().then(() => admin.clock())),
+		adminRoute('GET', '/cases-per-candidate', () => Object.fromEntries(admin.casesPerCandidate())),
 		adminRoute('GET', '/cases/{caseId}', (request) => admin.getCase(request.params.caseId)),
 		adminRoute('POST', '/cases/{caseId}/script', (request) =>
 			admin.scriptCase(request.params.caseId, body(request)),

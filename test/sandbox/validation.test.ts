@@ -1,6 +1,13 @@
 /** Spec 4.3 and 7: name characters, staffingAgency length, service IDs, duplicates. */
 import type { Sandbox } from '../../sandbox';
-import { call, caseBody, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
+import {
+	adminCall,
+	call,
+	caseBody,
+	createCase,
+	startTestSandbox,
+	tokenFor,
+} from '../helpers/sandbox';
 
 let sandbox: Sandbox;
 let token: string;
@@ -248,6 +255,9 @@ describe('a sandbox started with refuseSameCandidate false', () => {
 			expect(second.id).not.toBe(first.id);
 			const email = (body.candidate as { email: string }).email;
 			expect(lenient.admin.casesPerCandidate()).toEqual(new Map([[email.toLowerCase(), 2]]));
+			expect((await adminCall(lenient, 'GET', '/cases-per-candidate')).body).toEqual({
+				[email.toLowerCase()]: 2,
+			});
 		} finally {
 			await lenient.stop();
 		}
