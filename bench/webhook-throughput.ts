@@ -331,7 +331,7 @@ async function main(): Promise<void> {
 				'one n8n process',
 				...QUEUE_BALANCERS.map((name) => `queue mode through ${loadBalancerLabel(name)}`),
 			],
-			LEVELS.map((level) => [
+			(single ? LEVELS : QUEUE_LEVELS).map((level) => [
 				level,
 				single ? fmt(ratioAt(single, level)!.rps, 2) : '-',
 				...QUEUE_BALANCERS.map((name) => {
