@@ -39,7 +39,7 @@ import {
 	type PublishedPackage,
 } from './harness/communityPackages';
 import { launchEditorBrowser, signIn, type EditorBrowser } from './harness/browser';
-import type { Workflow, WorkflowInput } from './harness/n8nApi';
+import { waitForWebhook, type Workflow, type WorkflowInput } from './harness/n8nApi';
 import { expectedNodeTypes, REPO_DIR, startTestN8n, type TestN8n } from './harness/n8nInstance';
 
 const run = promisify(execFile);
@@ -173,6 +173,11 @@ describe("installed through n8n's Community Nodes (POST /rest/community-packages
 		await n8n.api.activateWorkflow(workflow.id);
 		const form = input.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger')!;
 		example = { workflow, formPath: `/form/${form.webhookId}` };
+		// The form's page answers once n8n has registered it (404 before).
+		await waitForWebhook(n8n.baseUrl, form.webhookId!, {
+			prefix: 'form',
+			probe: { method: 'GET' },
+		});
 
 		await expectTheExampleToOrder('Grace', 'Hopper');
 	});
