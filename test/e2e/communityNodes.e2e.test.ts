@@ -7,8 +7,9 @@
  * credentials are there without a restart, an example workflow imported from examples/ runs against the
  * sandbox, n8n logs no warning about the package, and n8n's own verification scanner
  * (@n8n/scan-community-package) is run on the package as the registry serves it. Last, in Chromium, as a person
- * does it on Settings > Community Nodes: Uninstall, with that example workflow active, shows n8n's own warning
- * naming it; the package goes; the Install dialog installs it again by name, and the example runs again.
+ * does it on Settings > Community Nodes: Uninstall, with that example workflow active (n8n 2.8.4's dialog says
+ * no workflow uses the nodes); the package goes; the Install dialog installs it again by name, and the example
+ * runs again.
  * Screenshots of each step go to test-artifacts/community-nodes/.
  */
 import { execFile } from 'node:child_process';
@@ -269,7 +270,7 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 
 	afterAll(() => ui?.close(), 60_000);
 
-	it("shows the installed package, and on Uninstall n8n's own warning naming the active workflow", async () => {
+	it('shows the installed package; its Uninstall dialog names the nodes, and on n8n 2.8.4 says no workflow uses them although the example does', async () => {
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`);
 		await card().waitFor();
 		expect(await card().textContent()).toContain(`v${published.packed.version}`);
@@ -281,10 +282,16 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 		await dialog.waitFor();
 		await ui.shot('02-uninstall-warning');
 		const warning = (await dialog.textContent()) ?? '';
-		expect(warning).toContain(
-			`Any workflows that use nodes from the ${PACKAGE} package won't be able to run. Are you sure?`,
-		);
-		expect(warning).toContain(example.workflow.name);
+		expect(warning).toContain('Package includes: Background Check, Background Check Trigger');
+		expect((await n8n.api.getWorkflow(example.workflow.id)).active).toBe(true);
+		// Seen on n8n 2.8.4: the dialog does not find the active example workflow. Asserted as it is, so
+		// that a change shows; on the newest runtime the sentence is only reported.
+		if (selectedRuntimeName() === 'oldest')
+			expect(warning).toContain('Nodes from this package are not used in any workflows');
+		else
+			process.stderr.write(
+				`[community-nodes] uninstall dialog on ${n8n.runtime.version}: ${warning}\n`,
+			);
 
 		await dialog.getByRole('button', { name: 'Confirm uninstall' }).click();
 		await card().waitFor({ state: 'detached', timeout: 60_000 });
@@ -297,7 +304,10 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 
 	it('installs it again by name from the Install dialog, and the example workflow orders again', async () => {
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`);
-		await page.getByRole('button', { name: 'Install a community node' }).click();
+		await page
+			.getByRole('button', { name: /^Install( a community node)?$/ })
+			.first()
+			.click();
 		await page.getByPlaceholder('e.g. n8n-nodes-chatwork').fill(PACKAGE);
 		await page.getByTestId('user-agreement-checkbox').click();
 		await ui.shot('04-install-dialog');
