@@ -7,9 +7,8 @@
  * credentials are there without a restart, an example workflow imported from examples/ runs against the
  * sandbox, n8n logs no warning about the package, and n8n's own verification scanner
  * (@n8n/scan-community-package) is run on the package as the registry serves it. Last, in Chromium, as a person
- * does it on Settings > Community Nodes: Uninstall, with that example workflow active (n8n 2.8.4's dialog says
- * no workflow uses the nodes); the package goes; the Install dialog installs it again by name, and the example
- * runs again.
+ * does it on Settings > Community Nodes: Uninstall, with that example workflow active, shows n8n's own warning
+ * listing it; the package goes; the Install dialog installs it again by name, and the example runs again.
  * Screenshots of each step go to test-artifacts/community-nodes/.
  */
 import { execFile } from 'node:child_process';
@@ -270,7 +269,7 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 
 	afterAll(() => ui?.close(), 60_000);
 
-	it('shows the installed package; its Uninstall dialog names the nodes, and on n8n 2.8.4 says no workflow uses them although the example does', async () => {
+	it("shows the installed package, and on Uninstall n8n's own warning listing the active workflow that uses it", async () => {
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`);
 		await card().waitFor();
 		expect(await card().textContent()).toContain(`v${published.packed.version}`);
@@ -279,19 +278,15 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 		await card().getByTestId('action-toggle').click();
 		await page.getByText('Uninstall package', { exact: true }).click();
 		const dialog = page.getByRole('dialog').filter({ hasText: 'Uninstall node package' });
-		await dialog.waitFor();
+		// The dialog fills in the workflows that use the nodes after it opens.
+		await dialog.getByText(example.workflow.name).waitFor();
 		await ui.shot('02-uninstall-warning');
 		const warning = (await dialog.textContent()) ?? '';
 		expect(warning).toContain('Package includes: Background Check, Background Check Trigger');
-		expect((await n8n.api.getWorkflow(example.workflow.id)).active).toBe(true);
-		// Seen on n8n 2.8.4: the dialog does not find the active example workflow. Asserted as it is, so
-		// that a change shows; on the newest runtime the sentence is only reported.
-		if (selectedRuntimeName() === 'oldest')
-			expect(warning).toContain('Nodes from this package are not used in any workflows');
-		else
-			process.stderr.write(
-				`[community-nodes] uninstall dialog on ${n8n.runtime.version}: ${warning}\n`,
-			);
+		expect(warning).toContain(
+			'Uninstalling the package will remove every instance of nodes included in this package. The following workflows will be effected:',
+		);
+		expect(warning).toContain(`${example.workflow.name}PersonalActive`);
 
 		await dialog.getByRole('button', { name: 'Confirm uninstall' }).click();
 		await card().waitFor({ state: 'detached', timeout: 60_000 });
