@@ -8,7 +8,7 @@
  * sandbox, n8n logs no warning about the package, and n8n's own verification scanner
  * (@n8n/scan-community-package) is run on the package as the registry serves it. Last, in Chromium, as a person
  * does it on Settings > Community Nodes: Uninstall, with that example workflow active, shows n8n's own warning
- * naming it; the package goes; the Install dialog installs it again by name, and the example runs again.
+ * listing it; the package goes; the Install dialog installs it again by name, and the example runs again.
  * Screenshots of each step go to test-artifacts/community-nodes/.
  */
 import { execFile } from 'node:child_process';
@@ -39,7 +39,7 @@ import {
 	type PublishedPackage,
 } from './harness/communityPackages';
 import { launchEditorBrowser, signIn, type EditorBrowser } from './harness/browser';
-import type { Workflow, WorkflowInput } from './harness/n8nApi';
+import { waitForWebhook, type Workflow, type WorkflowInput } from './harness/n8nApi';
 import { expectedNodeTypes, REPO_DIR, startTestN8n, type TestN8n } from './harness/n8nInstance';
 
 const run = promisify(execFile);
@@ -173,6 +173,11 @@ describe("installed through n8n's Community Nodes (POST /rest/community-packages
 		await n8n.api.activateWorkflow(workflow.id);
 		const form = input.nodes.find((node) => node.type === 'n8n-nodes-base.formTrigger')!;
 		example = { workflow, formPath: `/form/${form.webhookId}` };
+		// The form's page answers once n8n has registered it (404 before).
+		await waitForWebhook(n8n.baseUrl, form.webhookId!, {
+			prefix: 'form',
+			probe: { method: 'GET' },
+		});
 
 		await expectTheExampleToOrder('Grace', 'Hopper');
 	});
@@ -264,7 +269,7 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 
 	afterAll(() => ui?.close(), 60_000);
 
-	it("shows the installed package, and on Uninstall n8n's own warning naming the active workflow", async () => {
+	it("shows the installed package, and on Uninstall n8n's own warning listing the active workflow that uses it", async () => {
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`);
 		await card().waitFor();
 		expect(await card().textContent()).toContain(`v${published.packed.version}`);
@@ -273,13 +278,15 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 		await card().getByTestId('action-toggle').click();
 		await page.getByText('Uninstall package', { exact: true }).click();
 		const dialog = page.getByRole('dialog').filter({ hasText: 'Uninstall node package' });
-		await dialog.waitFor();
+		// The dialog fills in the workflows that use the nodes after it opens.
+		await dialog.getByText(example.workflow.name).waitFor();
 		await ui.shot('02-uninstall-warning');
 		const warning = (await dialog.textContent()) ?? '';
+		expect(warning).toContain('Package includes: Background Check, Background Check Trigger');
 		expect(warning).toContain(
-			`Any workflows that use nodes from the ${PACKAGE} package won't be able to run. Are you sure?`,
+			'Uninstalling the package will remove every instance of nodes included in this package. The following workflows will be effected:',
 		);
-		expect(warning).toContain(example.workflow.name);
+		expect(warning).toContain(`${example.workflow.name}PersonalActive`);
 
 		await dialog.getByRole('button', { name: 'Confirm uninstall' }).click();
 		await card().waitFor({ state: 'detached', timeout: 60_000 });
@@ -292,7 +299,10 @@ describe('Settings > Community Nodes in Chromium, with the example workflow acti
 
 	it('installs it again by name from the Install dialog, and the example workflow orders again', async () => {
 		await page.goto(`${n8n.baseUrl}/settings/community-nodes`);
-		await page.getByRole('button', { name: 'Install a community node' }).click();
+		await page
+			.getByRole('button', { name: /^Install( a community node)?$/ })
+			.first()
+			.click();
 		await page.getByPlaceholder('e.g. n8n-nodes-chatwork').fill(PACKAGE);
 		await page.getByTestId('user-agreement-checkbox').click();
 		await ui.shot('04-install-dialog');
