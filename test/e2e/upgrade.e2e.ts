@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * An upgrade with live workflows, through n8n's own update: version N installed from the local registry
+ * `npm run test:upgrade` (not in `npm test` until it has had a clean run on both runtimes; its name keeps it
+ * out of jest.e2e.config.js's match). An upgrade with live workflows, through n8n's own update: version N installed from the local registry
  * (POST /rest/community-packages), an active trigger workflow with its watchdog on (Reconcile Missed Events,
  * every 10 s) and an action workflow, then version N+1 (the same code, its version bumped with `npm version`,
  * published to the registry) installed with the call the Update button makes (PATCH /rest/community-packages).
