@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a test: evaluates the credential's own expression as n8n would, never inside n8n */
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';

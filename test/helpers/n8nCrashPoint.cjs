@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test tooling: preloaded into a real n8n process by the crash-point tests, never part of the package */
 /**
  * Stops a real n8n process (SIGKILL, as a crash or the OOM killer would) at one chosen step of its own code,
  * so the tests can prove what happens when n8n dies exactly there. Loaded with

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Real n8n killed (SIGKILL) at each step of its own webhook path while it handles a delivery
  * (test/helpers/n8nCrashPoint.cjs stops it inside n8n's code), then started again; the provider's retry

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @typescript-eslint/no-require-imports -- repository tooling: runs in Node.js, never inside n8n; require() in jest.isolateModules loads the node afresh */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-require-imports -- repository tooling: runs in Node.js, never inside n8n; require() in jest.isolateModules loads the node afresh */
 /**
  * The trigger's webhook and lifecycle methods with deliveries signed and sent by the sandbox, through a
  * receiver that handles each request as n8n's live webhooks do (test/helpers/webhookContext.ts).

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Exactly once at every crash point: a deterministic simulation of one n8n process (regular mode, as n8n
  * 2.8.4 and 2.41.1 run a webhook and a trigger; docs/trigger-state.md names the source of each step), the
