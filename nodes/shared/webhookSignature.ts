@@ -165,12 +165,19 @@ export function parseLegacyHeader(value: string): {
 } {
 	let timestamp: string | undefined;
 	const signatures: string[] = [];
-	for (const part of value.split(',')) {
-		const separator = part.indexOf('=');
-		if (separator <= 0) continue;
-		const name = part.slice(0, separator).trim();
-		if (name === 't') timestamp ??= part.slice(separator + 1).trim();
-		else if (name === 'v1') signatures.push(part.slice(separator + 1).trim());
+	// One pass over the comma-separated parts, copying only named ones: splitting a header of many empty or
+	// unnamed parts into strings cost the garbage collector more than linear time.
+	for (let start = 0; start <= value.length; ) {
+		let end = value.indexOf(',', start);
+		if (end === -1) end = value.length;
+		let separator = start;
+		while (separator < end && value.charCodeAt(separator) !== 61 /* = */) separator++;
+		if (separator > start && separator < end) {
+			const name = value.slice(start, separator).trim();
+			if (name === 't') timestamp ??= value.slice(separator + 1, end).trim();
+			else if (name === 'v1') signatures.push(value.slice(separator + 1, end).trim());
+		}
+		start = end + 1;
 	}
 	return { timestamp, signatures };
 }
