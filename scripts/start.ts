@@ -161,7 +161,12 @@ async function setUpExamples(api: N8nApi, n8n: N8nInstance, sandbox: Sandbox) {
 		const activatable = example.nodes.some(
 			(node) => node.type === TRIGGER_TYPE || node.type === FORM_TRIGGER_TYPE,
 		);
-		if (activatable && !workflow.active) await api.activateWorkflow(workflow.id);
+		if (activatable && workflow.active && trigger) {
+			// Started again: the trigger holds the secrets it read at n8n's start for up to a minute; activating
+			// it again makes it read the credential with this sandbox's new secret now.
+			await api.deactivateWorkflow(workflow.id);
+			await api.activateWorkflow(workflow.id);
+		} else if (activatable && !workflow.active) await api.activateWorkflow(workflow.id);
 		const form = example.nodes.find((node) => node.type === FORM_TRIGGER_TYPE);
 		workflows.push({
 			id: workflow.id,
