@@ -2,7 +2,7 @@
 // `npm test`: everything a change must pass, in the order a failure is cheapest to see.
 //   build -> scanner lint -> type-check (against the n8n-workflow of both runtimes) -> catalog matches the spec
 //   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (scripts/n8n/runtimes.json): e2e,
-//   reliability, and queue mode (newest runtime, behind nginx; `npm run test:queue:all` runs every load balancer on
+//   reliability, and queue mode (newest runtime, behind HAProxy; `npm run test:queue:all` runs every load balancer on
 //   both runtimes).
 // `npm test -- --quick` stops before the real-n8n suites (for a fast local loop; CI never passes it).
 // BGC_N8N_RUNTIMES=newest (or oldest) runs the real-n8n suites on that runtime only; the default is both.
@@ -20,7 +20,8 @@ const failures = [];
 const steps = [];
 const QUEUE_MODE_RUNTIMES = ['newest'];
 // The most used of the load balancers that route by path (scripts/n8n/loadBalancers.ts).
-const QUEUE_MODE_BALANCER = 'nginx';
+// HAProxy: the balancer with passing queue-mode runs on both runtimes (nginx and Caddy have none on 2.41.1 yet).
+const QUEUE_MODE_BALANCER = 'haproxy';
 const runtimeNames = (process.env.BGC_N8N_RUNTIMES || 'oldest,newest')
 	.split(',')
 	.map((name) => name.trim());
