@@ -11,7 +11,7 @@
  * Caddy's health checker in its log); open-source nginx has no health check and shows nothing (it learns of a
  * dead process from a refused connection, which it sends to the other process).
  *
- * BGC_QUEUE_BALANCER picks one (haproxy, nginx or caddy; default nginx, the one `npm test` runs).
+ * BGC_QUEUE_BALANCER picks one (haproxy, nginx or caddy; default nginx; `npm test` runs haproxy).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
