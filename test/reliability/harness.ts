@@ -108,6 +108,9 @@ export async function runPool<T, R>(
 	return results;
 }
 
+/** How long to wait for n8n to be ready after a kill: seconds usually; over a minute on a loaded machine. */
+export const READY_AFTER_KILL_MS = 240_000;
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a value other than undefined; throws `describe()` after timeoutMs. */

@@ -20,12 +20,9 @@ import {
 } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
-import { seededRandom, sleep, waitFor } from './harness';
+import { READY_AFTER_KILL_MS as READY_MS, seededRandom, sleep, waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** n8n starts in seconds; on a loaded machine, after a kill, it has taken over a minute. */
-const READY_MS = 240_000;
 
 const CYCLES = Math.max(1, Number(process.env.BGC_SOAK_CYCLES) || 3);
 const SECRET = `whsec_${Buffer.from('kill-soak-test-secret-32-bytes!!').toString('base64')}`;
