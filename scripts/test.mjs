@@ -2,8 +2,8 @@
 // `npm test`: everything a change must pass, in the order a failure is cheapest to see.
 //   build -> scanner lint -> type-check (against the n8n-workflow of both runtimes) -> catalog matches the spec
 //   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (scripts/n8n/runtimes.json): e2e,
-//   reliability, and queue mode (newest runtime, behind HAProxy; `npm run test:queue:all` runs every load balancer on
-//   both runtimes).
+//   reliability (whole on the newest runtime, its crash points on the oldest), and queue mode (newest runtime,
+//   behind HAProxy; `npm run test:queue:all` runs every load balancer on both runtimes).
 // `npm test -- --quick` stops before the real-n8n suites (for a fast local loop; CI never passes it).
 // BGC_N8N_RUNTIMES=newest (or oldest) runs the real-n8n suites on that runtime only; the default is both.
 import { spawnSync } from 'node:child_process';
@@ -53,11 +53,12 @@ function run(label, command, args, env = {}) {
 	return ok;
 }
 
-function jestSuite(label, config, env = {}) {
+function jestSuite(label, config, env = {}, files = []) {
 	const output = join(reports, `${label.replace(/[^\w.-]+/g, '-')}.json`);
 	rmSync(output, { force: true });
 	const args = ['jest', '--ci', '--json', `--outputFile=${output}`];
 	if (config) args.push('-c', config);
+	args.push(...files);
 	run(label, 'npx', args, env);
 	if (!existsSync(output)) return;
 	const report = JSON.parse(readFileSync(output, 'utf8'));
@@ -97,7 +98,17 @@ if (!quick && built) {
 			BGC_N8N_RUNTIME: name,
 		});
 		jestSuite(`real-n8n on ${on}`, 'jest.e2e.config.js', { BGC_N8N_RUNTIME: name });
-		jestSuite(`reliability on ${on}`, 'jest.reliability.config.js', { BGC_N8N_RUNTIME: name });
+		// The whole reliability suite on the newest runtime; on the others, the crash points (they depend on
+		// each version's own code). `npm run test:reliability` runs all of it on any runtime.
+		if (name === 'newest')
+			jestSuite(`reliability on ${on}`, 'jest.reliability.config.js', { BGC_N8N_RUNTIME: name });
+		else
+			jestSuite(
+				`reliability (crash points) on ${on}`,
+				'jest.reliability.config.js',
+				{ BGC_N8N_RUNTIME: name },
+				['test/reliability/crashPoints'],
+			);
 		// Queue mode (PostgreSQL, Redis, a load balancer, 5 n8n processes; installs what is missing):
 		// docs/queue-mode.md. One load balancer on the newest runtime: the whole matrix (3 load balancers x 2
 		// runtimes) is `npm run test:queue:all`, too long for CI.

@@ -13,7 +13,7 @@ import {
 } from './configuration';
 import { DUPLICATE_MEMORY_SIZE, MEMORY_KEY, memoryOf, type TriggerMemory } from './memory';
 
-type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions;
+type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions | IHookFunctions;
 
 /** Key of the node's workflow static data set while the workflow is active. */
 export const ACTIVATED_AT = 'activatedAt';
@@ -21,7 +21,10 @@ export const ACTIVATED_AT = 'activatedAt';
 export const watchdogOn = (context: IWebhookFunctions | ITriggerFunctions | IHookFunctions) =>
 	context.getNodeParameter('reconcile', false) === true;
 
-/** The trigger's memory in this process, with what this request (look, execution) read of the saved one. */
+/**
+ * The trigger's memory in this process, with what this request (delivery, look, activation, execution) read
+ * of the saved one.
+ */
 export interface NodeMemory {
 	memory: TriggerMemory;
 	/** Hands the memory to static data: n8n saves it at the end of this request (look, execution). */
@@ -53,7 +56,9 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	memory.duplicateMemorySize = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
 	const loaded = staticData[MEMORY_KEY];
-	memory.absorb(loaded, Math.floor(Date.now() / 1000));
+	memory.absorb(loaded, Math.floor(Date.now() / 1000), {
+		executionCopy: 'getInputData' in context,
+	});
 	const save = () => {
 		staticData[MEMORY_KEY] = memory.serialize() as unknown as IDataObject;
 	};
@@ -68,13 +73,16 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 
 /**
  * The API has no subscription endpoints, so there is nothing to register remotely. These check the
- * configuration when the workflow is activated (and on every n8n start). Nothing is cleared when n8n
+ * configuration when the workflow is activated (and on every n8n start), and save what the process holds. Nothing is cleared when n8n
  * removes the webhook: n8n does that to deactivate and also to republish an active workflow, and the
  * memory must outlive a republish (events expire by themselves after 28 hours).
  */
 export const activation = {
 	async checkExists(this: IHookFunctions): Promise<boolean> {
 		await assertValidConfiguration.call(this);
+		// After a restart, what an execution n8n ran at start-up remembered (latestCase.ts) is saved here,
+		// before the webhooks answer.
+		nodeMemory(this).saveIfBehind();
 		return this.getWorkflowStaticData('node')[ACTIVATED_AT] !== undefined;
 	},
 	async create(this: IHookFunctions): Promise<boolean> {

@@ -9,8 +9,11 @@ import { caseIdOf, changeOf, type EventSource } from './event';
  *
  * It remembers the event: the execution exists, so a copy or a retry must not start another. Usually the
  * delivery's request already did; this covers an execution n8n inserted but did not start before it
- * stopped, which it runs at its next start-up before the workflow's webhooks answer again, and a change the
- * watchdog found. n8n saves static data changed here when the execution ends.
+ * stopped, which it runs at its next start-up, and a change the watchdog found. It saves (n8n writes static
+ * data changed here when the execution ends) only in a process that has read the saved memory itself: in
+ * queue mode a worker holds nothing but copies taken when each execution was created, and its save would
+ * replace events the webhook processes saved since. A process that has not read it yet (n8n starting)
+ * saves at activation (activation.ts).
  *
  * Then it adds the current case when "Fetch Latest Case" is on. A case that cannot be fetched (slow API,
  * 5xx, revoked credential) does not stop the event: it runs with `latestCase: null` and `latestCaseError`.
@@ -51,5 +54,5 @@ function rememberExecuted(context: IExecuteFunctions, items: INodeExecutionData[
 		const found = (json.source as EventSource) === 'reconciliation';
 		if (node.memory.record(changeOf(eventOf(json)), nowSeconds, { found })) news = true;
 	}
-	if (news) node.save();
+	if (news && node.memory.readsSavedMemory) node.save();
 }

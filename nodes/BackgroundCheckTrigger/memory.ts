@@ -133,6 +133,8 @@ export class TriggerMemory {
 
 	private recordedByWatchdog = false;
 
+	private readSaved = false;
+
 	private readonly known = new Set<string>();
 
 	private savedEvents: number = DUPLICATE_MEMORY_SIZE.default;
@@ -160,8 +162,22 @@ export class TriggerMemory {
 		return this.events.size;
 	}
 
-	/** Merges a saved string (a restart, or another process's save) into this process's memory. */
-	absorb(saved: unknown, nowSeconds: number): void {
+	/**
+	 * Whether this process has read the saved string itself (a delivery, a look, an activation), not only
+	 * an execution's copy of it. Only then is its memory a superset of the saved one, so that its save
+	 * adds to what the other processes saved instead of replacing it (docs/trigger-state.md).
+	 */
+	get readsSavedMemory(): boolean {
+		return this.readSaved;
+	}
+
+	/**
+	 * Merges a saved string (a restart, or another process's save) into this process's memory.
+	 * `executionCopy`: the string came with an execution (n8n copies static data into it when it is
+	 * created), which can be older than the saved one.
+	 */
+	absorb(saved: unknown, nowSeconds: number, { executionCopy = false } = {}): void {
+		if (!executionCopy) this.readSaved = true;
 		if (typeof saved === 'string' && !this.known.has(saved)) {
 			this.parse(saved);
 			this.remember(saved);

@@ -173,7 +173,10 @@ export class N8nApi {
 	}
 
 	// ---- executions ----
-	/** One page (newest first) of executions; follows nextCursor until `limit` items or the end. */
+	/**
+	 * Executions, newest first, up to `limit`. Without `status`, running ones included: n8n 2.41 leaves out of
+	 * its list the executions its own process is running unless asked for status=running (2.8 lists them).
+	 */
 	async listExecutions(
 		opts: {
 			workflowId?: string;
@@ -182,6 +185,24 @@ export class N8nApi {
 			limit?: number;
 		} = {},
 	): Promise<Execution[]> {
+		if (opts.status) return await this.listExecutionPages(opts);
+		const [listed, running] = await Promise.all([
+			this.listExecutionPages(opts),
+			this.listExecutionPages({ ...opts, status: 'running' }),
+		]);
+		const byId = new Map([...running, ...listed].map((execution) => [execution.id, execution]));
+		return [...byId.values()]
+			.sort((a, b) => Number(b.id) - Number(a.id))
+			.slice(0, opts.limit ?? 100);
+	}
+
+	/** Follows nextCursor until `limit` items or the end. */
+	private async listExecutionPages(opts: {
+		workflowId?: string;
+		status?: ExecutionStatus;
+		includeData?: boolean;
+		limit?: number;
+	}): Promise<Execution[]> {
 		const want = opts.limit ?? 100;
 		const out: Execution[] = [];
 		let cursor: string | undefined;

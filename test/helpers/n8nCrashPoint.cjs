@@ -9,7 +9,7 @@
  * - afterInsert: `ExecutionPersistence.create` has inserted the execution row (status new)
  * - afterRunning: `ExecutionRepository.setRunning` has set it running (in regular mode n8n does that
  *   right after the insert, inside `ActiveExecutions.add`)
- * - beforeSave: `WorkflowStaticDataService.saveStaticData` is called for the webhook request
+ * - beforeSave: `WorkflowStaticDataService.saveStaticData` is called with changed static data
  * - afterSave: that save has been written
  */
 const fs = require('node:fs');
@@ -21,17 +21,21 @@ const armFile = process.env.BGC_CRASH_ARM_FILE;
 function fireIfArmed(step) {
 	if (step !== point || !armFile || !fs.existsSync(armFile)) return;
 	fs.rmSync(armFile, { force: true });
+	// Into n8n's log: where exactly it stopped.
+	process.stderr.write(`[crash point] killed at ${step}\n${new Error('stack').stack}\n`);
 	// The whole process group, as a machine's crash would: n8n, its task runner and the harness's supervisor.
 	process.kill(0, 'SIGKILL');
 }
 
-function wrap(prototype, method, before, after) {
+/** `applies(...args)`: whether this call is the step (by default every call is). */
+function wrap(prototype, method, before, after, applies = () => true) {
 	const original = prototype[method];
 	if (typeof original !== 'function' || original.crashPointWrapped) return;
 	const wrapped = async function (...args) {
-		if (before) fireIfArmed(before);
+		const step = applies(...args);
+		if (step && before) fireIfArmed(before);
 		const result = await original.apply(this, args);
-		if (after) fireIfArmed(after);
+		if (step && after) fireIfArmed(after);
 		return result;
 	};
 	wrapped.crashPointWrapped = true;
@@ -56,6 +60,9 @@ const patches = [
 				'saveStaticData',
 				'beforeSave',
 				'afterSave',
+				// A save that writes: n8n calls it after every webhook request, also after one the trigger
+				// refused (the harness's unsigned probe, whose save can come after the test armed the step).
+				(workflow) => workflow?.staticData?.__dataChanged === true,
 			),
 	],
 ];

@@ -84,6 +84,11 @@ export class StaticDataStore {
 		this.saves++;
 	}
 
+	/** What is saved now, as n8n copies it into an execution it creates. */
+	copy(): string {
+		return this.savedJson;
+	}
+
 	/** Loses everything saved, as a database restored from an old backup would. */
 	clear(): void {
 		this.savedJson = '{}';
@@ -476,6 +481,34 @@ export class TriggerHarness {
 		this.running.add(run);
 		void run.finally(() => this.running.delete(run));
 		await run;
+	}
+
+	/**
+	 * A queue-mode worker running an execution: `execute` of `nodeType` (loaded afresh: no process memory)
+	 * on `items`, with the static data n8n copied into the execution when it created it, saved as n8n saves
+	 * it when the execution ends.
+	 */
+	async executeOnWorker(
+		nodeType: INodeType,
+		items: INodeExecutionData[],
+		copyAtCreation: string,
+	): Promise<void> {
+		const raw = JSON.parse(copyAtCreation) as IDataObject;
+		const staticData: LoadedStaticData = {
+			raw,
+			root: ObservableObject.create(raw, undefined, {
+				ignoreEmptyOnFirstChild: true,
+			}) as LoadedStaticData['root'],
+		};
+		const context = createExecuteContext({
+			nodeType,
+			setup: this.setup,
+			staticData,
+			logs: this.logs,
+			items,
+		});
+		await nodeType.execute!.call(context);
+		this.store.saveIfChanged(staticData);
 	}
 
 	/** Resolves once every execution started so far has finished. */

@@ -157,8 +157,8 @@ function signedDelivery(subscription: Subscription, messageId: string, caseId: s
 	return { headers: signedHeaders(subscription.secret, messageId, body), body };
 }
 
-/** A new n8n process: the node module loaded afresh (no process memory), the workflow activated from its saved state. */
-async function restart(harness: TriggerHarness): Promise<void> {
+/** The node as a new n8n process loads it: its module afresh, so no process memory. */
+function loadNodeAfresh(): INodeType {
 	let RestartedTrigger: typeof BackgroundCheckTrigger | undefined;
 	jest.isolateModules(() => {
 		({
@@ -166,7 +166,12 @@ async function restart(harness: TriggerHarness): Promise<void> {
 		} = require('../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node'));
 	});
 	expect(RestartedTrigger).not.toBe(BackgroundCheckTrigger);
-	harness.nodeType = new RestartedTrigger!() as INodeType;
+	return new RestartedTrigger!() as INodeType;
+}
+
+/** A new n8n process: the node loaded afresh, the workflow activated from its saved state. */
+async function restart(harness: TriggerHarness): Promise<void> {
+	harness.nodeType = loadNodeAfresh();
 	await harness.activate('init');
 }
 
@@ -850,6 +855,25 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 		const savesBefore = harness.store.saves;
 		expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
 		expect(harness.store.saves).toBe(savesBefore);
+	});
+
+	it("saves nothing from an execution in a process that never read the saved memory (a queue-mode worker): it would replace the webhook process's later saves", async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const first = signedDelivery(subscription, 'msg_worker_first', 'case-worker-first');
+		const second = signedDelivery(subscription, 'msg_worker_second', 'case-worker-second');
+		const copyAtCreation = harness.store.copy();
+		await harness.handle(first);
+		await harness.handle(second);
+		await harness.idle();
+		const savesBefore = harness.store.saves;
+		await harness.executeOnWorker(
+			loadNodeAfresh(),
+			[{ json: harness.executions[0][0] }],
+			copyAtCreation,
+		);
+		expect(harness.store.saves).toBe(savesBefore);
+		expect(savedMemory(harness)).toContain(hashOf(first));
+		expect(savedMemory(harness)).toContain(hashOf(second));
 	});
 
 	it('puts back what another process saved over, with the next request, a duplicate included', async () => {

@@ -211,9 +211,11 @@ class Simulation {
 		if (!this.up || this.executions.length === 0) return;
 		const execution = this.executions[index % this.executions.length];
 		if (execution.step === 'execute') {
-			this.memory.absorb(execution.loaded, this.now);
-			if (this.memory.record(execution.row.change, this.now, { found: execution.row.found }))
-				execution.copy = this.memory.serialize();
+			this.memory.absorb(execution.loaded, this.now, { executionCopy: true });
+			const news = this.memory.record(execution.row.change, this.now, {
+				found: execution.row.found,
+			});
+			if (news && this.memory.readsSavedMemory) execution.copy = this.memory.serialize();
 			execution.step = 'end';
 			return;
 		}
@@ -252,8 +254,10 @@ class Simulation {
 		}
 	}
 
+	/** Activation (activation.ts checkExists, then watchdogSchedule.ts): what the process holds is saved. */
 	restartWatchdog(mode: 'activate' | 'init'): void {
 		this.memory.absorb(this.db, this.now);
+		if (this.db !== this.memory.serialize()) this.db = this.memory.serialize();
 		if (mode === 'activate') this.memory.dropRecord();
 		if (!this.memory.recorded) {
 			this.memory.recordActivation(
@@ -274,10 +278,12 @@ class Simulation {
 	}
 
 	/**
-	 * n8n starts: running rows are marked crashed; rows left new are run before webhooks answer, or marked
-	 * crashed too when n8n's event log shows them begun (`newRowsCrashed`).
+	 * n8n starts: running rows are marked crashed; rows left new are run, or marked crashed too when n8n's
+	 * event log shows them begun (`newRowsCrashed`). n8n starts those runs without waiting for them and
+	 * then activates the workflows: their first step may come before the activation (`recoveredFirst`) or
+	 * after it.
 	 */
-	start(newRowsCrashed = false): void {
+	start(newRowsCrashed = false, recoveredFirst = false): void {
 		if (this.up) return;
 		this.up = true;
 		for (const row of this.rows)
@@ -285,7 +291,7 @@ class Simulation {
 				row.status = 'crashed';
 		for (const row of this.rows.filter((candidate) => candidate.status === 'new')) {
 			this.startExecution(row);
-			this.stepExecution(this.executions.length - 1);
+			if (recoveredFirst) this.stepExecution(this.executions.length - 1);
 		}
 		this.restartWatchdog('init');
 	}
@@ -336,7 +342,7 @@ type Command =
 	| { kind: 'execution'; index: number }
 	| { kind: 'look' }
 	| { kind: 'crash' }
-	| { kind: 'start'; newRowsCrashed: boolean };
+	| { kind: 'start'; newRowsCrashed: boolean; recoveredFirst: boolean };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
 	{
@@ -372,7 +378,11 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constant({ kind: 'crash' as const }) },
 	{
 		weight: 1,
-		arbitrary: fc.record({ kind: fc.constant('start' as const), newRowsCrashed: fc.boolean() }),
+		arbitrary: fc.record({
+			kind: fc.constant('start' as const),
+			newRowsCrashed: fc.boolean(),
+			recoveredFirst: fc.boolean(),
+		}),
 	},
 );
 
@@ -400,7 +410,7 @@ function run(commands: Command[]): Simulation {
 				simulation.crash();
 				break;
 			case 'start':
-				simulation.start(next.newRowsCrashed);
+				simulation.start(next.newRowsCrashed, next.recoveredFirst);
 		}
 	}
 	simulation.drain();
@@ -482,6 +492,25 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 			{ kind: 'request', index: 0 },
 			{ kind: 'request', index: 0 },
 			{ kind: 'request', index: 0 },
+			{ kind: 'crash' },
+		];
+		const simulation = run(commands);
+		const [[, rows]] = [...simulation.tally()];
+		expect(rows.map(({ status }) => status)).toEqual(['success']);
+	});
+
+	it('saves what an execution run at start-up remembered before n8n can stop again', () => {
+		// The row is run at the next start before the activation read the saved memory: the execution does not
+		// save (its process holds only the row's copy); the activation does, so a second stop loses nothing.
+		const commands: Command[] = [
+			{ kind: 'change', caseIndex: 0, statusOnly: false },
+			{ kind: 'deliver', index: 0, failRun: false },
+			{ kind: 'request', index: 0 },
+			{ kind: 'request', index: 0 },
+			{ kind: 'request', index: 0 },
+			{ kind: 'crash' },
+			{ kind: 'start', newRowsCrashed: false, recoveredFirst: true },
+			{ kind: 'execution', index: 0 },
 			{ kind: 'crash' },
 		];
 		const simulation = run(commands);
