@@ -66,7 +66,7 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 		memory,
 		save,
 		saveIfBehind: () => {
-			if (loaded !== memory.serialize()) save();
+			if (loaded !== memory.serialize() && !(loaded === undefined && memory.empty)) save();
 		},
 	};
 }

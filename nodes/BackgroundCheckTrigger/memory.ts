@@ -162,6 +162,11 @@ export class TriggerMemory {
 		return this.events.size;
 	}
 
+	/** Nothing to save. */
+	get empty(): boolean {
+		return this.serialize() === `${FORMAT} 0`;
+	}
+
 	/**
 	 * Whether this process has read the saved string itself (a delivery, a look, an activation), not only
 	 * an execution's copy of it. Only then is its memory a superset of the saved one, so that its save
