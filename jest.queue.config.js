@@ -1,5 +1,5 @@
 /**
- * Queue-mode suite (issue 15): n8n's queue mode on this machine (scripts/n8n/queue.ts: PostgreSQL, Redis,
+ * Queue-mode suite: n8n's queue mode on this machine (scripts/n8n/queue.ts: PostgreSQL, Redis,
  * HAProxy, 1 main + 2 webhook processes + 2 workers, the packed package in each) and the trigger's
  * exactly-once promise there, scenario by scenario. Files end in `.queue.ts`. Run in band; no timing is
  * asserted, every wait is bounded.
