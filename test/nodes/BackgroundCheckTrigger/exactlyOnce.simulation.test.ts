@@ -483,38 +483,36 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 		if (RUNS >= 1_000) expect(counts.crashedThenRetried).toBeGreaterThan(0);
 	});
 
+	/** A change delivered, n8n stopped after the execution row exists and before the answer was read. */
+	const stoppedAfterInsert: Command[] = [
+		{ kind: 'change', caseIndex: 0, statusOnly: false },
+		{ kind: 'deliver', index: 0, failRun: false },
+		{ kind: 'request', index: 0 },
+		{ kind: 'request', index: 0 },
+		{ kind: 'request', index: 0 },
+		{ kind: 'crash' },
+	];
+	/** The statuses of the executions of the one change of `commands`. */
+	const executionsOf = (commands: Command[]) => {
+		const [[, rows]] = [...run(commands).tally()];
+		return rows.map(({ status }) => status);
+	};
+
 	it('reaches the crash points it claims to cover: a stop between insert and answer, and a failed run', () => {
-		// Delivery of a change, n8n stopped after the execution row exists and before the answer was read:
 		// n8n runs the row at its next start and the trigger's first step remembers it; the retry is a duplicate.
-		const commands: Command[] = [
-			{ kind: 'change', caseIndex: 0, statusOnly: false },
-			{ kind: 'deliver', index: 0, failRun: false },
-			{ kind: 'request', index: 0 },
-			{ kind: 'request', index: 0 },
-			{ kind: 'request', index: 0 },
-			{ kind: 'crash' },
-		];
-		const simulation = run(commands);
-		const [[, rows]] = [...simulation.tally()];
-		expect(rows.map(({ status }) => status)).toEqual(['success']);
+		expect(executionsOf(stoppedAfterInsert)).toEqual(['success']);
 	});
 
 	it('saves what an execution run at start-up remembered before n8n can stop again', () => {
 		// The row is run at the next start before the activation read the saved memory: the execution does not
 		// save (its process holds only the row's copy); the activation does, so a second stop loses nothing.
-		const commands: Command[] = [
-			{ kind: 'change', caseIndex: 0, statusOnly: false },
-			{ kind: 'deliver', index: 0, failRun: false },
-			{ kind: 'request', index: 0 },
-			{ kind: 'request', index: 0 },
-			{ kind: 'request', index: 0 },
-			{ kind: 'crash' },
-			{ kind: 'start', newRowsCrashed: false, recoveredFirst: true },
-			{ kind: 'execution', index: 0 },
-			{ kind: 'crash' },
-		];
-		const simulation = run(commands);
-		const [[, rows]] = [...simulation.tally()];
-		expect(rows.map(({ status }) => status)).toEqual(['success']);
+		expect(
+			executionsOf([
+				...stoppedAfterInsert,
+				{ kind: 'start', newRowsCrashed: false, recoveredFirst: true },
+				{ kind: 'execution', index: 0 },
+				{ kind: 'crash' },
+			]),
+		).toEqual(['success']);
 	});
 });
