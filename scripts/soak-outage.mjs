@@ -35,7 +35,9 @@ for (let run = 1; run <= runs; run++) {
 		console.log(
 			output
 				.split('\n')
-				.filter((line) => /●|Expected|Received|^\s+[-+] /.test(line))
+				.filter(
+					(line) => /●|Expected|Received|^\s+[-+] /.test(line) && !line.includes('"succeeded"'),
+				)
 				.slice(0, 30)
 				.join('\n'),
 		);

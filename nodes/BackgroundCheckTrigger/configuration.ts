@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
+import { wholeNumberIn } from '../shared/values';
 import { DEFAULT_TOLERANCE_SECONDS } from '../shared/webhookSignature';
 import {
 	configurationProblems,
@@ -58,9 +59,9 @@ export async function readConfig(
 
 /** Duplicate Memory Size as configured (an expression evaluated), or why it cannot be used. */
 export function checkDuplicateMemorySize(value: unknown): number | { problem: string } {
-	const size = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	const { min, max } = DUPLICATE_MEMORY_SIZE;
-	if (typeof size === 'number' && Number.isInteger(size) && size >= min && size <= max) return size;
+	const size = wholeNumberIn(value, min, max);
+	if (size !== undefined) return size;
 	return {
 		problem: `Duplicate Memory Size must be a whole number from ${min} to ${max.toLocaleString('en-US')}, not ${JSON.stringify(value) ?? String(value)}`,
 	};

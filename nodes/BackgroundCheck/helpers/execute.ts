@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { wholeNumberIn } from '../../shared/values';
+
 /** What one input item produced: one output item, or several (a list operation). */
 export type ItemResult = IDataObject | IDataObject[];
 
@@ -211,13 +213,8 @@ export async function runWriteForEachItem(
  */
 export function concurrencyOption(this: IExecuteFunctions, optionsCollection = 'options'): number {
 	const value = this.getNodeParameter(`${optionsCollection}.concurrency`, 0, DEFAULT_CONCURRENCY);
-	const concurrency = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (
-		typeof concurrency !== 'number' ||
-		!Number.isInteger(concurrency) ||
-		concurrency < 1 ||
-		concurrency > MAX_CONCURRENCY
-	) {
+	const concurrency = wholeNumberIn(value, 1, MAX_CONCURRENCY);
+	if (concurrency === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`,
