@@ -61,7 +61,12 @@ test(`n8n killed ${CYCLES} times at random moments while deliveries stream in: n
 		const { workflow, webhookPath } = await deployTriggerWorkflow(n8n, {
 			name: 'reliability: kill soak',
 			webhookId: randomUUID(),
-			parameters: { event: 'any' },
+			// The saved copy must hold every event a copy can still arrive for (README: Duplicate Memory Size);
+			// copies here come for any event of the soak.
+			parameters: {
+				event: 'any',
+				options: { duplicateMemorySize: Math.max(100, CYCLES * NEW_EVENTS_PER_CYCLE) },
+			},
 			webhookCredential,
 		});
 		const events: SoakEvent[] = [];
