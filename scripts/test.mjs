@@ -20,7 +20,7 @@ const failures = [];
 const steps = [];
 const QUEUE_MODE_RUNTIMES = ['newest'];
 // The most used of the load balancers that route by path (scripts/n8n/loadBalancers.ts).
-// HAProxy: the balancer with passing queue-mode runs on both runtimes (nginx and Caddy have none on 2.41.1 yet).
+// HAProxy; nginx and Caddy pass the same suite too (docs/queue-mode.md, Measured).
 const QUEUE_MODE_BALANCER = 'haproxy';
 const runtimeNames = (process.env.BGC_N8N_RUNTIMES || 'oldest,newest')
 	.split(',')
