@@ -73,9 +73,9 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 
 /**
  * The API has no subscription endpoints, so there is nothing to register remotely. These check the
- * configuration when the workflow is activated (and on every n8n start), and save what the process holds. Nothing is cleared when n8n
- * removes the webhook: n8n does that to deactivate and also to republish an active workflow, and the
- * memory must outlive a republish (events expire by themselves after 28 hours).
+ * configuration when the workflow is activated (and on every n8n start), and save what the process holds.
+ * Nothing is cleared when n8n removes the webhook: n8n does that to deactivate and also to republish an
+ * active workflow, and the memory must outlive a republish (events expire by themselves after 28 hours).
  */
 export const activation = {
 	async checkExists(this: IHookFunctions): Promise<boolean> {

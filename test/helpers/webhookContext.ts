@@ -107,7 +107,11 @@ export interface LoadedStaticData {
 }
 
 function loadStaticData(store: StaticDataStore): LoadedStaticData {
-	const raw = store.load();
+	return staticDataOf(store.load());
+}
+
+/** Static data read from `raw` (the database's JSON, or an execution's copy of it). */
+function staticDataOf(raw: IDataObject): LoadedStaticData {
 	return {
 		raw,
 		root: ObservableObject.create(raw, undefined, {
@@ -493,13 +497,7 @@ export class TriggerHarness {
 		items: INodeExecutionData[],
 		copyAtCreation: string,
 	): Promise<void> {
-		const raw = JSON.parse(copyAtCreation) as IDataObject;
-		const staticData: LoadedStaticData = {
-			raw,
-			root: ObservableObject.create(raw, undefined, {
-				ignoreEmptyOnFirstChild: true,
-			}) as LoadedStaticData['root'],
-		};
+		const staticData = staticDataOf(JSON.parse(copyAtCreation) as IDataObject);
 		const context = createExecuteContext({
 			nodeType,
 			setup: this.setup,
