@@ -21,8 +21,9 @@
  * n8n has no running execution; at the end it checks that each target ran one execution per delivery.
  *
  * Then the same comparison in queue mode (scripts/n8n/queue.ts, the queue-mode suite's stack: 1 main, 2 webhook
- * processes, 2 workers), once behind each load balancer that routes by path (BENCH_QUEUE_BALANCERS, default
- * haproxy,nginx,caddy, each with its file from docs/queue-mode/, a new stack each), deliveries through it, at 10
+ * processes, 2 workers), once behind each load balancer (BENCH_QUEUE_BALANCERS, default
+ * haproxy,nginx,caddy,round-robin, each with its file from docs/queue-mode/, a new stack each), deliveries through it
+ * (every one unique: behind round robin the trigger runs each once too), at 10
  * and 50 senders, BENCH_QUEUE_ROUNDS rounds (default 3; 0 leaves queue mode out), warm-up BENCH_QUEUE_WARM_UP
  * (200), and the ratios side by side. BENCH_QUEUE_ONLY=1 leaves the single-process part out.
  *
@@ -38,6 +39,7 @@ import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webh
 import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
 import {
 	LOAD_BALANCERS,
+	ROUND_ROBIN,
 	loadBalancerLabel,
 	type LoadBalancerName,
 } from '../scripts/n8n/loadBalancers';
@@ -74,13 +76,14 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
 const QUEUE_ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 3);
 const QUEUE_LEVELS = [10, 50];
 const QUEUE_WARM_UP = Number(process.env.BENCH_QUEUE_WARM_UP ?? 200);
-const QUEUE_BALANCERS = (process.env.BENCH_QUEUE_BALANCERS || LOAD_BALANCERS.join(','))
+const BENCH_BALANCERS: readonly LoadBalancerName[] = [...LOAD_BALANCERS, ROUND_ROBIN];
+const QUEUE_BALANCERS = (process.env.BENCH_QUEUE_BALANCERS || BENCH_BALANCERS.join(','))
 	.split(',')
 	.map((name) => name.trim()) as LoadBalancerName[];
 for (const name of QUEUE_BALANCERS)
-	if (!(LOAD_BALANCERS as readonly string[]).includes(name))
+	if (!BENCH_BALANCERS.includes(name))
 		throw new Error(
-			`BENCH_QUEUE_BALANCERS names ${name}; the load balancers are: ${LOAD_BALANCERS.join(', ')}`,
+			`BENCH_QUEUE_BALANCERS names ${name}; the load balancers are: ${BENCH_BALANCERS.join(', ')}`,
 		);
 /** Only the queue-mode part (BENCH_QUEUE_ONLY=1). */
 const QUEUE_ONLY = process.env.BENCH_QUEUE_ONLY === '1';

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run test:queue:all`: the queue-mode suite (test/queue/) behind each load balancer that routes by path
 // (HAProxy, nginx, Caddy: scripts/n8n/loadBalancers.ts) on each pinned n8n, one run after the other (about
-// 40 minutes on a 2-core machine); `npm test` runs one of them (nginx, newest runtime). Ends with the executions
-// per scenario for each run and each run's time (docs/queue-mode.md has the figures).
+// 40 minutes on a 2-core machine), each run with the round-robin balancer and the gate too; `npm test` runs one
+// of them (HAProxy, newest runtime). Ends with the executions (and, behind round robin, the side effects) per
+// scenario for each run and each run's time (docs/queue-mode.md has the figures).
 //   BGC_N8N_RUNTIMES=newest / BGC_QUEUE_BALANCERS=caddy,nginx narrow it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -53,7 +54,7 @@ for (const run of runs) {
 	);
 	for (const r of run.report?.results ?? [])
 		console.log(
-			`  ${r.scenario.padEnd(60)} unique ${String(r.unique).padStart(4)}  deliveries ${String(r.deliveries).padStart(4)}  executions ${String(r.executions).padStart(4)}`,
+			`  ${`${r.balancer}: ${r.scenario}`.padEnd(80)} unique ${String(r.unique).padStart(4)}  deliveries ${String(r.deliveries).padStart(4)}  executions ${String(r.executions).padStart(4)}${r.sideEffects === undefined ? '' : `  side effects ${String(r.sideEffects).padStart(4)}`}`,
 		);
 }
 process.exit(runs.every((run) => run.ok) ? 0 : 1);

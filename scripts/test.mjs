@@ -3,7 +3,8 @@
 //   build -> scanner lint -> type-check (against the n8n-workflow of both runtimes) -> catalog matches the spec
 //   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (scripts/n8n/runtimes.json): e2e,
 //   reliability (whole on the newest runtime, its crash points on the oldest), and queue mode (newest runtime,
-//   behind HAProxy; `npm run test:queue:all` runs every load balancer on both runtimes).
+//   behind HAProxy routing by path and a round-robin HAProxy with the gate; `npm run test:queue:all` runs every
+//   path-routing load balancer on both runtimes).
 // `npm test -- --quick` stops before the real-n8n suites (for a fast local loop; CI never passes it).
 // BGC_N8N_RUNTIMES=newest (or oldest) runs the real-n8n suites on that runtime only; the default is both.
 import { spawnSync } from 'node:child_process';
@@ -19,8 +20,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 const steps = [];
 const QUEUE_MODE_RUNTIMES = ['newest'];
-// The most used of the load balancers that route by path (scripts/n8n/loadBalancers.ts).
-// HAProxy; nginx and Caddy pass the same suite too (docs/queue-mode.md, Measured).
+// One of the load balancers that route by path (scripts/n8n/loadBalancers.ts); nginx and Caddy pass the same
+// suite too (docs/queue-mode.md, Measured). The suite adds the round-robin one itself.
 const QUEUE_MODE_BALANCER = 'haproxy';
 const runtimeNames = (process.env.BGC_N8N_RUNTIMES || 'oldest,newest')
 	.split(',')
@@ -110,13 +111,17 @@ if (!quick && built) {
 				['test/reliability/crashPoints'],
 			);
 		// Queue mode (PostgreSQL, Redis, a load balancer, 5 n8n processes; installs what is missing):
-		// docs/queue-mode.md. One load balancer on the newest runtime: the whole matrix (3 load balancers x 2
-		// runtimes) is `npm run test:queue:all`, too long for CI.
+		// docs/queue-mode.md. One path-routing load balancer and the round-robin one on the newest runtime: the
+		// whole matrix (3 path-routing load balancers x 2 runtimes) is `npm run test:queue:all`, too long for CI.
 		if (QUEUE_MODE_RUNTIMES.includes(name))
-			jestSuite(`queue mode behind ${QUEUE_MODE_BALANCER} on ${on}`, 'jest.queue.config.js', {
-				BGC_N8N_RUNTIME: name,
-				BGC_QUEUE_BALANCER: QUEUE_MODE_BALANCER,
-			});
+			jestSuite(
+				`queue mode behind ${QUEUE_MODE_BALANCER} and round robin on ${on}`,
+				'jest.queue.config.js',
+				{
+					BGC_N8N_RUNTIME: name,
+					BGC_QUEUE_BALANCER: QUEUE_MODE_BALANCER,
+				},
+			);
 	}
 }
 

@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * The load balancers that route by URL path in front of n8n's webhook processes (queue mode): HAProxy, nginx and
- * Caddy, each run from the file users copy (docs/queue-mode/haproxy.cfg, nginx.conf, Caddyfile) with only its
- * {{...}} ports filled in, from its Debian package, on 127.0.0.1, under a supervisor (it stops by itself when the
- * process that started it is gone).
+ * The load balancers in front of n8n's webhook processes (queue mode): HAProxy, nginx and Caddy routing by URL
+ * path, and a round-robin one (HAProxy's `balance roundrobin`, standing for Traefik, a Kubernetes Service or a
+ * cloud balancer), each run from the file users copy (docs/queue-mode/haproxy.cfg, nginx.conf, Caddyfile,
+ * haproxy-round-robin.cfg) with only its {{...}} ports filled in, from its Debian package, on 127.0.0.1, under a
+ * supervisor (it stops by itself when the process that started it is gone).
  *
  * Each tells which webhook process took how many requests, from what it reports itself: HAProxy's stats page,
  * nginx's access log (`$upstream_addr`), Caddy's proxy log ("upstream roundtrip"). HAProxy and Caddy are waited
@@ -25,10 +26,14 @@ import {
 	type SupervisedProcess,
 } from './runtime';
 
+/** The balancers that send every request for one path to one process. */
 export const LOAD_BALANCERS = ['haproxy', 'nginx', 'caddy'] as const;
-export type LoadBalancerName = (typeof LOAD_BALANCERS)[number];
+export type PathBalancerName = (typeof LOAD_BALANCERS)[number];
+/** Requests take turns over the processes, whatever their path. */
+export const ROUND_ROBIN = 'round-robin';
+export type LoadBalancerName = PathBalancerName | typeof ROUND_ROBIN;
 /** The one `npm test` runs: nginx is the most used of the three. */
-export const DEFAULT_LOAD_BALANCER: LoadBalancerName = 'nginx';
+export const DEFAULT_LOAD_BALANCER: PathBalancerName = 'nginx';
 /** Names of the webhook processes, in order (HAProxy's configuration names its servers so). */
 export const WEBHOOK_SERVERS = ['webhook1', 'webhook2'] as const;
 
@@ -58,43 +63,7 @@ const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 		debianPackage: 'haproxy',
 		program: 'haproxy',
 		extraPorts: ['STATS_PORT'],
-		observe: ({ ports }) => {
-			const servers = async () => {
-				const answer = await httpRequest(`http://127.0.0.1:${ports.STATS_PORT}/stats;csv`, {
-					timeoutMs: 5_000,
-				});
-				if (answer.status !== 200) throw new Error(`HAProxy stats answered ${answer.status}`);
-				const [head, ...rows] = answer.text
-					.replace(/^# /, '')
-					.trim()
-					.split('\n')
-					.map((line) => line.split(','));
-				const column = (name: string) => head.indexOf(name);
-				const found: Record<string, { status: string; requests: number }> = {};
-				for (const row of rows)
-					if (
-						row[column('pxname')] === 'n8n_webhook_processes' &&
-						(WEBHOOK_SERVERS as readonly string[]).includes(row[column('svname')])
-					)
-						found[row[column('svname')]] = {
-							status: row[column('status')],
-							requests: Number(row[column('stot')]),
-						};
-				return found;
-			};
-			return {
-				served: async () => {
-					const found = await servers();
-					return byServer((name) => found[name]?.requests ?? 0);
-				},
-				waitFor: async (index, status, timeoutMs) =>
-					await waitUntil(
-						`HAProxy sees ${WEBHOOK_SERVERS[index]} ${status}`,
-						timeoutMs,
-						async () => (await servers())[WEBHOOK_SERVERS[index]]?.status === status,
-					),
-			};
-		},
+		observe: haproxyStats,
 	},
 	nginx: {
 		label: 'nginx',
@@ -119,6 +88,14 @@ const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 				waitFor: async () => undefined,
 			};
 		},
+	},
+	'round-robin': {
+		label: 'round robin (HAProxy)',
+		configFile: path.join(CONFIG_DIR, 'haproxy-round-robin.cfg'),
+		debianPackage: 'haproxy',
+		program: 'haproxy',
+		extraPorts: ['STATS_PORT'],
+		observe: haproxyStats,
 	},
 	caddy: {
 		label: 'Caddy',
@@ -173,6 +150,49 @@ const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 		},
 	},
 };
+
+/** Requests per process and which are up, from HAProxy's stats page (both HAProxy files name them so). */
+function haproxyStats({
+	ports,
+}: {
+	ports: Record<string, number>;
+}): Pick<LoadBalancer, 'served' | 'waitFor'> {
+	const servers = async () => {
+		const answer = await httpRequest(`http://127.0.0.1:${ports.STATS_PORT}/stats;csv`, {
+			timeoutMs: 5_000,
+		});
+		if (answer.status !== 200) throw new Error(`HAProxy stats answered ${answer.status}`);
+		const [head, ...rows] = answer.text
+			.replace(/^# /, '')
+			.trim()
+			.split('\n')
+			.map((line) => line.split(','));
+		const column = (name: string) => head.indexOf(name);
+		const found: Record<string, { status: string; requests: number }> = {};
+		for (const row of rows)
+			if (
+				row[column('pxname')] === 'n8n_webhook_processes' &&
+				(WEBHOOK_SERVERS as readonly string[]).includes(row[column('svname')])
+			)
+				found[row[column('svname')]] = {
+					status: row[column('status')],
+					requests: Number(row[column('stot')]),
+				};
+		return found;
+	};
+	return {
+		served: async () => {
+			const found = await servers();
+			return byServer((name) => found[name]?.requests ?? 0);
+		},
+		waitFor: async (index, status, timeoutMs) =>
+			await waitUntil(
+				`HAProxy sees ${WEBHOOK_SERVERS[index]} ${status}`,
+				timeoutMs,
+				async () => (await servers())[WEBHOOK_SERVERS[index]]?.status === status,
+			),
+	};
+}
 
 function byServer(count: (name: string) => number): Record<string, number> {
 	return Object.fromEntries(WEBHOOK_SERVERS.map((name) => [name, count(name)]));
@@ -249,13 +269,13 @@ export function renderConfig(text: string, values: Record<string, number>, file:
 }
 
 /** BGC_QUEUE_BALANCER, default nginx. */
-export function selectedLoadBalancer(): LoadBalancerName {
+export function selectedLoadBalancer(): PathBalancerName {
 	const name = process.env.BGC_QUEUE_BALANCER || DEFAULT_LOAD_BALANCER;
 	if (!(LOAD_BALANCERS as readonly string[]).includes(name))
 		throw new Error(
 			`BGC_QUEUE_BALANCER is ${JSON.stringify(name)}; the load balancers are: ${LOAD_BALANCERS.join(', ')}`,
 		);
-	return name as LoadBalancerName;
+	return name as PathBalancerName;
 }
 
 export interface LoadBalancer {
@@ -301,6 +321,7 @@ export async function startLoadBalancer(o: {
 	const logFile = path.join(o.dir, `${o.name}.log`);
 	const args: Record<LoadBalancerName, string[]> = {
 		haproxy: ['-db', '-f', configFile],
+		'round-robin': ['-db', '-f', configFile],
 		// The file's paths stay as users have them; only the pid file and start-up errors go to the scratch folder.
 		nginx: [
 			'-p',

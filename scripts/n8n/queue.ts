@@ -19,6 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import {
+	ROUND_ROBIN,
 	loadBalancerProgram,
 	selectedLoadBalancer,
 	startLoadBalancer,
@@ -60,8 +61,9 @@ export interface QueueTools {
 	redisServer: string;
 	initdb: string;
 	postgres: string;
-	/** The load balancer's program. */
-	balancer: string;
+	psql: string;
+	/** Each load balancer's program. */
+	balancers: Partial<Record<LoadBalancerName, string>>;
 }
 
 /** initdb and postgres from PATH, else from Debian's /usr/lib/postgresql/<version>/bin (newest). */
@@ -82,22 +84,32 @@ function postgresBin(name: 'initdb' | 'postgres'): string | undefined {
 }
 
 /**
- * Redis, PostgreSQL and the load balancer `balancer`, installed with apt-get when missing (Debian packages
- * redis-server, postgresql, and haproxy, nginx or caddy; needs root). Throws with what to install otherwise.
+ * Redis, PostgreSQL (with psql) and the load balancers `balancers`, installed with apt-get when missing (Debian
+ * packages redis-server, postgresql, and haproxy, nginx or caddy; needs root). Throws with what to install
+ * otherwise.
  */
-export function ensureQueueTools(balancer: LoadBalancerName, log: Logger = defaultLog): QueueTools {
-	const { debianPackage, program } = loadBalancerProgram(balancer);
-	const findTools = (): Partial<QueueTools> => ({
+export function ensureQueueTools(
+	balancers: LoadBalancerName[],
+	log: Logger = defaultLog,
+): QueueTools {
+	const findTools = () => ({
 		redisServer: onPath('redis-server'),
 		initdb: postgresBin('initdb'),
 		postgres: postgresBin('postgres'),
-		balancer: onPath(program),
+		psql: onPath('psql'),
+		balancers: Object.fromEntries(
+			balancers.map((name) => [name, onPath(loadBalancerProgram(name).program)]),
+		),
 	});
 	let tools = findTools();
-	const missing = (t: Partial<QueueTools>) => [
-		...(t.redisServer ? [] : ['redis-server']),
-		...(t.initdb && t.postgres ? [] : ['postgresql']),
-		...(t.balancer ? [] : [debianPackage]),
+	const missing = (t: ReturnType<typeof findTools>) => [
+		...new Set([
+			...(t.redisServer ? [] : ['redis-server']),
+			...(t.initdb && t.postgres && t.psql ? [] : ['postgresql']),
+			...balancers
+				.filter((name) => !t.balancers[name])
+				.map((name) => loadBalancerProgram(name).debianPackage),
+		]),
 	];
 	const packages = missing(tools);
 	if (packages.length > 0) {
@@ -288,6 +300,10 @@ export interface QueueStack {
 	balancer: LoadBalancer;
 	/** Its base URL of production webhooks (`<lbUrl>/webhook/<path>`). */
 	lbUrl: string;
+	/** With `roundRobin`: a second balancer in front of the same processes, sending requests in turn. */
+	roundRobin?: LoadBalancer;
+	/** Runs SQL in the stack's database (n8n's own; psql) and returns what it prints, rows as `a|b` lines. */
+	sql(statement: string): string;
 	postgresPort: number;
 	redisPort: number;
 	/**
@@ -311,6 +327,8 @@ export interface StartQueueStackOptions {
 	env?: Record<string, string>;
 	/** Default: BGC_QUEUE_BALANCER (loadBalancers.ts). */
 	balancer?: LoadBalancerName;
+	/** Also start the round-robin balancer (docs/queue-mode/haproxy-round-robin.cfg). */
+	roundRobin?: boolean;
 }
 
 /** Environment every n8n process of the stack shares (README "Running in queue mode" lists the same). */
@@ -346,7 +364,10 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 	const log = opts.log ?? defaultLog;
 	const t0 = Date.now();
 	const balancerName = opts.balancer ?? selectedLoadBalancer();
-	const tools = ensureQueueTools(balancerName, log);
+	const tools = ensureQueueTools(
+		opts.roundRobin ? [balancerName, ROUND_ROBIN] : [balancerName],
+		log,
+	);
 	const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-queue-'));
 	fs.mkdirSync(dir, { recursive: true });
 	// PostgreSQL runs as nobody, who must reach its folder.
@@ -369,7 +390,7 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			() => postgres.process.stop(5_000, 'SIGINT'),
 			() => redis.process.stop(5_000),
 		);
-		const [lbPort, webhook1Port, webhook2Port] = await distinctFreePorts(3);
+		const [lbPort, webhook1Port, webhook2Port, roundRobinPort] = await distinctFreePorts(4);
 		const lbUrl = `http://127.0.0.1:${lbPort}`;
 		const env = {
 			...queueModeEnv({ postgresPort: postgres.port, redisPort: redis.port, lbUrl }),
@@ -421,17 +442,26 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 		);
 		const webhooks = [webhook1, webhook2];
 
-		const balancer = await startLoadBalancer({
-			name: balancerName,
-			program: tools.balancer,
-			dir: path.join(dir, balancerName),
-			port: lbPort,
-			webhookPorts,
-			maxLifetimeMs: MAX_LIFETIME_MS,
-		});
-		cleanups.push(() => balancer.stop());
-		const waitForServer = (index: number, status: 'UP' | 'DOWN') =>
-			balancer.waitFor(index, status, 30_000);
+		const startBalancer = async (name: LoadBalancerName, port: number) => {
+			const started = await startLoadBalancer({
+				name,
+				program: tools.balancers[name] as string,
+				dir: path.join(dir, name),
+				port,
+				webhookPorts,
+				maxLifetimeMs: MAX_LIFETIME_MS,
+			});
+			cleanups.push(() => started.stop());
+			return started;
+		};
+		const balancer = await startBalancer(balancerName, lbPort);
+		const roundRobin = opts.roundRobin
+			? await startBalancer(ROUND_ROBIN, roundRobinPort)
+			: undefined;
+		const balancers = [balancer, ...(roundRobin ? [roundRobin] : [])];
+		const waitForServer = async (index: number, status: 'UP' | 'DOWN') => {
+			for (const each of balancers) await each.waitFor(index, status, 30_000);
+		};
 		await waitForServer(0, 'UP');
 		await waitForServer(1, 'UP');
 
@@ -443,6 +473,30 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			workers: [worker1, worker2],
 			balancer,
 			lbUrl,
+			roundRobin,
+			sql: (statement) => {
+				const run = spawnSync(
+					tools.psql,
+					[
+						'-h',
+						'127.0.0.1',
+						'-p',
+						String(postgres.port),
+						'-U',
+						POSTGRES_USER,
+						'-d',
+						POSTGRES_DATABASE,
+						'-v',
+						'ON_ERROR_STOP=1',
+						'-At',
+						'-c',
+						statement,
+					],
+					{ encoding: 'utf8' },
+				);
+				if (run.status !== 0) throw new Error(`psql: ${run.stderr.trim() || `exit ${run.status}`}`);
+				return run.stdout;
+			},
 			postgresPort: postgres.port,
 			redisPort: redis.port,
 			stopWebhook: async (index, stopOpts = {}) => {
@@ -489,7 +543,7 @@ if (require.main === module) {
 	const cmd = process.argv[2] ?? 'start';
 	runCli(async () => {
 		if (cmd === 'tools') {
-			console.log(JSON.stringify(ensureQueueTools(selectedLoadBalancer()), null, 2));
+			console.log(JSON.stringify(ensureQueueTools([selectedLoadBalancer(), ROUND_ROBIN]), null, 2));
 		} else if (cmd === 'start') {
 			const stack = await startQueueStack({ dir: process.argv[3] });
 			console.log(

@@ -8,6 +8,12 @@
  * unique valid event ran exactly once. The figures go to
  * .dev/test-reports/queue-mode-<runtime>-<load balancer>.json and are printed at the end.
  *
+ * Round robin: the same stack also has a round-robin balancer (docs/queue-mode/haproxy-round-robin.cfg) in
+ * front of the same processes. There copies of one event can reach both processes at once and run twice, so
+ * its scenarios run the workflows users import from docs/queue-mode/ (gate-postgres.json, gate-redis.json):
+ * the trigger, then a gate on the event's `eventKey` in PostgreSQL or Redis, then the side effect (a POST to the
+ * sandbox's inbox). They count side effects, one per unique event, and report executions beside them.
+ *
  * BGC_QUEUE_BALANCER: haproxy, nginx (default) or caddy (scripts/n8n/loadBalancers.ts);
  * `npm run test:queue:all` runs each on both runtimes.
  *
@@ -27,6 +33,7 @@ import {
 	selectedLoadBalancer,
 } from '../../scripts/n8n/loadBalancers';
 import { startQueueStack, type QueueStack } from '../../scripts/n8n/queue';
+import type { Sandbox } from '../../sandbox';
 import { selectedRuntimeName, n8nVersion } from '../../scripts/n8n/runtime';
 import {
 	TRIGGER_NAME,
@@ -35,7 +42,9 @@ import {
 } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
 import { packageTarball } from '../e2e/harness/n8nInstance';
+import { waitForWebhook } from '../../scripts/n8n/publicApi';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
+import { startTestSandbox } from '../helpers/sandbox';
 import { runPool, sleep, waitFor } from '../reliability/harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -53,9 +62,12 @@ let stack: QueueStack;
 const started = Date.now();
 const results: Array<{
 	scenario: string;
+	balancer: string;
 	unique: number;
 	deliveries: number;
 	executions: number;
+	/** Round robin: the side effects behind the gate (POSTs to the inbox). */
+	sideEffects?: number;
 	answers: Record<string, number>;
 	servedBy: Record<string, number>;
 	/** The restart scenario: requests each process answered before the kill, while the owner was down, after its restart. */
@@ -63,7 +75,11 @@ const results: Array<{
 }> = [];
 
 beforeAll(async () => {
-	stack = await startQueueStack({ tarball: await packageTarball(), balancer: BALANCER });
+	stack = await startQueueStack({
+		tarball: await packageTarball(),
+		balancer: BALANCER,
+		roundRobin: !WITHOUT_LB,
+	});
 }, 240_000);
 
 afterAll(async () => {
@@ -72,7 +88,7 @@ afterAll(async () => {
 	const runtime = `n8n ${n8nVersion()} (${selectedRuntimeName()})`;
 	const lines = results.map(
 		(r) =>
-			`${r.scenario.padEnd(72)} unique ${String(r.unique).padStart(4)}  deliveries ${String(r.deliveries).padStart(4)}  executions ${String(r.executions).padStart(4)}  answers ${JSON.stringify(r.answers)}  served by ${JSON.stringify(r.servedBy)}`,
+			`${`${r.balancer}: ${r.scenario}`.padEnd(90)} unique ${String(r.unique).padStart(4)}  deliveries ${String(r.deliveries).padStart(4)}  executions ${String(r.executions).padStart(4)}${r.sideEffects === undefined ? '' : `  side effects ${String(r.sideEffects).padStart(4)}`}  answers ${JSON.stringify(r.answers)}  served by ${JSON.stringify(r.servedBy)}`,
 	);
 	process.stderr.write(
 		`\nqueue mode, ${runtime}, ${WITHOUT_LB ? 'WITHOUT the load balancer (straight to the webhook processes, taking turns)' : `through ${BALANCER_LABEL}`}:\n${lines.join('\n')}\n`,
@@ -103,10 +119,14 @@ interface Scenario {
 	secret: string;
 	legacySecret: string;
 	workflowId: string;
+	/** Where its deliveries go: a load balancer's URL. */
+	baseUrl: string;
 	/** `/webhook/<webhook id>/webhook` */
 	path: string;
 	answers: Record<string, number>;
 	deliveries: number;
+	/** Round robin: the sandbox inbox its side effects post to. */
+	inbox?: string;
 }
 
 async function deployScenario(name: string, parameters: Json = {}): Promise<Scenario> {
@@ -135,6 +155,7 @@ async function deployScenario(name: string, parameters: Json = {}): Promise<Scen
 		secret,
 		legacySecret,
 		workflowId: workflow.id,
+		baseUrl: stack.lbUrl,
 		path: `/webhook/${webhookPath}`,
 		answers: {},
 		deliveries: 0,
@@ -163,7 +184,9 @@ async function deliver(
 	body: string,
 	headers: Record<string, string>,
 ): Promise<number> {
-	const base = WITHOUT_LB ? stack.webhooks[turn++ % stack.webhooks.length].baseUrl : stack.lbUrl;
+	const base = WITHOUT_LB
+		? stack.webhooks[turn++ % stack.webhooks.length].baseUrl
+		: scenario.baseUrl;
 	const answer = await httpRequest(`${base}${scenario.path}`, {
 		method: 'POST',
 		body,
@@ -218,7 +241,7 @@ async function settledExecutions(workflowId: string): Promise<Execution[]> {
 }
 
 /** Requests each webhook process answered through the load balancer so far, by its own account. */
-const servedCounts = () => stack.balancer.served();
+const servedCounts = (balancer = stack.balancer) => balancer.served();
 
 /**
  * Runs `send`, then asserts from n8n's executions that each of `unique` ran exactly once (and nothing else
@@ -241,6 +264,7 @@ async function expectExactlyOnce(
 	}
 	results.push({
 		scenario: scenario.name,
+		balancer: BALANCER_LABEL,
 		unique: unique.length,
 		deliveries: scenario.deliveries,
 		executions: executions.length,
@@ -432,3 +456,227 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 		expect(scenario.answers).toEqual({ 401: EVENTS });
 	});
 });
+
+// ---------------------------------------------------------------------------------------------
+// Round robin: the gate on eventKey keeps the side effects to one per event
+// ---------------------------------------------------------------------------------------------
+
+const GATE_TABLE_SQL =
+	'CREATE TABLE bgc_event_gate (event_key text PRIMARY KEY, claimed_at timestamptz NOT NULL DEFAULT now());';
+const EXAMPLE_INBOX = 'http://127.0.0.1:7450/__sandbox/inbox/ats';
+
+type Gate = 'postgres' | 'redis';
+
+(WITHOUT_LB ? describe.skip : describe)(
+	'queue mode through a round-robin balancer, with the gate users import: one side effect per unique event',
+	() => {
+		let sandbox: Sandbox;
+		const gateCredentials: Partial<Record<Gate, { id: string; name: string }>> = {};
+
+		beforeAll(async () => {
+			sandbox = await startTestSandbox();
+			stack.sql(GATE_TABLE_SQL);
+			const postgres = await stack.api.createCredential({
+				name: 'Postgres',
+				type: 'postgres',
+				data: {
+					host: '127.0.0.1',
+					port: stack.postgresPort,
+					database: 'n8n',
+					user: 'postgres',
+					password: '',
+					maxConnections: 100,
+					allowUnauthorizedCerts: false,
+					ssl: 'disable',
+					sshTunnel: false,
+				},
+			});
+			const redis = await stack.api.createCredential({
+				name: 'Redis',
+				type: 'redis',
+				data: { host: '127.0.0.1', port: stack.redisPort, password: '', database: 0, ssl: false },
+			});
+			gateCredentials.postgres = { id: postgres.id, name: postgres.name };
+			gateCredentials.redis = { id: redis.id, name: redis.name };
+		});
+
+		afterAll(async () => {
+			await sandbox?.stop();
+		});
+
+		/** The workflow of docs/queue-mode/gate-<gate>.json as users import it, its side effect posting to `inbox`. */
+		async function deployGated(name: string, gate: Gate, parameters: Json = {}): Promise<Scenario> {
+			const roundRobin = stack.roundRobin as NonNullable<QueueStack['roundRobin']>;
+			const secret = generateWebhookSecret();
+			const legacySecret = randomBytes(24).toString('hex');
+			const credential = await stack.api.createCredential({
+				name: `round robin: ${name}`,
+				type: WEBHOOK_CREDENTIAL,
+				data: { signingSecret: secret, legacySecret },
+			});
+			const inbox = name.replace(/\W+/g, '-');
+			const file = path.resolve(__dirname, '..', '..', 'docs', 'queue-mode', `gate-${gate}.json`);
+			const example = JSON.parse(
+				fs
+					.readFileSync(file, 'utf8')
+					.split(EXAMPLE_INBOX)
+					.join(`${sandbox.url}/__sandbox/inbox/${inbox}`),
+			) as Json;
+			const webhookId = randomUUID();
+			for (const node of example.nodes as Json[]) {
+				if (node.name === TRIGGER_NAME) {
+					node.webhookId = webhookId;
+					node.parameters = {
+						...node.parameters,
+						event: 'any',
+						...parameters,
+						options: { duplicateMemorySize: MEMORY_SIZE },
+					};
+					node.credentials = { [WEBHOOK_CREDENTIAL]: { id: credential.id, name: credential.name } };
+				} else if (node.credentials) {
+					node.credentials = { [gate]: gateCredentials[gate] };
+				}
+			}
+			const workflow = await stack.api.createWorkflow({
+				name: `round robin: ${name}`,
+				nodes: example.nodes,
+				connections: example.connections,
+				settings: example.settings,
+			});
+			await stack.api.activateWorkflow(workflow.id);
+			const webhookPath = `${webhookId}/webhook`;
+			// Both processes must have it: each answers an unsigned POST 401 once it does.
+			for (const webhook of stack.webhooks) {
+				const probe = await waitForWebhook(webhook.baseUrl, webhookPath, {
+					probe: { method: 'POST', body: {} },
+				});
+				if (probe?.status !== 401)
+					throw new Error(`${webhook.baseUrl} answered ${probe?.status} to an unsigned POST`);
+			}
+			return {
+				name,
+				secret,
+				legacySecret,
+				workflowId: workflow.id,
+				baseUrl: roundRobin.url,
+				path: `/webhook/${webhookPath}`,
+				answers: {},
+				deliveries: 0,
+				inbox,
+			};
+		}
+
+		/**
+		 * Runs `send`, then asserts that each of `unique` reached the inbox exactly once (and nothing else did),
+		 * with every execution successful; executions are counted, not asserted (copies at two processes may
+		 * both run, and the gate stops the second).
+		 */
+		async function expectOneSideEffectEach(
+			scenario: Scenario,
+			unique: Event[],
+			send: () => Promise<void>,
+		): Promise<void> {
+			const roundRobin = stack.roundRobin as NonNullable<QueueStack['roundRobin']>;
+			const before = await servedCounts(roundRobin);
+			await send();
+			const after = await servedCounts(roundRobin);
+			const executions = await settledExecutions(scenario.workflowId);
+			const received = sandbox.admin.inbox(scenario.inbox);
+			const effects = new Map<string, number>();
+			for (const entry of received) {
+				const caseId = String((entry.body as Json).caseId);
+				effects.set(caseId, (effects.get(caseId) ?? 0) + 1);
+			}
+			results.push({
+				scenario: scenario.name,
+				balancer: roundRobin.label,
+				unique: unique.length,
+				deliveries: scenario.deliveries,
+				executions: executions.length,
+				sideEffects: received.length,
+				answers: scenario.answers,
+				servedBy: Object.fromEntries(
+					WEBHOOK_SERVERS.map((name) => [name, after[name] - before[name]]),
+				),
+			});
+			const twice = [...effects]
+				.filter(([, count]) => count > 1)
+				.map(([marker, count]) => `${marker} x${count}`);
+			const missing = unique.filter((event) => !effects.has(event.marker)).map((e) => e.marker);
+			const strangers = [...effects.keys()].filter(
+				(marker) => !unique.some((event) => event.marker === marker),
+			);
+			expect({ sideEffects: received.length, twice, missing, strangers }).toEqual({
+				sideEffects: unique.length,
+				twice: [],
+				missing: [],
+				strangers: [],
+			});
+			expect(
+				executions
+					.filter((execution) => execution.status !== 'success')
+					.map((execution) => `${execution.id}:${execution.status}`),
+			).toEqual([]);
+			// Both processes took deliveries: the balancer did spread them.
+			expect(Object.values(results[results.length - 1].servedBy).every((n) => n > 0)).toBe(true);
+		}
+
+		test('two copies with the same webhook-id, sent at once (Postgres gate)', async () => {
+			const scenario = await deployGated('two copies at once, postgres', 'postgres');
+			const unique = events(scenario);
+			await expectOneSideEffectEach(scenario, unique, async () => {
+				await runPool(unique, SENDERS, (event) =>
+					Promise.all([standard(scenario, event), standard(scenario, event)]),
+				);
+			});
+			expect(scenario.answers[200]).toBeGreaterThanOrEqual(EVENTS);
+		});
+
+		test('same content under a new webhook-id, both delivery systems on, sent at once (Postgres gate)', async () => {
+			const scenario = await deployGated('standard + legacy at once, postgres', 'postgres', {
+				signatureScheme: 'both',
+			});
+			const unique = events(scenario);
+			await expectOneSideEffectEach(scenario, unique, async () => {
+				await runPool(unique, SENDERS, (event) => {
+					const legacyBody = JSON.stringify({
+						...JSON.parse(event.body),
+						messageId: `legacy-${event.messageId}`,
+					});
+					return Promise.all([
+						standard(scenario, event),
+						deliver(scenario, legacyBody, legacySignedHeaders(scenario.legacySecret, legacyBody)),
+					]);
+				});
+			});
+		});
+
+		test('the second copy 0.3-1 s later (Redis gate)', async () => {
+			const scenario = await deployGated('second copy 0.3-1 s later, redis', 'redis');
+			const unique = events(scenario);
+			await expectOneSideEffectEach(scenario, unique, async () => {
+				const copies: Array<Promise<number>> = [];
+				await runPool(unique, SENDERS, async (event) => {
+					await standard(scenario, event);
+					copies.push(sleep(between(300, 1000)).then(() => standard(scenario, event)));
+				});
+				await Promise.all(copies);
+			});
+		});
+
+		test('a webhook process killed and started again between two copies (Postgres gate)', async () => {
+			const scenario = await deployGated(
+				'process killed and restarted between copies, postgres',
+				'postgres',
+			);
+			const unique = events(scenario);
+			await expectOneSideEffectEach(scenario, unique, async () => {
+				await runPool(unique, SENDERS, (event) => standard(scenario, event));
+				await stack.stopWebhook(0, { crash: true });
+				await runPool(unique.slice(0, EVENTS / 2), SENDERS, (event) => standard(scenario, event));
+				await stack.startWebhook(0);
+				await runPool(unique, SENDERS, (event) => standard(scenario, event));
+			});
+		}, 240_000);
+	},
+);

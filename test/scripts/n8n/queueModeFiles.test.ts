@@ -1,10 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
-/** The load balancers' files users copy (docs/queue-mode/): what the suite fills in is what each file documents. */
+/**
+ * The files of docs/queue-mode/ users copy: the load balancers' (what the suite fills in is what each file
+ * documents) and the gate workflows for round robin.
+ */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import {
 	LOAD_BALANCERS,
+	ROUND_ROBIN,
 	loadBalancerConfigFile,
 	placeholders,
 	renderConfig,
@@ -18,7 +22,7 @@ const queueModeSection = readme.slice(
 	readme.indexOf('\n## ', readme.indexOf('## Running in queue mode') + 1),
 );
 
-describe.each(LOAD_BALANCERS)('docs/queue-mode file of %s', (name) => {
+describe.each([...LOAD_BALANCERS, ROUND_ROBIN])('docs/queue-mode file of %s', (name) => {
 	const file = loadBalancerConfigFile(name);
 	const text = readFileSync(file, 'utf8');
 	const header = text.slice(0, text.search(/^[^#\n]/m));
@@ -32,7 +36,7 @@ describe.each(LOAD_BALANCERS)('docs/queue-mode file of %s', (name) => {
 		}
 	});
 
-	it('routes by the URL path and listens on 127.0.0.1 only', () => {
+	it('routes by the URL path (or, the round-robin one, takes turns) and listens on 127.0.0.1 only', () => {
 		const config = text
 			.split('\n')
 			.filter((line) => !line.trim().startsWith('#'))
@@ -42,6 +46,7 @@ describe.each(LOAD_BALANCERS)('docs/queue-mode file of %s', (name) => {
 				haproxy: /balance uri/,
 				nginx: /hash \$request_uri consistent;/,
 				caddy: /lb_policy uri_hash/,
+				'round-robin': /balance roundrobin/,
 			}[name],
 		);
 		// `bind <address>` (HAProxy, Caddy), `listen <address>;` (nginx); HAProxy's `listen <section name>` is not one.
@@ -83,3 +88,47 @@ describe('BGC_QUEUE_BALANCER', () => {
 		);
 	});
 });
+
+describe.each(['postgres', 'redis'])(
+	'docs/queue-mode/gate-%s.json, the gate for round robin',
+	(gate) => {
+		const file = join(root, 'docs', 'queue-mode', `gate-${gate}.json`);
+		const workflow = JSON.parse(readFileSync(file, 'utf8')) as {
+			nodes: Array<{ name: string; type: string; parameters: Record<string, any> }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+			connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+		};
+		const next = (name: string) =>
+			workflow.connections[name]?.main.map((out) => out.map((c) => c.node));
+		const trigger = workflow.nodes.find(
+			(node) => node.type === 'n8n-nodes-background-check.backgroundCheckTrigger',
+		);
+
+		it("claims the trigger's eventKey, then lets only a first claim through to the side effect", () => {
+			expect(trigger).toBeDefined();
+			const [[claimName]] = next(trigger!.name);
+			const claim = workflow.nodes.find((node) => node.name === claimName)!;
+			expect(JSON.stringify(claim.parameters)).toContain('$json.eventKey');
+			if (gate === 'postgres') {
+				expect(claim.type).toBe('n8n-nodes-base.postgres');
+				expect(claim.parameters.query).toBe(
+					'INSERT INTO bgc_event_gate (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING RETURNING event_key',
+				);
+			} else {
+				expect(claim.type).toBe('n8n-nodes-base.redis');
+				expect(claim.parameters).toMatchObject({ operation: 'incr', expire: true });
+			}
+			const [[ifName]] = next(claimName);
+			expect(workflow.nodes.find((node) => node.name === ifName)?.type).toBe('n8n-nodes-base.if');
+			const [passed, stopped] = next(ifName);
+			expect(passed).toHaveLength(1);
+			expect(stopped ?? []).toEqual([]);
+		});
+
+		it("is linked from the README's queue-mode section, with the table the Postgres gate needs", () => {
+			expect(queueModeSection).toContain(`](${relative(root, file)})`);
+			expect(queueModeSection).toContain(
+				'CREATE TABLE bgc_event_gate (event_key text PRIMARY KEY, claimed_at timestamptz NOT NULL DEFAULT now());',
+			);
+		});
+	},
+);
