@@ -381,11 +381,13 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 			});
 			expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
 		};
-		await Promise.all([
+		// All three to the end before failing: one still sending would reach into the next test's counts.
+		const outcomes = await Promise.allSettled([
 			late('second copy 2-5 s later', 2000, 5000),
 			late('second copy 0.3-1 s later', 300, 1000),
 			afterPause(),
 		]);
+		for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
 	}, 300_000);
 
 	test("the webhook process that owns the workflow's path killed and started again between two copies", async () => {
