@@ -305,6 +305,21 @@ describe('the watchdog', () => {
 		expect(memory.recorded).toBe(false);
 	});
 
+	it('looks at 500 cases with 10 changed in 5 list pages and 1 read of each changed case', async () => {
+		const cases = [];
+		for (let index = 0; index < 500; index++) cases.push(await createCase(['service-idv-id']));
+		const memory = new TriggerMemory();
+		expect(await recordActivation(memory, api)).toBe(500);
+		for (const caseId of cases.slice(0, 10)) await advance(caseId);
+		api.calls.length = 0;
+		const { events } = await look(memory, api, { cases: true, caseData: false });
+		expect(events).toHaveLength(10);
+		expect(api.calls).toEqual([
+			...[0, 1, 2, 3, 4].map((page) => `GET /case/list?page=${page}&pageSize=100`),
+			...cases.slice(0, 10).map((caseId) => `GET /case/id/${caseId}`),
+		]);
+	}, 60_000);
+
 	it('reads every page of the list', async () => {
 		for (let index = 0; index < 5; index++) await createCase();
 		const small = await sandboxCaseApi(sandbox, 0, 2);
