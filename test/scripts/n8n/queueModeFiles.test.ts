@@ -10,6 +10,7 @@ import {
 	LOAD_BALANCERS,
 	ROUND_ROBIN,
 	loadBalancerConfigFile,
+	type LoadBalancerName,
 	placeholders,
 	renderConfig,
 	selectedLoadBalancer,
@@ -22,55 +23,60 @@ const queueModeSection = readme.slice(
 	readme.indexOf('\n## ', readme.indexOf('## Running in queue mode') + 1),
 );
 
-describe.each([...LOAD_BALANCERS, ROUND_ROBIN])('docs/queue-mode file of %s', (name) => {
-	const file = loadBalancerConfigFile(name);
-	const text = readFileSync(file, 'utf8');
-	const header = text.slice(0, text.search(/^[^#\n]/m));
+describe.each<LoadBalancerName>([...LOAD_BALANCERS, ROUND_ROBIN])(
+	'docs/queue-mode file of %s',
+	(name) => {
+		const file = loadBalancerConfigFile(name);
+		const text = readFileSync(file, 'utf8');
+		const header = text.slice(0, text.search(/^[^#\n]/m));
 
-	it('has only port placeholders, each explained in the comment at its top', () => {
-		const found = placeholders(text);
-		expect(found).toEqual(expect.arrayContaining(['LB_PORT', 'WEBHOOK_1_PORT', 'WEBHOOK_2_PORT']));
-		for (const placeholder of found) {
-			expect(placeholder).toMatch(/_PORT$/);
-			expect(header).toContain(`{{${placeholder}}}`);
-		}
-	});
+		it('has only port placeholders, each explained in the comment at its top', () => {
+			const found = placeholders(text);
+			expect(found).toEqual(
+				expect.arrayContaining(['LB_PORT', 'WEBHOOK_1_PORT', 'WEBHOOK_2_PORT']),
+			);
+			for (const placeholder of found) {
+				expect(placeholder).toMatch(/_PORT$/);
+				expect(header).toContain(`{{${placeholder}}}`);
+			}
+		});
 
-	it('routes by the URL path (or, the round-robin one, takes turns) and listens on 127.0.0.1 only', () => {
-		const config = text
-			.split('\n')
-			.filter((line) => !line.trim().startsWith('#'))
-			.join('\n');
-		expect(config).toMatch(
-			{
-				haproxy: /balance uri/,
-				nginx: /hash \$request_uri consistent;/,
-				caddy: /lb_policy uri_hash/,
-				'round-robin': /balance roundrobin/,
-			}[name],
-		);
-		// `bind <address>` (HAProxy, Caddy), `listen <address>;` (nginx); HAProxy's `listen <section name>` is not one.
-		for (const listen of config.match(/^\s*(bind\s|listen\s+[\d{[]).*$/gm) ?? [])
-			expect(listen).toMatch(/127\.0\.0\.1/);
-	});
+		it('routes by the URL path (or, the round-robin one, takes turns) and listens on 127.0.0.1 only', () => {
+			const config = text
+				.split('\n')
+				.filter((line) => !line.trim().startsWith('#'))
+				.join('\n');
+			expect(config).toMatch(
+				{
+					haproxy: /balance uri/,
+					nginx: /hash \$request_uri consistent;/,
+					caddy: /lb_policy uri_hash/,
+					'round-robin': /balance roundrobin/,
+				}[name],
+			);
+			// `bind <address>` (HAProxy, Caddy), `listen <address>;` (nginx); HAProxy's `listen <section name>` is not one.
+			for (const listen of config.match(/^\s*(bind\s|listen\s+[\d{[]).*$/gm) ?? [])
+				expect(listen).toMatch(/127\.0\.0\.1/);
+		});
 
-	it('renders with every placeholder filled, and refuses to leave one unfilled', () => {
-		const values = Object.fromEntries(placeholders(text).map((p, index) => [p, 40000 + index]));
-		const rendered = renderConfig(text, values, file);
-		expect(placeholders(rendered)).toEqual([]);
-		expect(rendered).toContain(`127.0.0.1:${values.WEBHOOK_1_PORT}`);
-		expect(rendered).toContain(`127.0.0.1:${values.WEBHOOK_2_PORT}`);
-		const { WEBHOOK_2_PORT, ...withoutOne } = values;
-		expect(WEBHOOK_2_PORT).toBeDefined();
-		expect(() => renderConfig(text, withoutOne, file)).toThrow(
-			`${file}: no value for {{WEBHOOK_2_PORT}}`,
-		);
-	});
+		it('renders with every placeholder filled, and refuses to leave one unfilled', () => {
+			const values = Object.fromEntries(placeholders(text).map((p, index) => [p, 40000 + index]));
+			const rendered = renderConfig(text, values, file);
+			expect(placeholders(rendered)).toEqual([]);
+			expect(rendered).toContain(`127.0.0.1:${values.WEBHOOK_1_PORT}`);
+			expect(rendered).toContain(`127.0.0.1:${values.WEBHOOK_2_PORT}`);
+			const { WEBHOOK_2_PORT, ...withoutOne } = values;
+			expect(WEBHOOK_2_PORT).toBeDefined();
+			expect(() => renderConfig(text, withoutOne, file)).toThrow(
+				`${file}: no value for {{WEBHOOK_2_PORT}}`,
+			);
+		});
 
-	it("is linked from the README's queue-mode section", () => {
-		expect(queueModeSection).toContain(`](${relative(root, file)})`);
-	});
-});
+		it("is linked from the README's queue-mode section", () => {
+			expect(queueModeSection).toContain(`](${relative(root, file)})`);
+		});
+	},
+);
 
 describe('BGC_QUEUE_BALANCER', () => {
 	const saved = process.env.BGC_QUEUE_BALANCER;
