@@ -207,6 +207,18 @@ async function deliver(
 const standard = (scenario: Scenario, event: Event) =>
 	deliver(scenario, event.body, signedHeaders(scenario.secret, event.messageId, event.body));
 
+/** `event` from both delivery systems at once: the legacy system's copy is the same event in a message of its own. */
+function standardAndLegacy(scenario: Scenario, event: Event): Promise<number[]> {
+	const legacyBody = JSON.stringify({
+		...JSON.parse(event.body),
+		messageId: `legacy-${event.messageId}`,
+	});
+	return Promise.all([
+		standard(scenario, event),
+		deliver(scenario, legacyBody, legacySignedHeaders(scenario.legacySecret, legacyBody)),
+	]);
+}
+
 const finished = (execution: Execution) =>
 	!['new', 'running', 'waiting'].includes(execution.status);
 
@@ -348,17 +360,7 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 		);
 		const unique = events(scenario);
 		await expectExactlyOnce(scenario, unique, async () => {
-			await runPool(unique, SENDERS, (event) => {
-				// The legacy system's copy: the same event in a message of its own.
-				const legacyBody = JSON.stringify({
-					...JSON.parse(event.body),
-					messageId: `legacy-${event.messageId}`,
-				});
-				return Promise.all([
-					standard(scenario, event),
-					deliver(scenario, legacyBody, legacySignedHeaders(scenario.legacySecret, legacyBody)),
-				]);
-			});
+			await runPool(unique, SENDERS, (event) => standardAndLegacy(scenario, event));
 		});
 		expect(scenario.answers).toEqual({ 200: EVENTS, '200 duplicate': EVENTS });
 	});
@@ -636,16 +638,7 @@ type Gate = 'postgres' | 'redis';
 			});
 			const unique = events(scenario, ROUND_ROBIN_EVENTS);
 			await expectOneSideEffectEach(scenario, unique, async () => {
-				await runPool(unique, SENDERS, (event) => {
-					const legacyBody = JSON.stringify({
-						...JSON.parse(event.body),
-						messageId: `legacy-${event.messageId}`,
-					});
-					return Promise.all([
-						standard(scenario, event),
-						deliver(scenario, legacyBody, legacySignedHeaders(scenario.legacySecret, legacyBody)),
-					]);
-				});
+				await runPool(unique, SENDERS, (event) => standardAndLegacy(scenario, event));
 			});
 		});
 
