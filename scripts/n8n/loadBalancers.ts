@@ -56,14 +56,18 @@ interface LoadBalancerKind {
 	}): Pick<LoadBalancer, 'served' | 'waitFor'>;
 }
 
+const HAPROXY = {
+	debianPackage: 'haproxy',
+	program: 'haproxy',
+	extraPorts: ['STATS_PORT'],
+	observe: haproxyStats,
+} satisfies Partial<LoadBalancerKind>;
+
 const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 	haproxy: {
+		...HAPROXY,
 		label: 'HAProxy',
 		configFile: path.join(CONFIG_DIR, 'haproxy.cfg'),
-		debianPackage: 'haproxy',
-		program: 'haproxy',
-		extraPorts: ['STATS_PORT'],
-		observe: haproxyStats,
 	},
 	nginx: {
 		label: 'nginx',
@@ -89,13 +93,11 @@ const KINDS: Record<LoadBalancerName, LoadBalancerKind> = {
 			};
 		},
 	},
+	// The same HAProxy with another file.
 	'round-robin': {
+		...HAPROXY,
 		label: 'round robin (HAProxy)',
 		configFile: path.join(CONFIG_DIR, 'haproxy-round-robin.cfg'),
-		debianPackage: 'haproxy',
-		program: 'haproxy',
-		extraPorts: ['STATS_PORT'],
-		observe: haproxyStats,
 	},
 	caddy: {
 		label: 'Caddy',
@@ -319,9 +321,9 @@ export async function startLoadBalancer(o: {
 		renderConfig(fs.readFileSync(kind.configFile, 'utf8'), ports, kind.configFile),
 	);
 	const logFile = path.join(o.dir, `${o.name}.log`);
-	const args: Record<LoadBalancerName, string[]> = {
+	// By program: the round-robin file runs under the same HAProxy.
+	const args: Record<string, string[]> = {
 		haproxy: ['-db', '-f', configFile],
-		'round-robin': ['-db', '-f', configFile],
 		// The file's paths stay as users have them; only the pid file and start-up errors go to the scratch folder.
 		nginx: [
 			'-p',
@@ -342,7 +344,7 @@ export async function startLoadBalancer(o: {
 		XDG_CONFIG_HOME: path.join(o.dir, 'config'),
 		XDG_DATA_HOME: path.join(o.dir, 'data'),
 	};
-	const proc: SupervisedProcess = spawnSupervised(o.program, args[o.name], {
+	const proc: SupervisedProcess = spawnSupervised(o.program, args[kind.program], {
 		cwd: o.dir,
 		env,
 		logFile,

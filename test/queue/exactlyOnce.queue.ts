@@ -38,11 +38,12 @@ import { selectedRuntimeName, n8nVersion } from '../../scripts/n8n/runtime';
 import {
 	TRIGGER_NAME,
 	WEBHOOK_CREDENTIAL,
+	credentialRef,
 	deployTriggerWorkflow,
 } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
 import { packageTarball } from '../e2e/harness/n8nInstance';
-import { waitForWebhook } from '../../scripts/n8n/publicApi';
+import { waitForWebhook, type Credential } from '../../scripts/n8n/publicApi';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
 import { startTestSandbox } from '../helpers/sandbox';
 import { runPool, sleep, waitFor } from '../reliability/harness';
@@ -129,14 +130,20 @@ interface Scenario {
 	inbox?: string;
 }
 
-async function deployScenario(name: string, parameters: Json = {}): Promise<Scenario> {
+/** A webhook credential of its own for a scenario: both delivery systems' secrets. */
+async function webhookCredential(name: string) {
 	const secret = generateWebhookSecret();
 	const legacySecret = randomBytes(24).toString('hex');
 	const credential = await stack.api.createCredential({
-		name: `queue: ${name}`,
+		name,
 		type: WEBHOOK_CREDENTIAL,
 		data: { signingSecret: secret, legacySecret },
 	});
+	return { secret, legacySecret, credential };
+}
+
+async function deployScenario(name: string, parameters: Json = {}): Promise<Scenario> {
+	const { secret, legacySecret, credential } = await webhookCredential(`queue: ${name}`);
 	const { workflow, webhookPath } = await deployTriggerWorkflow(
 		{ baseUrl: stack.lbUrl, api: stack.api },
 		{
@@ -487,7 +494,7 @@ type Gate = 'postgres' | 'redis';
 	'queue mode through a round-robin balancer, with the gate users import: one side effect per unique event',
 	() => {
 		let sandbox: Sandbox;
-		const gateCredentials: Partial<Record<Gate, { id: string; name: string }>> = {};
+		const gateCredentials: Partial<Record<Gate, Credential>> = {};
 
 		beforeAll(async () => {
 			sandbox = await startTestSandbox();
@@ -512,8 +519,8 @@ type Gate = 'postgres' | 'redis';
 				type: 'redis',
 				data: { host: '127.0.0.1', port: stack.redisPort, password: '', database: 0, ssl: false },
 			});
-			gateCredentials.postgres = { id: postgres.id, name: postgres.name };
-			gateCredentials.redis = { id: redis.id, name: redis.name };
+			gateCredentials.postgres = postgres;
+			gateCredentials.redis = redis;
 		});
 
 		afterAll(async () => {
@@ -523,13 +530,7 @@ type Gate = 'postgres' | 'redis';
 		/** The workflow of docs/queue-mode/gate-<gate>.json as users import it, its side effect posting to `inbox`. */
 		async function deployGated(name: string, gate: Gate, parameters: Json = {}): Promise<Scenario> {
 			const roundRobin = stack.roundRobin as NonNullable<QueueStack['roundRobin']>;
-			const secret = generateWebhookSecret();
-			const legacySecret = randomBytes(24).toString('hex');
-			const credential = await stack.api.createCredential({
-				name: `round robin: ${name}`,
-				type: WEBHOOK_CREDENTIAL,
-				data: { signingSecret: secret, legacySecret },
-			});
+			const { secret, legacySecret, credential } = await webhookCredential(`round robin: ${name}`);
 			const inbox = name.replace(/\W+/g, '-');
 			const file = path.resolve(__dirname, '..', '..', 'docs', 'queue-mode', `gate-${gate}.json`);
 			const example = JSON.parse(
@@ -548,9 +549,9 @@ type Gate = 'postgres' | 'redis';
 						...parameters,
 						options: { duplicateMemorySize: MEMORY_SIZE },
 					};
-					node.credentials = { [WEBHOOK_CREDENTIAL]: { id: credential.id, name: credential.name } };
+					node.credentials = { [WEBHOOK_CREDENTIAL]: credentialRef(credential) };
 				} else if (node.credentials) {
-					node.credentials = { [gate]: gateCredentials[gate] };
+					node.credentials = { [gate]: credentialRef(gateCredentials[gate] as Credential) };
 				}
 			}
 			const workflow = await stack.api.createWorkflow({
