@@ -35,7 +35,7 @@ for (const runtime of runtimes) {
 		const result = spawnSync('npx', ['jest', '--ci', '-c', 'jest.queue.config.js'], {
 			cwd: root,
 			stdio: 'inherit',
-			env: { BGC_QUEUE_ROUND_ROBIN_EVENTS: '200', ...env, BGC_QUEUE_BALANCER: balancer },
+			env: { BGC_QUEUE_EVENTS: '200', ...env, BGC_QUEUE_BALANCER: balancer },
 		});
 		runs.push({
 			runtime,

@@ -50,7 +50,8 @@ import { runPool, sleep, waitFor } from '../reliability/harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const EVENTS = 200;
+/** Unique events per scenario: 100 in `npm test` (CI's time), 200 in `npm run test:queue:all`. */
+const EVENTS = Number(process.env.BGC_QUEUE_EVENTS || 100);
 const SENDERS = 10;
 /** Saved copy of the newest 1,000 events: a process that takes over a path knows every event of a scenario. */
 const MEMORY_SIZE = 1000;
@@ -176,9 +177,9 @@ interface Event {
 	body: string;
 }
 
-function events(scenario: Scenario, count = EVENTS): Event[] {
+function events(scenario: Scenario): Event[] {
 	const run = randomUUID().slice(0, 8);
-	return Array.from({ length: count }, (_, index) => {
+	return Array.from({ length: EVENTS }, (_, index) => {
 		const marker = `${scenario.name.replace(/\W+/g, '-')}-${run}-${index}`;
 		const messageId = `msg-${marker}`;
 		return { marker, messageId, body: eventBody(messageId, marker, 'case') };
@@ -485,8 +486,6 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 const GATE_TABLE_SQL =
 	'CREATE TABLE bgc_event_gate (event_key text PRIMARY KEY, claimed_at timestamptz NOT NULL DEFAULT now());';
 const EXAMPLE_INBOX = 'http://127.0.0.1:7450/__sandbox/inbox/ats';
-/** Unique events per round-robin scenario: 100 in `npm test` (CI's time), 200 in `npm run test:queue:all`. */
-const ROUND_ROBIN_EVENTS = Number(process.env.BGC_QUEUE_ROUND_ROBIN_EVENTS || 100);
 
 type Gate = 'postgres' | 'redis';
 
@@ -624,20 +623,20 @@ type Gate = 'postgres' | 'redis';
 
 		test('two copies with the same webhook-id, sent at once (Postgres gate)', async () => {
 			const scenario = await deployGated('two copies at once, postgres', 'postgres');
-			const unique = events(scenario, ROUND_ROBIN_EVENTS);
+			const unique = events(scenario);
 			await expectOneSideEffectEach(scenario, unique, async () => {
 				await runPool(unique, SENDERS, (event) =>
 					Promise.all([standard(scenario, event), standard(scenario, event)]),
 				);
 			});
-			expect(scenario.answers[200]).toBeGreaterThanOrEqual(ROUND_ROBIN_EVENTS);
+			expect(scenario.answers[200]).toBeGreaterThanOrEqual(EVENTS);
 		});
 
 		test('same content under a new webhook-id, both delivery systems on, sent at once (Postgres gate)', async () => {
 			const scenario = await deployGated('standard + legacy at once, postgres', 'postgres', {
 				signatureScheme: 'both',
 			});
-			const unique = events(scenario, ROUND_ROBIN_EVENTS);
+			const unique = events(scenario);
 			await expectOneSideEffectEach(scenario, unique, async () => {
 				await runPool(unique, SENDERS, (event) => standardAndLegacy(scenario, event));
 			});
@@ -645,7 +644,7 @@ type Gate = 'postgres' | 'redis';
 
 		test('the second copy 0.3-1 s later (Redis gate)', async () => {
 			const scenario = await deployGated('second copy 0.3-1 s later, redis', 'redis');
-			const unique = events(scenario, ROUND_ROBIN_EVENTS);
+			const unique = events(scenario);
 			await expectOneSideEffectEach(scenario, unique, async () => {
 				const copies: Array<Promise<number>> = [];
 				await runPool(unique, SENDERS, async (event) => {
@@ -661,13 +660,11 @@ type Gate = 'postgres' | 'redis';
 				'process killed and restarted between copies, postgres',
 				'postgres',
 			);
-			const unique = events(scenario, ROUND_ROBIN_EVENTS);
+			const unique = events(scenario);
 			await expectOneSideEffectEach(scenario, unique, async () => {
 				await runPool(unique, SENDERS, (event) => standard(scenario, event));
 				await stack.stopWebhook(0, { crash: true });
-				await runPool(unique.slice(0, ROUND_ROBIN_EVENTS / 2), SENDERS, (event) =>
-					standard(scenario, event),
-				);
+				await runPool(unique.slice(0, EVENTS / 2), SENDERS, (event) => standard(scenario, event));
 				await stack.startWebhook(0);
 				await runPool(unique, SENDERS, (event) => standard(scenario, event));
 			});
