@@ -380,7 +380,12 @@ export class TriggerMemory {
 		const [header, ...lines] = text.split('\n');
 		const [format, recorded] = header.split(' ');
 		if (format !== FORMAT) return;
-		if (recorded === '1') this.recordedByWatchdog = true;
+		const before = this.version;
+		let added = false;
+		if (recorded === '1' && !this.recordedByWatchdog) {
+			this.recordedByWatchdog = true;
+			added = true;
+		}
 		let dictionary: string[] = [];
 		const statuses = new Map<string, string>();
 		const modStamps = new Map<string, string>();
@@ -392,14 +397,19 @@ export class TriggerMemory {
 				if (!Number.isFinite(hour)) continue;
 				for (let start = 0; start + HASH_LENGTH <= run.length; start += HASH_LENGTH) {
 					const hash = run.slice(start, start + HASH_LENGTH);
-					if (!this.events.has(hash)) this.events.set(hash, hour);
+					if (!this.events.has(hash)) {
+						this.events.set(hash, hour);
+						added = true;
+					}
 				}
 			} else if (fields[0] === 'c') {
 				const modStamp = unpackModStamp(fields[3] ?? '');
 				const hour = Number(fields[2]);
 				const current = this.covers.get(fields[1]);
-				if (modStamp !== undefined && Number.isFinite(hour) && current === undefined)
+				if (modStamp !== undefined && Number.isFinite(hour) && current === undefined) {
 					this.covers.set(fields[1], { modStamp, hour });
+					added = true;
+				}
 			} else if (fields[0] === 'o' && fields[1]) {
 				const modStamp = unpackModStamp(fields[2] ?? '');
 				if (modStamp !== undefined) this.learnHash(fields[1], undefined, modStamp, true);
@@ -426,8 +436,12 @@ export class TriggerMemory {
 			if (modStamps.has(hash) || this.subjects.get(hash)?.status === undefined)
 				this.learnHash(hash, status, modStamp);
 		}
-		this.sortEvents();
-		this.version++;
+		// A string that brings nothing new (this process's own, read back late) costs its length, not a sort of
+		// every event the process holds.
+		if (added) {
+			this.sortEvents();
+			this.version++;
+		} else if (this.version !== before) this.version++;
 	}
 
 	/** Events oldest first again after a saved string brought older hours in. */

@@ -178,6 +178,21 @@ describe('TriggerMemory', () => {
 		expect(processA.size).toBe(2);
 	});
 
+	it('reads back an old string of its own (more saves since than it recognises) without sorting or re-saving', () => {
+		const memory = new TriggerMemory();
+		run(memory, 'case:a');
+		const old = throughJson(memory);
+		for (const key of ['case:b', 'case:c', 'case:d', 'case:e', 'case:f', 'case:g'])
+			run(memory, key);
+		const current = memory.serialize();
+		const sort = jest.spyOn(memory as unknown as { sortEvents(): void }, 'sortEvents');
+		memory.absorb(old, NOW);
+		expect(sort).not.toHaveBeenCalled();
+		// Unchanged: the next save is the string it already built.
+		expect(memory.serialize()).toBe(current);
+		expect(memory.size).toBe(7);
+	});
+
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
 		const memory = new TriggerMemory();
 		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
