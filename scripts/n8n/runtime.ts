@@ -898,7 +898,8 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 		...opts.env,
 	};
 	// n8n writes straight into the log file (it survives us), under a supervisor that stops it when we die.
-	const child = spawnSupervised(rt.nodeBin, [rt.n8nBin, command, ...(opts.args ?? [])], {
+	const nodeArgs = (process.env.BGC_N8N_NODE_ARGS ?? '').split(' ').filter(Boolean);
+	const child = spawnSupervised(rt.nodeBin, [...nodeArgs, rt.n8nBin, command, ...(opts.args ?? [])], {
 		cwd: userFolder,
 		env,
 		logFile,
