@@ -340,9 +340,14 @@ export class TriggerMemory {
 		skip = this.covers.size - this.duplicateMemorySize;
 		for (const [hash, { modStamp, hour }] of this.covers)
 			if (skip-- <= 0) lines.push(`c\t${hash}\t${hour}\t${packModStamp(modStamp)}`);
-		const ordered = [...this.subjects].filter(([, { ordered, modStamp }]) => ordered && modStamp);
-		for (const [hash, { modStamp }] of ordered.slice(-this.duplicateMemorySize))
-			lines.push(`o\t${hash}\t${packModStamp(modStamp!)}`);
+		// Two passes without copying the subjects: process memory holds up to PROCESS_LIMIT of them.
+		const isOrdered = ({ ordered, modStamp }: Subject) => ordered && Boolean(modStamp);
+		let ordered = 0;
+		for (const subject of this.subjects.values()) if (isOrdered(subject)) ordered++;
+		skip = ordered - this.duplicateMemorySize;
+		for (const [hash, subject] of this.subjects)
+			if (isOrdered(subject) && skip-- <= 0)
+				lines.push(`o\t${hash}\t${packModStamp(subject.modStamp!)}`);
 		if (this.recordedByWatchdog) {
 			const dictionary = new Map<string, number>();
 			for (const { status } of this.subjects.values())
