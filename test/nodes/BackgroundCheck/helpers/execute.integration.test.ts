@@ -20,7 +20,7 @@ import {
 	type RunSetup,
 } from '../../../helpers/executeContext';
 import { call, tokenFor } from '../../../helpers/sandbox';
-import { seededRandom } from '../../../reliability/harness';
+import { seededRandom } from '../../../helpers/seededRandom';
 import { createCase, newCaseParameters, useNodeSandbox } from '../../../helpers/nodeSandbox';
 
 const context = useNodeSandbox();
