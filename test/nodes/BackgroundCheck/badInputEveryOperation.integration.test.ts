@@ -387,7 +387,7 @@ const NAME_SLOTS: Slot[] = [
 		})),
 	},
 	// Spec 7 names case creation, aliases and the candidate-info update only: the bodies of Add Services and
-	// the verification-book search are not held to the name rule (test/security/securityReview.test.ts, finding 6).
+	// the verification-book search are not held to the name rule (helpers/helpers.test.ts, checkBody).
 ];
 
 /** Inside the value (leading and trailing blanks are trimmed from the typed name fields). */
