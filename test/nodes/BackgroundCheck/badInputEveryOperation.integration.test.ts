@@ -292,6 +292,17 @@ const ID_SLOTS: Slot[] = [
 		})),
 	},
 	{
+		operation: 'caseCreate',
+		field: 'Order Data > DOT Drug Order Data 1: Service (custom ID)',
+		set: with_((customServiceId) => ({
+			orderData: {
+				dotDrug: [
+					{ serviceId: '__custom', customServiceId, type: 'codt-drug-reason-for-test', value: 'x' },
+				],
+			},
+		})),
+	},
+	{
 		operation: 'caseAddServices',
 		field: 'Custom Service IDs',
 		set: with_((customServiceIds) => ({ customServiceIds })),
