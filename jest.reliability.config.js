@@ -1,8 +1,10 @@
 /**
- * Reliability suite: load, faults and bad input. The real-n8n files start their own n8n
- * 2.8.4 with the packed package, like the e2e suite (same global setup); the bad-input file runs the node
- * against the sandbox without n8n. Files end in `.reliability.ts`, so the default jest run does not pick
- * them up. Run in band: one n8n at a time on a 2-core machine. No timing is asserted; waits are bounded.
+ * Reliability suite: load, faults and bad input in real n8n. Each file starts its own n8n with the packed
+ * package, like the e2e suite (same global setup). Tests that need no n8n are in the default jest run
+ * (jest.config.js), which runs once; the breadth of bad input is
+ * test/nodes/BackgroundCheck/badInputEveryOperation.integration.test.ts. Files end in `.reliability.ts`, so
+ * the default jest run does not pick them up. Run in band: one n8n at a time on a 2-core machine. No timing
+ * is asserted; waits are bounded.
  *   npx jest -c jest.reliability.config.js      (npm run test:reliability)
  */
 module.exports = {

@@ -1,5 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a test: evaluates the credential's own expression as n8n would, never inside n8n */
-import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- a test: evaluates the credential's own expression as n8n would, never inside n8n */
+/** The credential: the token exchange, where the token goes (generated requests: the fuzz file), the base URL. */
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
 import {
@@ -8,6 +13,7 @@ import {
 	insecureUrlReason,
 	resolveBaseUrl,
 } from '../../credentials/shared/apiEnvironment';
+import { rejectionOf } from '../helpers/rejection';
 
 function helperAnswering(answer: (options: IHttpRequestOptions) => unknown) {
 	const calls: IHttpRequestOptions[] = [];
@@ -22,6 +28,8 @@ function helperAnswering(answer: (options: IHttpRequestOptions) => unknown) {
 	return { helper, calls };
 }
 
+const credential = new BackgroundCheckApi();
+
 const sandboxCredentials = {
 	environment: 'custom',
 	customBaseUrl: 'http://127.0.0.1:7450/',
@@ -31,8 +39,6 @@ const sandboxCredentials = {
 };
 
 describe('Background Check API credential', () => {
-	const credential = new BackgroundCheckApi();
-
 	it('exchanges apiKey + clientAccessToken for the token with one POST /auth/api', async () => {
 		const { helper, calls } = helperAnswering(() => ({
 			id: 'c1',
@@ -125,7 +131,7 @@ describe('Background Check API credential', () => {
 		).toEqual({ Authorization: 'Bearer jwt-token' });
 	});
 
-	it('attaches the token only for the origin of its own base URL (origin rules: security.test.ts)', async () => {
+	it('attaches the token only for the origin of its own base URL', async () => {
 		const production = {
 			environment: 'production',
 			productionBaseUrl: 'https://api.example.com/v1',
@@ -141,6 +147,84 @@ describe('Background Check API credential', () => {
 		).rejects.toThrow(
 			"Refusing to send the Background Check API token to https://other.example.com: it is sent only to https://api.example.com, the credential's base URL",
 		);
+	});
+
+	describe('for a production base URL', () => {
+		const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJncm91cCI6ImVhc3QifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+		const stored: ICredentialDataDecryptedObject = {
+			environment: 'production',
+			productionBaseUrl: 'https://api.example.com',
+			token: TOKEN,
+		};
+		const authenticate = (options: Record<string, unknown>) =>
+			credential.authenticate(stored, options as unknown as IHttpRequestOptions);
+
+		it.each<[string, Record<string, unknown>]>([
+			['a scheme-relative URL, which does not parse on its own', { url: '//evil.example/x' }],
+			[
+				'an absolute url next to a good baseURL (axios ignores the base)',
+				{ baseURL: 'https://api.example.com', url: 'http://evil.example/x' },
+			],
+			[
+				'an absolute HTTPS url next to a good baseURL',
+				{ baseURL: 'https://api.example.com', url: 'https://evil.example/x' },
+			],
+			[
+				'a baseURL of another host with a relative url',
+				{ baseURL: 'https://evil.example', url: '/case/list' },
+			],
+			["the request library's uri (HTTP Request node)", { uri: 'https://evil.example/case/list' }],
+			[
+				'url and uri that disagree',
+				{ url: 'https://api.example.com/case/list', uri: 'https://evil.example/x' },
+			],
+			['another port of the same host', { url: 'https://api.example.com:8443/case/list' }],
+			['plain HTTP to the same host', { url: 'http://api.example.com/case/list' }],
+			[
+				'the base host as user info of another host',
+				{ url: 'https://api.example.com@evil.example/x' },
+			],
+			[
+				'a host that only starts with the base host',
+				{ url: 'https://api.example.com.evil.example/x' },
+			],
+			['leading whitespace before another host', { url: ' https://evil.example/x' }],
+			['a relative URL with no base to resolve it against', { url: '/case/list' }],
+		])(
+			'refuses to attach the token to %s, saying why and without the token',
+			async (_case, options) => {
+				const error = await rejectionOf(authenticate(options));
+				expect(error.message).toMatch(/^Refusing to send/);
+				expect(error.message).not.toContain(TOKEN.slice(0, 20));
+			},
+		);
+
+		it.each<[string, Record<string, unknown>]>([
+			[
+				'the default port written out and the host in capitals',
+				{ url: 'https://API.EXAMPLE.com:443/case/list' },
+			],
+			[
+				'a relative url against the base',
+				{ baseURL: 'https://api.example.com/', url: '/case/list' },
+			],
+			[
+				'a url without a leading slash against the base',
+				{ baseURL: 'https://api.example.com', url: 'case/list' },
+			],
+		])('attaches the token to %s', async (_case, options) => {
+			expect((await authenticate(options)).headers).toMatchObject({
+				Authorization: `Bearer ${TOKEN}`,
+			});
+		});
+
+		it('follows no redirect with the token (a redirect may point anywhere)', async () => {
+			expect(await authenticate({ url: 'https://api.example.com/case/list' })).toMatchObject({
+				disableFollowRedirect: true,
+				followRedirect: false,
+				followAllRedirects: false,
+			});
+		});
 	});
 
 	it('exchanges the key pair without following redirects (a 307 would resend the pair elsewhere)', async () => {
@@ -170,7 +254,6 @@ describe('Background Check API credential', () => {
 
 describe('base URL rules', () => {
 	it("the credential test's expression picks the base URL the code picks, for every environment and an unknown one", () => {
-		const credential = new BackgroundCheckApi();
 		expect(credential.test.request.baseURL).toBe(BASE_URL_EXPRESSION);
 		// The expression's body, evaluated as n8n's expression engine would with $credentials in scope.
 		const evaluate = new Function(
@@ -219,5 +302,50 @@ describe('base URL rules', () => {
 				customBaseUrl: `https://api.example.com/v1${'/'.repeat(50)}`,
 			}),
 		).toBe('https://api.example.com/v1');
+	});
+
+	describe('a custom base URL with user info, a query or a fragment', () => {
+		const custom = (customBaseUrl: string) => ({ ...sandboxCredentials, customBaseUrl });
+		const failing = (error: Error) =>
+			helperAnswering(() => {
+				throw error;
+			});
+
+		it('is refused before the token exchange, and no message holds the password', async () => {
+			const { helper, calls } = failing(
+				Object.assign(new Error('getaddrinfo ENOTFOUND api.example.com'), { code: 'ENOTFOUND' }),
+			);
+			const withPassword = custom('https://user:s3cr3t@api.example.com');
+			const error = await rejectionOf(credential.preAuthentication.call(helper, withPassword));
+			expect(error.message).toMatch(/user name or password/);
+			expect(error.message).not.toContain('s3cr3t');
+			expect(calls).toEqual([]);
+			const authenticate = await rejectionOf(
+				credential.authenticate(withPassword, { url: 'https://api.example.com/x' }),
+			);
+			expect(authenticate.message).not.toContain('s3cr3t');
+		});
+
+		it('is not repeated when it does not parse (it may hold a password)', () => {
+			expect(() => resolveBaseUrl(custom('https://user:s3cr3t@'))).toThrow('not a valid URL');
+			expect(() => resolveBaseUrl(custom('https://user:s3cr3t@'))).not.toThrow('s3cr3t');
+		});
+
+		it.each([
+			[
+				'a query, which would receive the endpoint paths',
+				'https://api.example.com/?tenant=1',
+				/query/,
+			],
+			['an empty query', 'https://api.example.com/?', /query/],
+			['a fragment', 'https://api.example.com/#v1', /fragment/],
+		])('is refused with %s, before the token exchange', async (_case, baseUrl, reason) => {
+			expect(() => resolveBaseUrl(custom(baseUrl))).toThrow(reason);
+			const { helper, calls } = failing(new Error('unreachable'));
+			await expect(credential.preAuthentication.call(helper, custom(baseUrl))).rejects.toThrow(
+				reason,
+			);
+			expect(calls).toEqual([]);
+		});
 	});
 });

@@ -31,11 +31,13 @@ export const RUNS = {
  * The linear-time property: for generated units (short strings of the characters a parser or redaction
  * reacts to), `run` on an input of 64 KiB built from the unit (by default the unit repeated) costs well
  * under quadratic time against 16 KiB. No shrinking on failure: a timed property would re-measure for minutes.
+ * `examples` are units tried on every run before the generated ones (inputs that were once quadratic).
  */
 export function assertLinear(
 	unit: fc.Arbitrary<string>,
 	run: (input: string) => unknown,
 	build: (piece: string, length: number) => string = repeatTo,
+	examples: string[] = [],
 ): void {
 	fc.assert(
 		fc.property(unit, (piece) => {
@@ -44,7 +46,13 @@ export function assertLinear(
 			expect([small.length, large.length]).toEqual([16 * KiB, 64 * KiB]);
 			return linearCostRatio(run, small, large).ratio < LINEAR_RATIO_BOUND;
 		}),
-		{ ...runs(RUNS.timed), endOnFailure: true },
+		{
+			...runs(RUNS.timed),
+			// fast-check counts examples among numRuns: the generated units stay RUNS.timed.
+			numRuns: runs(RUNS.timed).numRuns! + examples.length,
+			examples: examples.map((example) => [example] as [string]),
+			endOnFailure: true,
+		},
 	);
 }
 

@@ -4,8 +4,8 @@
  * - the API answering 5xx, slowly (inside and beyond the node's 60 s timeout) or dropping the connection:
  *   a clear error (the "may or may not" wording for a write), case creation sent exactly once (the sandbox's
  *   request log), reads working again once the fault clears, every execution finished (bounded waits);
- * - a sample of the bad inputs of badInput.reliability.ts, mapped from items by expressions: each item's
- *   error names the field and the item, and nothing is sent;
+ * - a sample of the bad inputs of test/nodes/BackgroundCheck/badInputEveryOperation.integration.test.ts,
+ *   mapped from items by expressions: each item's error names the field and the item, and nothing is sent;
  * - another group's token cannot read or change a case, and the error says why.
  * One n8n and one sandbox for the file; the sandbox is not reset (a slow request runs across tests).
  */
@@ -26,7 +26,8 @@ import {
 	type N8nNode,
 } from '../e2e/harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
-import { escapedRequests, waitFor } from './harness';
+import { escapedRequests } from '../helpers/specEndpoints';
+import { waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -345,7 +346,7 @@ describe('an API answering 5xx or dropping the connection', () => {
 	});
 });
 
-describe('bad input in real n8n (a sample; badInput.reliability.ts has the breadth)', () => {
+describe('bad input in real n8n (a sample; badInputEveryOperation.integration.test.ts has the breadth)', () => {
 	test('Case > Get over items whose IDs are empty, blank, paths, dot segments, encoded, with ? or #: one error item each naming the field and the item, only the good ID sent', async () => {
 		const [created] = nodeOutput(
 			(await run('fixture', [createCaseNode(newEmail('ids'))])).execution,

@@ -20,7 +20,8 @@ import {
 } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
-import { READY_AFTER_KILL_MS as READY_MS, seededRandom, sleep, waitFor } from './harness';
+import { seededRandom } from '../helpers/seededRandom';
+import { READY_AFTER_KILL_MS as READY_MS, sleep, waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

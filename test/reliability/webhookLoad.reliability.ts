@@ -23,7 +23,8 @@ import {
 import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
 import { eventBody, nowSeconds, signedHeaders } from '../helpers/deliveries';
 import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
-import { runPool, seededRandom, shuffle, waitFor } from './harness';
+import { seededRandom, shuffle } from '../helpers/seededRandom';
+import { runPool, waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -106,12 +106,16 @@ describe('verifyDelivery', () => {
 		);
 	});
 
-	it('joins a repeated webhook-signature header', () => {
+	it('joins a repeated webhook-signature header, and refuses it when no line matches', () => {
 		const headers = {
 			...standardHeaders(),
 			'webhook-signature': ['v1,AAAA', standardHeaders()['webhook-signature']],
 		};
 		expect(verifyDelivery(headers, body, config(), NOW_MS).valid).toBe(true);
+		const other = standardHeaders(body, generateWebhookSecret())['webhook-signature'];
+		expect(
+			verifyDelivery({ ...headers, 'webhook-signature': [other, other] }, body, config(), NOW_MS),
+		).toEqual({ valid: false, reason: 'signature mismatch' });
 	});
 
 	it('refuses a legacy delivery under Standard and a Standard one under Legacy', () => {

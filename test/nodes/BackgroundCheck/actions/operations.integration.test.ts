@@ -443,16 +443,3 @@ describe('Reference lists', () => {
 		]);
 	});
 });
-
-describe('Several input items', () => {
-	it('runs once per item and links every output item to its input item', async () => {
-		const output = await context.run(
-			{ resource: 'package', operation: 'getServices', packageId: 'pkg-driver', returnAll: true },
-			{ items: [{ json: { row: 1 } }, { json: { row: 2 } }] },
-		);
-		expect(output).toHaveLength(8);
-		expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
-			0, 0, 0, 0, 1, 1, 1, 1,
-		]);
-	});
-});

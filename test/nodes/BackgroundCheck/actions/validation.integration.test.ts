@@ -1,20 +1,20 @@
 /**
  * Bad input is refused before any request (not even the token exchange), with an error that names the field
- * and the item; "Continue On Fail" puts the error on the item and goes on. API failures: no retry of writes,
- * the "may or may not" wording, 409 / 403, and the one re-exchange after a 401.
+ * and the item: the cases the breadth of badInputEveryOperation.integration.test.ts does not hold (how a
+ * refused character is named, names sent in NFC, nothing to send, the failing item after others ran).
+ * API failures: no retry of writes, the "may or may not" wording, 409 / 403, and the one re-exchange after
+ * a 401. Continue On Fail: execute.integration.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { byId, itemWithFile } from '../../../helpers/executeContext';
+import { byId } from '../../../helpers/executeContext';
 import {
 	createCase,
 	newCaseParameters,
 	useNodeSandbox,
 	type NodeSandbox,
 } from '../../../helpers/nodeSandbox';
-
-const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 
 const context = useNodeSandbox();
 
@@ -80,148 +80,7 @@ describe('validation before any request', () => {
 		);
 	});
 
-	it('refuses a staffingAgency over 100 characters in order data and in testimony', async () => {
-		const tooLong = 'S'.repeat(101);
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({
-				orderData: {
-					employment: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency: tooLong }],
-				},
-			}),
-			/^orderData\[0\]\.staffingAgency is 101 characters long; the API accepts at most 100/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{
-				resource: 'testimony',
-				operation: 'update',
-				testimonyId: 'testimony-1',
-				caseId: byId('case-1'),
-				testimonyOptions: { staffingAgency: tooLong },
-			},
-			/^staffingAgency is 101 characters long/,
-		);
-	});
-
-	it('refuses empty IDs, naming the field', async () => {
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'case', operation: 'get', caseId: byId('') },
-			/^Case ID is empty/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'case', operation: 'get', caseId: byId('   ') },
-			/^Case ID is empty/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'package', operation: 'getServices', packageId: '' },
-			/^Package ID is empty/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'caseData', operation: 'cancelSearch', caseDataId: 'case-data-1', searchId: '' },
-			/^Search ID is empty/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'case', operation: 'getData', caseId: byId('case-1'), serviceTypeId: byId('') },
-			/^Service Type ID is empty/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{
-				resource: 'testimony',
-				operation: 'create',
-				caseId: byId('case-1'),
-				cplcId: '',
-				firstName: 'A',
-				lastName: 'B',
-				licenseNumber: 'L',
-				certifyingBody: 'C',
-			},
-			/^CPLC Definition ID is empty/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{
-				resource: 'testimony',
-				operation: 'update',
-				testimonyId: '',
-				caseId: byId('case-1'),
-				licenseFields: { state: 'TX' },
-			},
-			/^Testimony ID is empty/,
-		);
-	});
-
-	it('refuses IDs with slashes, dot segments, spaces, ? or #', async () => {
-		for (const malformed of ['a/b', '../x', '..', '.', 'case 1', 'case?x=1', 'case#1', 'a\\b']) {
-			context.sandbox.admin.reset();
-			await expectRefusedBeforeAnyRequest(
-				{ resource: 'case', operation: 'get', caseId: byId(malformed) },
-				/^Case ID ".*" is not a valid ID/,
-			);
-		}
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'caseData', operation: 'cancelSearch', caseDataId: 'x/y', searchId: 's' },
-			/^Case Data ID "x\/y" is not a valid ID/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ customServiceIds: 'service-bankruptcy, service drug' }),
-			/^Custom Service IDs "service drug" is not a valid ID/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({
-				orderData: {
-					dotDrug: [
-						{
-							serviceId: '__custom',
-							customServiceId: '',
-							type: 'codt-drug-reason-for-test',
-							value: 'x',
-						},
-					],
-				},
-			}),
-			/^Order Data > DOT Drug Order Data 1: Service \(custom ID\) is empty/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({
-				orderData: {
-					employment: [{ serviceId: EMPLOYMENT_VERIFICATION, secureDocumentIds: 'doc-1, ../doc' }],
-				},
-			}),
-			/^Order Data > Employment 1: Secure Document IDs "\.\.\/doc" is not a valid ID/,
-		);
-	});
-
-	it('refuses JSON fields that do not parse or are not objects', async () => {
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ additionalBody: '{ "candidate": ' }),
-			/^Additional Fields \(JSON\) is not valid JSON/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ additionalBody: '[1, 2]' }),
-			/^Additional Fields \(JSON\) must be a JSON object/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({
-				orderData: {
-					other: [{ serviceId: '', type: 't', additionalFields: 'jurisdictions: Travis' }],
-				},
-			}),
-			/^Order Data > Other Order Data 1: Additional Fields \(JSON\) is not valid JSON/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'case', operation: 'getMany', additionalQuery: '"page=2"' },
-			/^Additional Query Parameters \(JSON\) must be a JSON object/,
-		);
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'secureDocument', operation: 'create', additionalDocumentFields: '{,}' },
-			/^Additional Document Fields \(JSON\) is not valid JSON/,
-			{ items: [itemWithFile('a.pdf', Buffer.from('a'), 'application/pdf')] },
-		);
-	});
-
-	it('refuses required values left empty and requests with nothing to send', async () => {
-		await expectRefusedBeforeAnyRequest(
-			newCaseParameters({ candidateEmail: ' ' }),
-			/^Candidate Email is empty/,
-		);
+	it('refuses Add Services without services and a testimony update with nothing to update', async () => {
 		await expectRefusedBeforeAnyRequest(
 			{ resource: 'case', operation: 'addServices', caseId: byId('case-1'), services: [] },
 			/^Services is empty/,
@@ -229,14 +88,6 @@ describe('validation before any request', () => {
 		await expectRefusedBeforeAnyRequest(
 			{ resource: 'testimony', operation: 'update', testimonyId: 't-1', caseId: byId('case-1') },
 			/^Nothing to update/,
-		);
-	});
-
-	it('refuses a secure document when the item has no such binary field', async () => {
-		await expectRefusedBeforeAnyRequest(
-			{ resource: 'secureDocument', operation: 'create', binaryPropertyName: 'license' },
-			/^The item has no binary field 'license'/,
-			{ items: [itemWithFile('a.pdf', Buffer.from('a'), 'application/pdf')] },
 		);
 	});
 
@@ -254,44 +105,6 @@ describe('validation before any request', () => {
 		expect(context.apiRequests().map((entry) => entry.path)).toEqual([
 			'/package/id/pkg-driver/services',
 		]);
-	});
-});
-
-describe('Continue On Fail', () => {
-	it('puts the error on the failing item, links it, and runs the other items', async () => {
-		const output = await context.run(
-			{
-				resource: 'case',
-				operation: 'get',
-				caseId: (item: { json: IDataObject }) => byId(item.json.caseId as string),
-			},
-			{
-				continueOnFail: true,
-				items: [
-					{ json: { caseId: '' } },
-					{ json: { caseId: 'no-such-case' } },
-					{ json: { caseId: 'a/b' } },
-				],
-			},
-		);
-		expect(output).toEqual([
-			{
-				json: { error: 'Case ID is empty [item 0]', errorDescription: expect.any(String) },
-				pairedItem: { item: 0 },
-			},
-			{
-				json: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') },
-				pairedItem: { item: 1 },
-			},
-			{
-				json: {
-					error: 'Case ID "a/b" is not a valid ID [item 2]',
-					errorDescription: expect.any(String),
-				},
-				pairedItem: { item: 2 },
-			},
-		]);
-		expect(context.apiRequests().map((entry) => entry.path)).toEqual(['/case/id/no-such-case']);
 	});
 });
 

@@ -20,7 +20,7 @@ import {
 	type RunSetup,
 } from '../../../helpers/executeContext';
 import { call, tokenFor } from '../../../helpers/sandbox';
-import { seededRandom } from '../../../reliability/harness';
+import { seededRandom } from '../../../helpers/seededRandom';
 import { createCase, newCaseParameters, useNodeSandbox } from '../../../helpers/nodeSandbox';
 
 const context = useNodeSandbox();
@@ -137,11 +137,14 @@ describe('a read with Concurrent Requests', () => {
 			.map((id, index) =>
 				index === 2 ? 'no-such-case' : index === 5 ? 'a/b' : index === 9 ? '' : id,
 			);
+		const before = context.apiRequests().length;
 		const { output, maxInFlight } = await runTraced(
 			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 4 } },
 			{ items: itemsFor(inputs), continueOnFail: true },
 		);
 		expect(maxInFlight).toBeLessThanOrEqual(4);
+		// the two refused IDs sent nothing
+		expect(context.apiRequests().slice(before)).toHaveLength(inputs.length - 2);
 		expect(output).toEqual(
 			inputs.map((id, index) => {
 				const pairedItem = { item: index };
@@ -188,7 +191,7 @@ describe('a read with Concurrent Requests', () => {
 		expect(gets.length).toBeLessThanOrEqual(7 + 3);
 	});
 
-	it('works for list operations too: one list per input item, in order', async () => {
+	it('works for list operations too: one whole list per input item, in order, each output linked to its item', async () => {
 		const { output, maxInFlight } = await runTraced(
 			{
 				resource: 'package',
@@ -212,6 +215,7 @@ describe('a read with Concurrent Requests', () => {
 				.filter((entry) => (entry.pairedItem as { item: number }).item === item)
 				.map((entry) => entry.json.serviceId);
 		expect(firstOf(3)).toEqual(firstOf(0));
+		expect(firstOf(2)).toHaveLength(4);
 	});
 });
 

@@ -68,6 +68,19 @@ describe('API error shapes', () => {
 		expect(emoji.startsWith(`${'x'.repeat(API_TEXT_EXCERPT_LENGTH - 1)}…`)).toBe(true);
 	});
 
+	it('bounds the message of a 120 KiB answer, past the 64 KiB read, as JSON, text or an HTML page', () => {
+		const json = describeApiError('POST', '/case/create', 400, {
+			message: `lastName is invalid. ${'x'.repeat(120 * 1024)}`,
+		});
+		expect(json.message.startsWith('lastName is invalid. xxx')).toBe(true);
+		for (const described of [
+			json,
+			describeApiError('GET', '/case/id/x', 404, 'y'.repeat(120 * 1024)),
+			describeApiError('GET', '/case/list', 502, `<html>${'z'.repeat(120 * 1024)}`),
+		])
+			expect(described.message.length).toBeLessThan(1000);
+	});
+
 	it('bounds the list of existing cases of a 409', () => {
 		const cases = Array.from({ length: 10_000 }, (_, index) => ({ id: `case-${index}` }));
 		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases });

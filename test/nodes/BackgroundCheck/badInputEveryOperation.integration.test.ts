@@ -1,7 +1,7 @@
 /**
- * Bad input for every operation of the Background Check node, in breadth (no n8n: the node's execute
- * against the sandbox over real HTTP, test/helpers/nodeSandbox.ts; a sample runs through real n8n in
- * apiFaults.reliability.ts):
+ * Bad input for every operation of the Background Check node, in breadth (the node's execute against the
+ * sandbox over real HTTP, test/helpers/nodeSandbox.ts; no n8n, so it runs once, with the unit and
+ * integration tests; a sample runs through real n8n in test/reliability/apiFaults.reliability.ts):
  * - names with characters the API refuses, over-long staffingAgency, IDs that are empty, blank, dot
  *   segments, slashes, encoded dots and slashes, `%`, `?`, `#`, control characters, and malformed, non-object,
  *   deeply nested and huge JSON: each is refused before any request (not even the token exchange) with an
@@ -14,13 +14,17 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../../sandbox';
-import { byId, itemWithFile } from '../helpers/executeContext';
-import { startNodeSandbox, type NodeSandbox } from '../helpers/nodeSandbox';
-import { escapedRequests, matchEndpoint, seededRandom } from './harness';
+import type { RequestLogEntry } from '../../../sandbox';
+import { byId, itemWithFile } from '../../helpers/executeContext';
+import { startNodeSandbox, type NodeSandbox } from '../../helpers/nodeSandbox';
+import { seededRandom } from '../../helpers/seededRandom';
+import { escapedRequests, matchEndpoint } from '../../helpers/specEndpoints';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
+
+// Hundreds of node runs per test, several of them with megabytes of JSON.
+jest.setTimeout(60_000);
 
 let context: NodeSandbox;
 /** Every request the sandbox received in this file (its own log is reset per run and bounded). */
@@ -288,6 +292,17 @@ const ID_SLOTS: Slot[] = [
 		})),
 	},
 	{
+		operation: 'caseCreate',
+		field: 'Order Data > DOT Drug Order Data 1: Service (custom ID)',
+		set: with_((customServiceId) => ({
+			orderData: {
+				dotDrug: [
+					{ serviceId: '__custom', customServiceId, type: 'codt-drug-reason-for-test', value: 'x' },
+				],
+			},
+		})),
+	},
+	{
 		operation: 'caseAddServices',
 		field: 'Custom Service IDs',
 		set: with_((customServiceIds) => ({ customServiceIds })),
@@ -383,7 +398,7 @@ const NAME_SLOTS: Slot[] = [
 		})),
 	},
 	// Spec 7 names case creation, aliases and the candidate-info update only: the bodies of Add Services and
-	// the verification-book search are not held to the name rule (test/security/securityReview.test.ts, finding 6).
+	// the verification-book search are not held to the name rule (helpers/helpers.test.ts, checkBody).
 ];
 
 /** Inside the value (leading and trailing blanks are trimmed from the typed name fields). */
