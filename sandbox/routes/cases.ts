@@ -12,7 +12,8 @@ import { randomUUID } from 'crypto';
 
 import { buildCaseData } from '../caseData';
 import { DEMO_COMPANY, PACKAGES } from '../fixtures';
-import { HttpError, created, isPlainObject, ok, requireObjectBody } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { HttpError, created, ok, requireObjectBody } from '../http';
 import type { ApiClient, CaseRecord } from '../state';
 import { caseStepFields } from '../statuses';
 import type { SandboxContext } from '../world';

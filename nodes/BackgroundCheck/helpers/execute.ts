@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { wholeNumberIn } from '../../shared/values';
+import { isPlainObject, wholeNumberIn } from '../../shared/values';
 
 /** What one input item produced: one output item, or several (a list operation). */
 export type ItemResult = IDataObject | IDataObject[];
@@ -231,8 +231,7 @@ export function concurrencyOption(this: IExecuteFunctions, optionsCollection = '
  * is empty or not an object, the item says what was done instead of being empty.
  */
 export function asRecord(response: unknown, whenNoRecord: IDataObject): IDataObject {
-	if (response !== null && typeof response === 'object' && !Array.isArray(response))
-		return response as IDataObject;
+	if (isPlainObject(response)) return response;
 	return response === undefined || response === null || response === ''
 		? whenNoRecord
 		: { ...whenNoRecord, response: response as IDataObject[string] };
