@@ -11,7 +11,7 @@
  * the pace, and a step at which the case stops moving by itself.
  */
 import { isKnownServiceId } from '../nodes/shared/catalog';
-import { defaultPendingPath, searchRecordsOf } from './caseData';
+import { defaultPendingPath, searchRecordsOf } from './caseDataRecords';
 import type { SandboxClock } from './clock';
 import { isPlainObject } from '../nodes/shared/values';
 import { badRequest, notFound } from './http';

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'crypto';
 
-import { buildCaseData } from '../caseData';
+import { buildCaseData } from '../caseDataRecords';
 import { DEMO_COMPANY, PACKAGES } from '../fixtures';
 import { isPlainObject } from '../../nodes/shared/values';
 import { HttpError, created, ok, requireObjectBody } from '../http';

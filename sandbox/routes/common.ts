@@ -1,6 +1,6 @@
 /** Helpers every API route file uses: group-scoped lookups, body checks and pagination. */
 import { isKnownServiceId } from '../../nodes/shared/catalog';
-import { findBodyViolations } from '../../nodes/shared/validation';
+import { findBodyViolations } from '../../nodes/shared/bodyRules';
 import { wholeNumberIn } from '../../nodes/shared/values';
 import { badRequest, forbidden, invalidCase, notFound, type Route } from '../http';
 import type { ApiClient, CaseDataRecord, CaseRecord } from '../state';

@@ -14,13 +14,13 @@ import type {
 
 import { BackgroundCheckApi } from '../../credentials/BackgroundCheckApi.credentials';
 import { describeApiError, redact } from '../../nodes/shared/transport';
-import { checkBody } from '../../nodes/BackgroundCheck/helpers/validation';
+import { checkBody } from '../../nodes/BackgroundCheck/helpers/inputChecks';
 import {
 	verifyDelivery,
 	type VerificationConfig,
 } from '../../nodes/BackgroundCheckTrigger/verification';
 import { resolveBaseUrl } from '../../credentials/shared/apiEnvironment';
-import { findInvalidNameCharacters } from '../../nodes/shared/validation';
+import { findInvalidNameCharacters } from '../../nodes/shared/bodyRules';
 import {
 	generateWebhookSecret,
 	signStandardWebhook,

@@ -15,7 +15,7 @@ import {
 	SERVICE_OPTIONS,
 	resolveServiceId,
 } from './services';
-import { parseJsonObject, requireId, requireIdList } from './validation';
+import { parseJsonObject, requireId, requireIdList } from './inputChecks';
 
 const NO_SERVICE = '';
 

@@ -4,7 +4,7 @@ import { STAFFING_AGENCY_MAX_LENGTH } from '../../shared/catalog';
 import { mergeBody, withoutEmptyValues } from './body';
 import { additionalBodyField, concurrencyField } from './fields';
 import { readAdditionalBody } from './parameters';
-import { checkBody, requireId, requireIdList } from './validation';
+import { checkBody, requireId, requireIdList } from './inputChecks';
 
 /**
  * The CPLC field keys of spec 2.3, in a definition's display order. Those the spec observed as required

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { findBodyViolations, type BodyRules } from '../../shared/validation';
+import { findBodyViolations, type BodyRules } from '../../shared/bodyRules';
 import { isPlainObject } from '../../shared/values';
 
 /** How an error names the item it is about, in n8n's own wording. */
