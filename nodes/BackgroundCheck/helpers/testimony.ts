@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { STAFFING_AGENCY_MAX_LENGTH } from '../../shared/catalog';
 import { mergeBody, withoutEmptyValues } from './body';
-import { additionalBodyField, concurrencyField } from './fields';
+import { additionalBodyField, concurrencyField, secureDocumentIdsField } from './fields';
 import { readAdditionalBody } from './parameters';
 import { checkBody, requireId, requireIdList } from './inputChecks';
 
@@ -128,15 +128,9 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 			placeholder: 'Add option',
 			default: {},
 			options: [
-				{
-					displayName: 'Secure Document IDs',
-					name: 'secureDocumentIds',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. 0b6f3c1e-..., 9d2a7e44-...',
-					description:
-						'Comma-separated IDs of secure documents (from Secure Document > Create) that back this testimony, such as a scan of the license. Sent as secureDocumentIds.',
-				},
+				secureDocumentIdsField(
+					'Comma-separated IDs of secure documents (from Secure Document > Create) that back this testimony, such as a scan of the license. Sent as secureDocumentIds.',
+				),
 				{
 					displayName: 'Staffing Agency',
 					name: 'staffingAgency',
