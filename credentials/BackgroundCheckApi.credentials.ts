@@ -65,16 +65,12 @@ export class BackgroundCheckApi implements ICredentialType {
 			displayName: 'Environment',
 			name: 'environment',
 			type: 'options',
-			options: [
-				{ name: 'Stage', value: 'stage', description: 'Test orders; no real screenings are run' },
-				{ name: 'Production', value: 'production', description: 'Real orders for real candidates' },
-				{
-					name: 'Custom',
-					value: 'custom',
-					description: 'Any other address, such as the local sandbox on 127.0.0.1',
-				},
-			],
-			default: 'stage',
+			options: API_ENVIRONMENTS.map(({ name, label, choiceDescription }) => ({
+				name: label,
+				value: name,
+				description: choiceDescription,
+			})),
+			default: API_ENVIRONMENTS[0].name,
 		},
 		...API_ENVIRONMENTS.map(
 			(environment): INodeProperties => ({
@@ -84,7 +80,7 @@ export class BackgroundCheckApi implements ICredentialType {
 				default: environment.defaultBaseUrl,
 				required: environment.name === 'custom',
 				placeholder: environment.placeholder,
-				description: environment.description,
+				description: environment.fieldDescription,
 				displayOptions: { show: { environment: [environment.name] } },
 			}),
 		),

@@ -7,15 +7,8 @@ import type { RevocationSelector } from './auth';
 import type { ClockView } from './clock';
 import type { FaultRule, FaultRuleInput } from './faults';
 import { DEMO_COMPANY, DEMO_CREDENTIALS, type DemoCredential } from './fixtures';
-import {
-	badRequest,
-	isPlainObject,
-	notFound,
-	ok,
-	requireObjectBody,
-	type ApiRequest,
-	type Route,
-} from './http';
+import { isPlainObject } from '../nodes/shared/values';
+import { badRequest, notFound, ok, requireObjectBody, type ApiRequest, type Route } from './http';
 import type { CaseScript } from './lifecycle';
 import { ADMIN_PREFIX } from './server';
 import type { CaseDataView, CaseView } from './state';

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'crypto';
 
-import { badRequest, isPlainObject, notFound } from './http';
+import { isPlainObject } from '../nodes/shared/values';
+import { badRequest, notFound } from './http';
 
 export type FaultKind = 'status' | 'latency' | 'drop' | 'rateLimit';
 

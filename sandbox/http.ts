@@ -5,6 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'http';
 
+import { isPlainObject } from '../nodes/shared/values';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A response: a string body is sent as text/plain, anything else as JSON. */
@@ -107,10 +109,6 @@ export function compilePath(pattern: string): (path: string) => Record<string, s
 		names.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1])));
 		return params;
 	};
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The body as an object, or a 400 when the route needs one and got something else. */

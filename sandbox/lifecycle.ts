@@ -11,9 +11,10 @@
  * the pace, and a step at which the case stops moving by itself.
  */
 import { isKnownServiceId } from '../nodes/shared/catalog';
-import { defaultPendingPath, searchRecordsOf } from './caseData';
+import { defaultPendingPath, searchRecordsOf } from './caseDataRecords';
 import type { SandboxClock } from './clock';
-import { badRequest, isPlainObject, notFound } from './http';
+import { isPlainObject } from '../nodes/shared/values';
+import { badRequest, notFound } from './http';
 import type { CaseDataRecord, CaseRecord, SandboxStore } from './state';
 import {
 	FINAL_CASE_DATA_STATUSES,

@@ -2,6 +2,8 @@
 /** Keeps credentials out of the request and delivery logs. */
 import type { IncomingHttpHeaders } from 'http';
 
+import { isPlainObject } from '../nodes/shared/values';
+
 export const REDACTED = '[redacted]';
 
 const SECRET_KEYS = new Set(['apikey', 'clientaccesstoken', 'password', 'token', 'secret']);
@@ -9,9 +11,9 @@ const SECRET_KEYS = new Set(['apikey', 'clientaccesstoken', 'password', 'token',
 /** A deep copy of a JSON value with every credential-like property replaced. */
 export function redactSecrets(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(redactSecrets);
-	if (value === null || typeof value !== 'object') return value;
+	if (!isPlainObject(value)) return value;
 	return Object.fromEntries(
-		Object.entries(value as Record<string, unknown>).map(([key, entry]) => [
+		Object.entries(value).map(([key, entry]) => [
 			key,
 			SECRET_KEYS.has(key.toLowerCase()) && entry !== null && entry !== undefined
 				? REDACTED

@@ -1,33 +1,39 @@
 /**
  * Where the API lives. The spec names a stage and a production environment but not their addresses, so
  * both are editable defaults in the credential; "custom" covers anything else, such as the local sandbox.
+ * The credential's Environment choices, its base URL fields and the credential test's expression are made
+ * from this table, and resolveBaseUrl reads it: one rule for which address an environment means. The first
+ * environment is the default.
  */
 export const API_ENVIRONMENTS = [
 	{
 		name: 'stage',
 		label: 'Stage',
+		choiceDescription: 'Test orders; no real screenings are run',
 		field: 'stageBaseUrl',
 		defaultBaseUrl: 'https://stage-api.background-check.invalid',
 		placeholder: 'https://stage-api.your-screening-provider.com',
-		description:
+		fieldDescription:
 			'The stage base address your service operator gave you. The API specification does not publish it, so replace the default.',
 	},
 	{
 		name: 'production',
 		label: 'Production',
+		choiceDescription: 'Real orders for real candidates',
 		field: 'productionBaseUrl',
 		defaultBaseUrl: 'https://api.background-check.invalid',
 		placeholder: 'https://api.your-screening-provider.com',
-		description:
+		fieldDescription:
 			'The production base address your service operator gave you. The API specification does not publish it, so replace the default.',
 	},
 	{
 		name: 'custom',
 		label: 'Custom',
+		choiceDescription: 'Any other address, such as the local sandbox on 127.0.0.1',
 		field: 'customBaseUrl',
 		defaultBaseUrl: '',
 		placeholder: 'http://127.0.0.1:7450',
-		description:
+		fieldDescription:
 			'HTTPS address of the API. Plain HTTP is accepted only for a loopback host such as the local sandbox.',
 	},
 ] as const;

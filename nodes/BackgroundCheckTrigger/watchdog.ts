@@ -25,7 +25,7 @@
  */
 import type { CronExpression, IDataObject } from 'n8n-workflow';
 
-import { collectPages, recordsOf } from '../shared/transport/lists';
+import { collectPages, recordsOf } from '../shared/transport/listResponses';
 import { isPlainObject } from '../shared/values';
 import { CASE_DATA_STATUSES } from '../shared/catalog';
 import {

@@ -1,6 +1,7 @@
 /** Spec 4.1 POST /auth/api: exchanges an apiKey + clientAccessToken pair for the client resource of 2.1. */
 import { apiClientResource } from '../auth';
-import { forbidden, isPlainObject, ok } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { forbidden, ok } from '../http';
 import type { ApiRoute } from './common';
 
 export const authRoutes: ApiRoute[] = [

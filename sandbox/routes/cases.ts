@@ -10,9 +10,10 @@
  */
 import { randomUUID } from 'crypto';
 
-import { buildCaseData } from '../caseData';
+import { buildCaseData } from '../caseDataRecords';
 import { DEMO_COMPANY, PACKAGES } from '../fixtures';
-import { HttpError, created, isPlainObject, ok, requireObjectBody } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { HttpError, created, ok, requireObjectBody } from '../http';
 import type { ApiClient, CaseRecord } from '../state';
 import { caseStepFields } from '../statuses';
 import type { SandboxContext } from '../world';
@@ -129,14 +130,23 @@ function createCase(body: Record<string, unknown>, context: SandboxContext, call
 		crStamp: now,
 		modStamp: now,
 	};
-	for (const serviceId of serviceIds) {
-		const caseData = buildCaseData(record.id, serviceId, orderData, now);
-		store.caseData.set(caseData.id, caseData);
-		record.caseDataIds.push(caseData.id);
-	}
+	for (const serviceId of serviceIds) addCaseData(record, serviceId, orderData, now, context);
 	store.cases.set(record.id, record);
 	lifecycle.start(record);
 	return store.caseView(record);
+}
+
+/** A new case data of `serviceId` in the case (one per service). */
+function addCaseData(
+	record: CaseRecord,
+	serviceId: string,
+	orderData: Record<string, unknown>[],
+	now: string,
+	context: SandboxContext,
+): void {
+	const caseData = buildCaseData(record.id, serviceId, orderData, now);
+	context.world.store.caseData.set(caseData.id, caseData);
+	record.caseDataIds.push(caseData.id);
 }
 
 function addServices(
@@ -157,10 +167,7 @@ function addServices(
 	const now = context.clock.nowIso();
 	// Services already in the case are skipped, so a retried request does not add them twice.
 	for (const serviceId of new Set(objectsOf(body.services).map((service) => String(service.id)))) {
-		if (present.has(serviceId)) continue;
-		const caseData = buildCaseData(record.id, serviceId, orderData, now);
-		store.caseData.set(caseData.id, caseData);
-		record.caseDataIds.push(caseData.id);
+		if (!present.has(serviceId)) addCaseData(record, serviceId, orderData, now, context);
 	}
 	record.orderData.push(...orderData);
 	record.modStamp = now;

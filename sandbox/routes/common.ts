@@ -1,6 +1,7 @@
 /** Helpers every API route file uses: group-scoped lookups, body checks and pagination. */
 import { isKnownServiceId } from '../../nodes/shared/catalog';
-import { findBodyViolations } from '../../nodes/shared/validation';
+import { findBodyViolations } from '../../nodes/shared/bodyRules';
+import { wholeNumberIn } from '../../nodes/shared/values';
 import { badRequest, forbidden, invalidCase, notFound, type Route } from '../http';
 import type { ApiClient, CaseDataRecord, CaseRecord } from '../state';
 import type { SandboxContext } from '../world';
@@ -110,10 +111,8 @@ function pageNumber(
 	max: number,
 ): number {
 	if (value === undefined || value === null || value === '') return fallback;
-	const number = Number(value);
-	if (!Number.isInteger(number) || number < min || number > max) {
-		throw badRequest(`${name} must be an integer from ${min} to ${max}`);
-	}
+	const number = wholeNumberIn(value, min, max);
+	if (number === undefined) throw badRequest(`${name} must be an integer from ${min} to ${max}`);
 	return number;
 }
 

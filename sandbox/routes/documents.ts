@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'crypto';
 
-import { created, isPlainObject, requireObjectBody } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { created, requireObjectBody } from '../http';
 import type { SecureDocumentRecord } from '../state';
 import { BodyProblems, type ApiRoute } from './common';
 

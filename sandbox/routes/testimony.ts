@@ -7,7 +7,8 @@
 import { randomUUID } from 'crypto';
 
 import { CPLC_DEFINITIONS, type CplcDefinition } from '../fixtures';
-import { created, isPlainObject, notFound, ok, requireObjectBody } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { created, notFound, ok, requireObjectBody } from '../http';
 import type { ApiClient, TestimonyField, TestimonyRecord } from '../state';
 import type { SandboxContext } from '../world';
 import { BodyProblems, requireOwnCase, type ApiRoute } from './common';

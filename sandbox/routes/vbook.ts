@@ -3,7 +3,8 @@
  *   { query?: text found in the name, type?: 'employer' | 'school', page?: 0-based, pageSize?: default 10 }
  */
 import { VERIFICATION_BOOK } from '../fixtures';
-import { isPlainObject, ok } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { ok } from '../http';
 import { paginate, type ApiRoute } from './common';
 
 export const vbookRoutes: ApiRoute[] = [

@@ -6,7 +6,8 @@
  */
 import { createHash, randomUUID } from 'crypto';
 
-import { badRequest, isPlainObject, notFound } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { badRequest, notFound } from '../http';
 
 export interface DeliveryFaultInput {
 	/** The share of messages (0 to 1) never delivered, picked by a hash of the message ID and `seed`. */

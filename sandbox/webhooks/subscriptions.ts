@@ -7,7 +7,8 @@ import { randomBytes, randomUUID } from 'crypto';
 import { generateWebhookSecret } from '../../nodes/shared/webhookSignature';
 import type { SandboxClock } from '../clock';
 import { DEMO_GROUPS } from '../fixtures';
-import { badRequest, isPlainObject, notFound } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { badRequest, notFound } from '../http';
 import { EVENT_TYPES, isEventType, type EventType } from './events';
 
 export type WebhookScheme = 'standard' | 'legacy';

@@ -268,6 +268,21 @@ describe('base URL rules', () => {
 		}
 	});
 
+	it('offers the environments the code knows, and defaults to the one the code falls back to', () => {
+		const environment = new BackgroundCheckApi().properties.find(
+			({ name }) => name === 'environment',
+		);
+		expect(
+			environment?.options?.map((option) => ('value' in option ? option.value : undefined)),
+		).toEqual(API_ENVIRONMENTS.map(({ name }) => name));
+		const credentials = Object.fromEntries(
+			API_ENVIRONMENTS.map(({ field }, index) => [field, `https://api-${index}.example.com`]),
+		);
+		expect(resolveBaseUrl({ ...credentials, environment: environment?.default })).toBe(
+			resolveBaseUrl(credentials),
+		);
+	});
+
 	it.each([
 		['https://api.example.com', undefined],
 		['http://127.0.0.1:7450', undefined],

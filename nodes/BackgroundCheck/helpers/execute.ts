@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { wholeNumberIn } from '../../shared/values';
+import { isPlainObject, wholeNumberIn } from '../../shared/values';
 
 /** What one input item produced: one output item, or several (a list operation). */
 export type ItemResult = IDataObject | IDataObject[];
@@ -183,13 +183,13 @@ export function carriedOutNote(itemIndexes: number[], itemCount: number): string
 
 /**
  * runForEachItem for a read (GET) operation: as many items at a time as its Concurrent Requests option says
- * ({@link concurrencyOption}, checked before any request).
+ * ({@link readConcurrency}, checked before any request).
  */
 export async function runReadForEachItem(
 	this: IExecuteFunctions,
 	read: (itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
-	const concurrency = concurrencyOption.call(this);
+	const concurrency = readConcurrency.call(this);
 	return await runForEachItem.call(this, read, { concurrency });
 }
 
@@ -203,7 +203,7 @@ export async function runWriteForEachItem(
 	write: (itemIndex: number) => Promise<ItemResult>,
 	optionsCollection = 'options',
 ): Promise<INodeExecutionData[]> {
-	const concurrency = concurrencyOption.call(this, optionsCollection);
+	const concurrency = readConcurrency.call(this, optionsCollection);
 	return await runForEachItem.call(this, write, { concurrency, write: true });
 }
 
@@ -211,7 +211,7 @@ export async function runWriteForEachItem(
  * The "Concurrent Requests" option (in the Options collection named `optionsCollection`): a whole number from
  * 1 to MAX_CONCURRENCY, DEFAULT_CONCURRENCY when not set.
  */
-export function concurrencyOption(this: IExecuteFunctions, optionsCollection = 'options'): number {
+export function readConcurrency(this: IExecuteFunctions, optionsCollection = 'options'): number {
 	const value = this.getNodeParameter(`${optionsCollection}.concurrency`, 0, DEFAULT_CONCURRENCY);
 	const concurrency = wholeNumberIn(value, 1, MAX_CONCURRENCY);
 	if (concurrency === undefined) {
@@ -231,8 +231,7 @@ export function concurrencyOption(this: IExecuteFunctions, optionsCollection = '
  * is empty or not an object, the item says what was done instead of being empty.
  */
 export function asRecord(response: unknown, whenNoRecord: IDataObject): IDataObject {
-	if (response !== null && typeof response === 'object' && !Array.isArray(response))
-		return response as IDataObject;
+	if (isPlainObject(response)) return response;
 	return response === undefined || response === null || response === ''
 		? whenNoRecord
 		: { ...whenNoRecord, response: response as IDataObject[string] };

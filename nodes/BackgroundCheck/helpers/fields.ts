@@ -165,3 +165,15 @@ export const concurrencyOptions: INodeProperties = {
 	default: {},
 	options: [concurrencyField],
 };
+
+/** "Secure Document IDs": IDs from Secure Document > Create, sent as `secureDocumentIds`; `description` says what they back. */
+export function secureDocumentIdsField(description: string): INodeProperties {
+	return {
+		displayName: 'Secure Document IDs',
+		name: 'secureDocumentIds',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 0b6f3c1e-..., 9d2a7e44-...',
+		description,
+	};
+}

@@ -8,6 +8,7 @@ import type {
 
 import { SERVICES, STAFFING_AGENCY_MAX_LENGTH, isDrugPanelServiceId } from '../../shared/catalog';
 import { mergeBody, withoutEmptyValues } from './body';
+import { secureDocumentIdsField } from './fields';
 import {
 	CUSTOM_IDS_HINT,
 	CUSTOM_SERVICE,
@@ -15,7 +16,7 @@ import {
 	SERVICE_OPTIONS,
 	resolveServiceId,
 } from './services';
-import { parseJsonObject, requireId, requireIdList } from './validation';
+import { parseJsonObject, requireId, requireIdList } from './inputChecks';
 
 const NO_SERVICE = '';
 
@@ -72,15 +73,9 @@ function serviceFields(
 	];
 }
 
-const secureDocumentIdsField: INodeProperties = {
-	displayName: 'Secure Document IDs',
-	name: 'secureDocumentIds',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 0b6f3c1e-..., 9d2a7e44-...',
-	description:
-		'Comma-separated IDs of secure documents (from Secure Document > Create) for this service, sent as secureDocumentIds (spec: optional on employment, education and CPLC order data)',
-};
+const orderDataSecureDocumentIdsField = secureDocumentIdsField(
+	'Comma-separated IDs of secure documents (from Secure Document > Create) for this service, sent as secureDocumentIds (spec: optional on employment, education and CPLC order data)',
+);
 
 function entryJsonField(example: string): INodeProperties {
 	return {
@@ -156,7 +151,7 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 				default: '',
 				description: `Staffing agency the candidate was employed through, sent as staffingAgency (spec: optional on employment order data, at most ${STAFFING_AGENCY_MAX_LENGTH} characters)`,
 			},
-			secureDocumentIdsField,
+			orderDataSecureDocumentIdsField,
 			entryJsonField('{ "employerName": "Acme Logistics", "startDate": "2019-04-01" }'),
 		],
 		keys: (entry, check) => ({
@@ -169,7 +164,7 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 		displayName: 'Education',
 		values: [
 			...serviceFields(VERIFICATION_SERVICES, '85307784-1f84-471a-8596-c8ea088c3a62'),
-			secureDocumentIdsField,
+			orderDataSecureDocumentIdsField,
 			entryJsonField('{ "schoolName": "Valley State University", "degree": "BSN" }'),
 		],
 		keys: (entry, check) => ({
@@ -190,7 +185,7 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 				description:
 					'ID of the license or certification definition (spec 2.2) to verify, sent as cplcId (key name from the sandbox; the spec does not show CPLC order data). Your provider gives these IDs.',
 			},
-			secureDocumentIdsField,
+			orderDataSecureDocumentIdsField,
 			entryJsonField('{ "licenseNumber": "RN123456", "state": "TX" }'),
 		],
 		keys: (entry, check) => ({

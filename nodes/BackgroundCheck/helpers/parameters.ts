@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { parseJsonObject, requireId } from './validation';
+import { parseJsonObject, requireId } from './inputChecks';
 
 /** Reads and checks a required ID parameter; resource locators give their value, whatever the mode. */
 export function readId(

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { SERVICES, serviceGroupLabel, type CatalogService } from '../../shared/catalog';
-import { requireId, requireIdList } from './validation';
+import { requireId, requireIdList } from './inputChecks';
 
 /** Value of the "Other" entry of a single service picker: the ID is then taken from the custom ID field. */
 export const CUSTOM_SERVICE = '__custom';

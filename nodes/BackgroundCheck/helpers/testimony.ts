@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { STAFFING_AGENCY_MAX_LENGTH } from '../../shared/catalog';
 import { mergeBody, withoutEmptyValues } from './body';
-import { additionalBodyField, concurrencyField } from './fields';
+import { additionalBodyField, concurrencyField, secureDocumentIdsField } from './fields';
 import { readAdditionalBody } from './parameters';
-import { checkBody, requireId, requireIdList } from './validation';
+import { checkBody, requireId, requireIdList } from './inputChecks';
 
 /**
  * The CPLC field keys of spec 2.3, in a definition's display order. Those the spec observed as required
@@ -64,8 +64,8 @@ function licenseField(field: (typeof LICENSE_FIELDS)[number], required: boolean)
 	};
 }
 
-const LICENSE_COLLECTION = 'licenseFields';
-const CUSTOM_FIELDS = 'customFields';
+const LICENSE_FIELDS_PARAMETER = 'licenseFields';
+const CUSTOM_FIELDS_PARAMETER = 'customFields';
 /** The name of the testimony operations' Options collection (Concurrent Requests is in it too). */
 export const TESTIMONY_OPTIONS = 'testimonyOptions';
 
@@ -79,7 +79,7 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 		...topLevel.map((field) => licenseField(field, true)),
 		{
 			displayName: forUpdate ? 'License Fields to Update' : 'Additional License Fields',
-			name: LICENSE_COLLECTION,
+			name: LICENSE_FIELDS_PARAMETER,
 			type: 'collection',
 			placeholder: 'Add field',
 			default: {},
@@ -90,7 +90,7 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 		},
 		{
 			displayName: 'Other Definition Fields',
-			name: CUSTOM_FIELDS,
+			name: CUSTOM_FIELDS_PARAMETER,
 			type: 'fixedCollection',
 			placeholder: 'Add field',
 			typeOptions: { multipleValues: true },
@@ -128,15 +128,9 @@ export function testimonyProperties(forUpdate: boolean): INodeProperties[] {
 			placeholder: 'Add option',
 			default: {},
 			options: [
-				{
-					displayName: 'Secure Document IDs',
-					name: 'secureDocumentIds',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. 0b6f3c1e-..., 9d2a7e44-...',
-					description:
-						'Comma-separated IDs of secure documents (from Secure Document > Create) that back this testimony, such as a scan of the license. Sent as secureDocumentIds.',
-				},
+				secureDocumentIdsField(
+					'Comma-separated IDs of secure documents (from Secure Document > Create) that back this testimony, such as a scan of the license. Sent as secureDocumentIds.',
+				),
 				{
 					displayName: 'Staffing Agency',
 					name: 'staffingAgency',
@@ -161,7 +155,7 @@ export function buildTestimonyBody(
 ): IDataObject {
 	const node = this.getNode();
 	const values: IDataObject = {
-		...(this.getNodeParameter(LICENSE_COLLECTION, itemIndex, {}) as IDataObject),
+		...(this.getNodeParameter(LICENSE_FIELDS_PARAMETER, itemIndex, {}) as IDataObject),
 	};
 	if (!forUpdate) {
 		for (const field of LICENSE_FIELDS.filter((candidate) => candidate.required)) {
@@ -173,7 +167,7 @@ export function buildTestimonyBody(
 			typeof values[field.fieldId] === 'string' && (values[field.fieldId] as string).trim() !== '',
 	).map((field) => ({ fieldId: field.fieldId, value: (values[field.fieldId] as string).trim() }));
 	const custom = (
-		this.getNodeParameter(`${CUSTOM_FIELDS}.field`, itemIndex, []) as Array<{
+		this.getNodeParameter(`${CUSTOM_FIELDS_PARAMETER}.field`, itemIndex, []) as Array<{
 			fieldId: string;
 			value: string;
 		}>

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { SERVICE_TYPES, findService } from '../../shared/catalog';
-import { recordsOf } from '../../shared/transport/lists';
+import { recordsOf } from '../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../shared/transport';
 
 interface CaseSummary extends IDataObject {

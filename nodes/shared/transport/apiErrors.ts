@@ -1,6 +1,7 @@
 /** The wording of a failed API call, as pure functions of what came back (unit-tested shape by shape). */
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
+import { isPlainObject } from '../values';
 import { API_TEXT_READ_LIMIT, apiTextExcerpt } from './redaction';
 
 export interface DescribedApiError {
@@ -18,8 +19,8 @@ function apiText(body: unknown): string | undefined {
 				.toString('utf8')
 				.trim() || undefined
 		);
-	if (body && typeof body === 'object') {
-		const { message, error } = body as { message?: unknown; error?: unknown };
+	if (isPlainObject(body)) {
+		const { message, error } = body;
 		if (Array.isArray(message)) return message.map(String).join('; ');
 		if (typeof message === 'string' && message) return message;
 		if (typeof error === 'string' && error) return error;

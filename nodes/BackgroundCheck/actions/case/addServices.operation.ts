@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody } from '../../helpers/body';
-import { describeStatuses } from '../../helpers/caseData';
+import { describeStatuses } from '../../helpers/statusNames';
 import { asRecord, runWriteForEachItem } from '../../helpers/execute';
 import {
 	additionalBodyField,
@@ -12,7 +12,7 @@ import {
 } from '../../helpers/fields';
 import { readAdditionalBody, readCaseId } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
-import { checkBody, invalidInput } from '../../helpers/validation';
+import { checkBody, invalidInput } from '../../helpers/inputChecks';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const SERVICES = { parameter: 'services', label: 'Services' };

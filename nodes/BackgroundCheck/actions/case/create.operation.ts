@@ -7,14 +7,14 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
-import { describeStatuses } from '../../helpers/caseData';
+import { describeStatuses } from '../../helpers/statusNames';
 import { asRecord, runWriteForEachItem } from '../../helpers/execute';
 import { additionalBodyField, concurrencyOptions, serviceListFields } from '../../helpers/fields';
 import { buildOrderData, orderDataProperty } from '../../helpers/orderData';
 import { readAdditionalBody } from '../../helpers/parameters';
 import { readServiceIds } from '../../helpers/services';
-import { checkBody, invalidInput, requireId } from '../../helpers/validation';
-import { NAME_RULE_TEXT, withNamesInNfc } from '../../../shared/validation';
+import { checkBody, invalidInput, requireId } from '../../helpers/inputChecks';
+import { NAME_RULE_TEXT, withNamesInNfc } from '../../../shared/bodyRules';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const NAME_HINT = `Allowed characters: ${NAME_RULE_TEXT} (spec section 7)`;

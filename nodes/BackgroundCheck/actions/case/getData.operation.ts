@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { describeStatuses } from '../../helpers/caseData';
+import { describeStatuses } from '../../helpers/statusNames';
 import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idLocator, concurrencyOptions } from '../../helpers/fields';
-import { recordsOf } from '../../../shared/transport/lists';
+import { recordsOf } from '../../../shared/transport/listResponses';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
 

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { describeStatuses } from '../../helpers/caseData';
+import { describeStatuses } from '../../helpers/statusNames';
 import { runReadForEachItem } from '../../helpers/execute';
 import { concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
-import { collectPages } from '../../../shared/transport/lists';
+import { collectPages } from '../../../shared/transport/listResponses';
 import { readJsonObject, readLimit } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
 

@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { mergeBody } from '../../helpers/body';
-import { describeStatuses } from '../../helpers/caseData';
+import { describeStatuses } from '../../helpers/statusNames';
 import { asRecord, runForEachItem } from '../../helpers/execute';
 import { additionalBodyField, idField } from '../../helpers/fields';
 import { readAdditionalBody, readId } from '../../helpers/parameters';
-import { checkBody } from '../../helpers/validation';
+import { checkBody } from '../../helpers/inputChecks';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [

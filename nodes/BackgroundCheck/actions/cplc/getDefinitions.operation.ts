@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
-import { recordsOf } from '../../../shared/transport/lists';
+import { recordsOf } from '../../../shared/transport/listResponses';
 import { readCaseId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
 

@@ -9,9 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
 import { runWriteForEachItem } from '../../helpers/execute';
 import { concurrencyField } from '../../helpers/fields';
-import { recordsOf } from '../../../shared/transport/lists';
+import { recordsOf } from '../../../shared/transport/listResponses';
 import { readJsonObject } from '../../helpers/parameters';
-import { checkBody, invalidInput } from '../../helpers/validation';
+import { checkBody, invalidInput } from '../../helpers/inputChecks';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
 import { concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
-import { fetchList } from '../../helpers/lists';
+import { fetchList } from '../../helpers/fetchList';
 import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, concurrencyOptions];

@@ -9,7 +9,7 @@ import {
 	TESTIMONY_OPTIONS,
 	testimonyProperties,
 } from '../../helpers/testimony';
-import { invalidInput } from '../../helpers/validation';
+import { invalidInput } from '../../helpers/inputChecks';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [

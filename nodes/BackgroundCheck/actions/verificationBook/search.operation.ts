@@ -4,9 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { mergeBody, withoutEmptyValues } from '../../helpers/body';
 import { runForEachItem } from '../../helpers/execute';
 import { additionalBodyField, returnAllAndLimit } from '../../helpers/fields';
-import { collectPages } from '../../../shared/transport/lists';
+import { collectPages } from '../../../shared/transport/listResponses';
 import { readAdditionalBody, readLimit } from '../../helpers/parameters';
-import { checkBody } from '../../helpers/validation';
+import { checkBody } from '../../helpers/inputChecks';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [

@@ -20,7 +20,7 @@ import {
 	DEFAULT_CONCURRENCY,
 	MAX_CONCURRENCY,
 	carriedOutNote,
-	concurrencyOption,
+	readConcurrency,
 	runForEachItem,
 	StartPacer,
 } from '../../../../nodes/BackgroundCheck/helpers/execute';
@@ -352,14 +352,14 @@ describe('runForEachItem spreading starts', () => {
 	});
 });
 
-describe('concurrencyOption', () => {
+describe('readConcurrency', () => {
 	const read = (options?: IDataObject) =>
-		concurrencyOption.call(context(1, { parameters: options === undefined ? {} : { options } }));
+		readConcurrency.call(context(1, { parameters: options === undefined ? {} : { options } }));
 
 	it('reads the option from the Options collection it is given', () => {
 		const testimony = context(1, { parameters: { testimonyOptions: { concurrency: 3 } } });
-		expect(concurrencyOption.call(testimony, 'testimonyOptions')).toBe(3);
-		expect(concurrencyOption.call(testimony)).toBe(DEFAULT_CONCURRENCY);
+		expect(readConcurrency.call(testimony, 'testimonyOptions')).toBe(3);
+		expect(readConcurrency.call(testimony)).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	it('is concurrent (the default, 20) when the option is not set, else the value', () => {

@@ -3,16 +3,20 @@ import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mergeBody, withoutEmptyValues } from '../../../../nodes/BackgroundCheck/helpers/body';
-import { describeStatuses } from '../../../../nodes/BackgroundCheck/helpers/caseData';
+import { describeStatuses } from '../../../../nodes/BackgroundCheck/helpers/statusNames';
 import { asRecord, runForEachItem } from '../../../../nodes/BackgroundCheck/helpers/execute';
-import { applyLimit, collectPages, recordsOf } from '../../../../nodes/shared/transport/lists';
+import {
+	applyLimit,
+	collectPages,
+	recordsOf,
+} from '../../../../nodes/shared/transport/listResponses';
 import { SERVICE_OPTIONS } from '../../../../nodes/BackgroundCheck/helpers/services';
 import {
 	checkBody,
 	parseJsonObject,
 	requireId,
 	requireIdList,
-} from '../../../../nodes/BackgroundCheck/helpers/validation';
+} from '../../../../nodes/BackgroundCheck/helpers/inputChecks';
 import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../../../nodes/shared/catalog';
 import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../values';
+
 /**
  * The records of a list response. The spec shows the wrapper only for CPLC definitions
  * (`cplcDefinitionsList`); the other list keys (`caseList`, `servicesList`, ...) are the sandbox's. The
@@ -7,8 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
  */
 export function recordsOf(response: unknown, key?: string): IDataObject[] {
 	if (Array.isArray(response)) return response as IDataObject[];
-	if (response === null || typeof response !== 'object') return [];
-	const wrapper = response as IDataObject;
+	if (!isPlainObject(response)) return [];
+	const wrapper = response;
 	if (key && Array.isArray(wrapper[key])) return wrapper[key] as IDataObject[];
 	const arrays = Object.values(wrapper).filter(Array.isArray);
 	return arrays.length === 1 ? (arrays[0] as IDataObject[]) : [wrapper];

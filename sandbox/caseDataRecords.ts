@@ -7,7 +7,7 @@ import { randomUUID } from 'crypto';
 
 import { SERVICES, findService, isDrugPanelServiceId } from '../nodes/shared/catalog';
 import { SANDBOX_SCREENING_SERVICE_TYPE_ID, serviceName } from './fixtures';
-import { isPlainObject } from './http';
+import { isPlainObject } from '../nodes/shared/values';
 import type { CaseDataDetails, CaseDataRecord, SearchRecord } from './state';
 import { caseDataStatusFields, pendingStatusFields } from './statuses';
 

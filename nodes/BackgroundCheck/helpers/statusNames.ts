@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { findCaseDataStatus, findPendingStatus } from '../../shared/catalog';
+import { isPlainObject } from '../../shared/values';
 
 /**
  * Adds the names and meanings of spec 3.1 / 3.2 next to every `statusId` and `pendingStatusId` in a
@@ -9,10 +10,10 @@ import { findCaseDataStatus, findPendingStatus } from '../../shared/catalog';
  */
 export function describeStatuses<T>(value: T): T {
 	if (Array.isArray(value)) return value.map((entry) => describeStatuses(entry)) as T;
-	if (value === null || typeof value !== 'object') return value;
+	if (!isPlainObject(value)) return value;
 
 	const described: IDataObject = {};
-	for (const [key, field] of Object.entries(value as IDataObject)) {
+	for (const [key, field] of Object.entries(value)) {
 		described[key] = describeStatuses(field);
 		if (key === 'statusId') {
 			const status = findCaseDataStatus(field as string);

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, type ApiPath } from '../../shared/transport';
-import { applyLimit, recordsOf } from '../../shared/transport/lists';
+import { applyLimit, recordsOf } from '../../shared/transport/listResponses';
 import { readLimit } from './parameters';
 
 /** GETs a list endpoint and returns its records, cut to the "Limit" parameter unless "Return All" is on. */

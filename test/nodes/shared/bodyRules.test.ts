@@ -2,7 +2,7 @@ import {
 	findBodyViolations,
 	findInvalidNameCharacters,
 	withNamesInNfc,
-} from '../../../nodes/shared/validation';
+} from '../../../nodes/shared/bodyRules';
 
 describe('name rule (spec section 7)', () => {
 	it.each([

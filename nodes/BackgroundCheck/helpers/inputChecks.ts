@@ -1,7 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { findBodyViolations, type BodyRules } from '../../shared/validation';
+import { findBodyViolations, type BodyRules } from '../../shared/bodyRules';
+import { isPlainObject } from '../../shared/values';
 
 /** How an error names the item it is about, in n8n's own wording. */
 export const itemLabel = (itemIndex: number) => `[item ${itemIndex}]`;
@@ -91,7 +92,7 @@ export function parseJsonObject(
 			);
 		}
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+	if (!isPlainObject(parsed)) {
 		throw invalidInput(
 			node,
 			itemIndex,
@@ -107,7 +108,7 @@ export function parseJsonObject(
 			'No body of this API nests that far; check the expression or text that builds it.',
 		);
 	}
-	return parsed as IDataObject;
+	return parsed;
 }
 
 /** Deeper JSON would overflow the stack of the body checks and of the request's serializer. */

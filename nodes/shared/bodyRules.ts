@@ -1,4 +1,5 @@
 import { STAFFING_AGENCY_MAX_LENGTH } from './catalog.generated';
+import { isPlainObject } from './values';
 
 /**
  * Spec section 7: name fields may contain letters, digits, `-`, `'`, `,`, `.` and `_` only. Digits are
@@ -52,9 +53,9 @@ export function findBodyViolations(body: unknown, rules: BodyRules, path = ''): 
 	if (Array.isArray(body)) {
 		return body.flatMap((entry, index) => findBodyViolations(entry, rules, `${path}[${index}]`));
 	}
-	if (body === null || typeof body !== 'object') return [];
+	if (!isPlainObject(body)) return [];
 	const violations: FieldViolation[] = [];
-	for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+	for (const [key, value] of Object.entries(body)) {
 		const fieldPath = path ? `${path}.${key}` : key;
 		if (rules.names && NAME_FIELD_KEYS.includes(key) && typeof value === 'string') {
 			const invalid = findInvalidNameCharacters(value);
@@ -83,9 +84,9 @@ export function findBodyViolations(body: unknown, rules: BodyRules, path = ''): 
 /** The body with every name field in Unicode NFC, the form the name rule was checked in. */
 export function withNamesInNfc<T>(body: T): T {
 	if (Array.isArray(body)) return body.map((entry) => withNamesInNfc(entry)) as T;
-	if (body === null || typeof body !== 'object') return body;
+	if (!isPlainObject(body)) return body;
 	const result: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+	for (const [key, value] of Object.entries(body)) {
 		const copy =
 			NAME_FIELD_KEYS.includes(key) && typeof value === 'string'
 				? value.normalize('NFC')

@@ -13,10 +13,10 @@ import {
 	parseJsonObject,
 	requireId,
 	requireIdList,
-} from '../../../nodes/BackgroundCheck/helpers/validation';
-import { encodePathSegment } from '../../../nodes/shared/transport';
-import { findBodyViolations, findInvalidNameCharacters } from '../../../nodes/shared/validation';
-import { RUNS, runs } from '../../helpers/fuzzSettings';
+} from '../../../../nodes/BackgroundCheck/helpers/inputChecks';
+import { encodePathSegment } from '../../../../nodes/shared/transport';
+import { findBodyViolations, findInvalidNameCharacters } from '../../../../nodes/shared/bodyRules';
+import { RUNS, runs } from '../../../helpers/fuzzSettings';
 
 const node = {
 	name: 'Background Check',
