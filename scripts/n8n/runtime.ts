@@ -899,12 +899,16 @@ export async function startN8nProcess(opts: StartN8nProcessOptions): Promise<N8n
 	};
 	// n8n writes straight into the log file (it survives us), under a supervisor that stops it when we die.
 	const nodeArgs = (process.env.BGC_N8N_NODE_ARGS ?? '').split(' ').filter(Boolean);
-	const child = spawnSupervised(rt.nodeBin, [...nodeArgs, rt.n8nBin, command, ...(opts.args ?? [])], {
-		cwd: userFolder,
-		env,
-		logFile,
-		nodeBin: rt.nodeBin,
-	});
+	const child = spawnSupervised(
+		rt.nodeBin,
+		[...nodeArgs, rt.n8nBin, command, ...(opts.args ?? [])],
+		{
+			cwd: userFolder,
+			env,
+			logFile,
+			nodeBin: rt.nodeBin,
+		},
+	);
 	const stopEcho = echo ? echoFile(logFile, fs.statSync(logFile).size) : () => undefined;
 	const stop = async (timeoutMs = 10_000): Promise<void> => {
 		await child.stop(timeoutMs);
