@@ -30,6 +30,7 @@
  *   npm run bench -- webhook-throughput
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 
@@ -173,6 +174,29 @@ interface Batch {
 	wallMs: number;
 	latenciesMs: number[];
 	statuses: Record<number, number>;
+	/** CPU time n8n spent on the batch (its answers and executions), per delivery; single process only. */
+	cpuMsPerDelivery?: number;
+}
+
+/** /proc's clock ticks (USER_HZ): 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, ms) of every process of a process group now: n8n, its task runner, its supervisor. */
+function processGroupCpuMs(group: number): number {
+	let ticks = 0;
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		let stat: string;
+		try {
+			stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+		} catch {
+			continue; // gone meanwhile
+		}
+		// After the command's closing parenthesis: state, ppid, pgrp, ... utime is the 12th field, stime the 13th.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		if (Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
+	}
+	return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** `deliveries.length` requests from `concurrency` senders, each sending its next one when answered. */
@@ -381,6 +405,7 @@ async function singleProcess(secret: string): Promise<Measured> {
 			warmUp: WARM_UP,
 			ignoreOlder: true,
 			bare: true,
+			processGroup: n8n.pid,
 		});
 	} finally {
 		await n8n.stop();
@@ -425,6 +450,8 @@ interface Measured {
 		p50: number;
 		p99: number;
 		max: number;
+		/** n8n's CPU time per delivery, answer and execution (median over the rounds; single process). */
+		cpuMs?: number;
 	}>;
 	ratios: Array<{
 		level: number;
@@ -513,6 +540,8 @@ async function measure(
 		warmUp: number;
 		ignoreOlder: boolean;
 		bare?: boolean;
+		/** The n8n process group, to measure its CPU time per delivery (single process). */
+		processGroup?: number;
 	},
 ): Promise<Measured> {
 	const credential = await api.createCredential({
@@ -545,9 +574,12 @@ async function measure(
 	const targets = [triggers[0], plain, ...triggers.slice(1)];
 	const send = async (target: Target, count: number, concurrency: number) => {
 		const deliveries = Array.from({ length: count }, () => delivery(secret));
+		const cpuBefore = opts.processGroup ? processGroupCpuMs(opts.processGroup) : 0;
 		const batch = await sendBatch(target.url, deliveries, concurrency);
 		target.sent += batch.statuses[200] ?? 0;
 		await waitUntilIdle(api);
+		if (opts.processGroup)
+			batch.cpuMsPerDelivery = (processGroupCpuMs(opts.processGroup) - cpuBefore) / count;
 		if ((batch.statuses[200] ?? 0) !== count)
 			throw new Error(
 				`${target.label}: answers ${JSON.stringify(batch.statuses)} for ${count} deliveries`,
@@ -604,6 +636,9 @@ async function measure(
 			p50: median(list.map((batch) => percentile(batch.latenciesMs, 50))),
 			p99: median(list.map((batch) => percentile(batch.latenciesMs, 99))),
 			max: Math.max(...list.map((batch) => Math.max(...batch.latenciesMs))),
+			cpuMs: opts.processGroup
+				? median(list.map((batch) => batch.cpuMsPerDelivery ?? Number.NaN))
+				: undefined,
 		};
 	};
 	const rows = opts.levels.flatMap((level) =>
@@ -645,7 +680,16 @@ async function measure(
 
 function report(measured: Measured): void {
 	printTable(
-		['senders', 'requests', 'node', 'req/s', 'p50 (ms)', 'p99 (ms)', 'max (ms)'],
+		[
+			'senders',
+			'requests',
+			'node',
+			'req/s',
+			'p50 (ms)',
+			'p99 (ms)',
+			'max (ms)',
+			'n8n CPU ms / delivery',
+		],
 		measured.rows.map((row) => [
 			row.level,
 			row.requests,
@@ -654,6 +698,7 @@ function report(measured: Measured): void {
 			fmt(row.p50, 1),
 			fmt(row.p99, 1),
 			fmt(row.max, 0),
+			row.cpuMs === undefined ? '-' : fmt(row.cpuMs, 1),
 		]),
 	);
 	printTable(
