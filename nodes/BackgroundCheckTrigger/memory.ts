@@ -50,8 +50,12 @@ export const hashKey = (key: string) =>
 	createHash('sha256').update(key).digest('base64url').slice(0, HASH_LENGTH);
 
 const FORMAT = 'm1';
-/** How many recent saved strings are recognised without parsing (concurrent saves may land out of order). */
-const KNOWN_STRINGS = 4;
+/**
+ * Recent saved strings recognised without parsing: under concurrent deliveries a request reads a copy saved
+ * several saves ago (n8n loads static data when the request starts), and saves may land out of order. The
+ * newest of them are kept, up to this many and this many characters in all (the newest one always).
+ */
+const KNOWN_STRINGS = { count: 64, characters: 4_000_000 } as const;
 
 /** A status change, as a delivery carries it or the watchdog reads it. */
 export interface Change {
@@ -136,6 +140,8 @@ export class TriggerMemory {
 	private readSaved = false;
 
 	private readonly known = new Set<string>();
+
+	private knownCharacters = 0;
 
 	private savedEvents: number = DUPLICATE_MEMORY_SIZE.default;
 
@@ -472,10 +478,17 @@ export class TriggerMemory {
 	}
 
 	private remember(text: string): void {
-		this.known.delete(text);
+		if (this.known.delete(text)) this.knownCharacters -= text.length;
 		this.known.add(text);
-		if (this.known.size > KNOWN_STRINGS)
-			this.known.delete(this.known.values().next().value as string);
+		this.knownCharacters += text.length;
+		while (
+			this.known.size > 1 &&
+			(this.known.size > KNOWN_STRINGS.count || this.knownCharacters > KNOWN_STRINGS.characters)
+		) {
+			const oldest = this.known.values().next().value as string;
+			this.known.delete(oldest);
+			this.knownCharacters -= oldest.length;
+		}
 	}
 }
 

@@ -182,15 +182,31 @@ describe('TriggerMemory', () => {
 		const memory = new TriggerMemory();
 		run(memory, 'case:a');
 		const old = throughJson(memory);
-		for (const key of ['case:b', 'case:c', 'case:d', 'case:e', 'case:f', 'case:g'])
-			run(memory, key);
+		for (let saves = 0; saves < 70; saves++) {
+			run(memory, `case:${saves}`);
+			memory.serialize();
+		}
 		const current = memory.serialize();
+		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
 		const sort = jest.spyOn(memory as unknown as { sortEvents(): void }, 'sortEvents');
 		memory.absorb(old, NOW);
+		expect(parse).toHaveBeenCalledTimes(1);
 		expect(sort).not.toHaveBeenCalled();
 		// Unchanged: the next save is the string it already built.
 		expect(memory.serialize()).toBe(current);
-		expect(memory.size).toBe(7);
+		expect(memory.size).toBe(71);
+	});
+
+	it('recognises the strings of its last 60 saves without parsing them (a request reads a copy several saves old)', () => {
+		const memory = new TriggerMemory();
+		const strings: string[] = [];
+		for (let saves = 0; saves < 60; saves++) {
+			run(memory, `case:${saves}`);
+			strings.push(throughJson(memory));
+		}
+		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
+		for (const text of strings) memory.absorb(text, NOW);
+		expect(parse).not.toHaveBeenCalled();
 	});
 
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
