@@ -391,7 +391,6 @@ export class TriggerMemory {
 		const [header, ...lines] = text.split('\n');
 		const [format, recorded] = header.split(' ');
 		if (format !== FORMAT) return;
-		const before = this.version;
 		let added = false;
 		if (recorded === '1' && !this.recordedByWatchdog) {
 			this.recordedByWatchdog = true;
@@ -448,11 +447,11 @@ export class TriggerMemory {
 				this.learnHash(hash, status, modStamp);
 		}
 		// A string that brings nothing new (this process's own, read back late) costs its length, not a sort of
-		// every event the process holds.
+		// every event the process holds; learnHash counts its own changes.
 		if (added) {
 			this.sortEvents();
 			this.version++;
-		} else if (this.version !== before) this.version++;
+		}
 	}
 
 	/** Events oldest first again after a saved string brought older hours in. */
