@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { REREAD_AFTER_REFUSAL_MS } from '../nodes/BackgroundCheckTrigger/secretCache';
 import { DEMO_CREDENTIALS, describeSandbox, startSandbox, type Sandbox } from '../sandbox';
 import { N8nApi, type N8nNode, type WorkflowInput } from './n8n/publicApi';
 import {
@@ -161,12 +162,7 @@ async function setUpExamples(api: N8nApi, n8n: N8nInstance, sandbox: Sandbox) {
 		const activatable = example.nodes.some(
 			(node) => node.type === TRIGGER_TYPE || node.type === FORM_TRIGGER_TYPE,
 		);
-		if (activatable && workflow.active && trigger) {
-			// Started again: the trigger holds the secrets it read at n8n's start for up to a minute; activating
-			// it again makes it read the credential with this sandbox's new secret now.
-			await api.deactivateWorkflow(workflow.id);
-			await api.activateWorkflow(workflow.id);
-		} else if (activatable && !workflow.active) await api.activateWorkflow(workflow.id);
+		if (activatable && !workflow.active) await api.activateWorkflow(workflow.id);
 		const form = example.nodes.find((node) => node.type === FORM_TRIGGER_TYPE);
 		workflows.push({
 			id: workflow.id,
@@ -213,6 +209,9 @@ async function main(): Promise<void> {
 		n8n = await startN8n({ userFolder, port: numberFromEnv('N8N_PORT', 5678) || undefined, log });
 		const api = new N8nApi(n8n.baseUrl, n8n.apiKey);
 		const { credentials, workflows } = await setUpExamples(api, n8n, sandbox);
+		// Started again, a trigger may hold the secrets n8n read at its start; a delivery those refuse makes it
+		// read this sandbox's new ones, once they are REREAD_AFTER_REFUSAL_MS old.
+		await new Promise((resolve) => setTimeout(resolve, REREAD_AFTER_REFUSAL_MS));
 
 		const session: StartedSession = {
 			editorUrl: n8n.baseUrl,

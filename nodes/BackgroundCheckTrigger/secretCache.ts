@@ -5,11 +5,14 @@ import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/Backgroun
 /**
  * The webhook credential's secrets, kept in this process's memory between deliveries for at most
  * SECRETS_HELD_MS. Reading and decrypting an n8n credential costs a delivery more than everything else the
- * trigger does on n8n 2.41 (docs/benchmarks.md section 3). A changed or removed secret takes effect within
- * SECRETS_HELD_MS, at once when the workflow is activated or republished (activation reads the credential
- * and replaces what is held). Kept nowhere else: not in static data, logs or output.
+ * trigger does on n8n 2.41 (docs/benchmarks.md section 3). A removed secret stops verifying within
+ * SECRETS_HELD_MS; a new one verifies its first delivery, because a delivery the held secrets refuse makes
+ * the trigger read the credential again (at most once per REREAD_AFTER_REFUSAL_MS, so a flood of bad
+ * signatures costs no more than that). Activation also reads the credential and replaces what is held.
+ * Kept nowhere else: not in static data, logs or output.
  */
 export const SECRETS_HELD_MS = 60_000;
+export const REREAD_AFTER_REFUSAL_MS = 1_000;
 
 export type WebhookSecrets = Partial<
 	Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>
@@ -62,4 +65,23 @@ export function webhookSecrets(
 		if (held.get(key) === fresh) held.delete(key);
 	});
 	return secrets;
+}
+
+/**
+ * For a delivery that `refused` (the secrets it was checked with) did not verify: the secrets to check it
+ * with once more. Those held now when they were read since; else the credential read again, when `refused`
+ * was read at least REREAD_AFTER_REFUSAL_MS ago (the secret may have changed since). Undefined when there is
+ * nothing newer to try: the refusal stands.
+ */
+export function secretsAfterRefusal(
+	context: IWebhookFunctions,
+	refused: Promise<WebhookSecrets>,
+): Promise<WebhookSecrets> | undefined {
+	const key = keyOf(context);
+	const entry = key === undefined ? undefined : held.get(key);
+	if (key === undefined || !entry || context.getMode() === 'manual') return undefined;
+	if (entry.secrets !== refused) return entry.secrets;
+	if (Date.now() - entry.readAtMs < REREAD_AFTER_REFUSAL_MS) return undefined;
+	held.delete(key);
+	return webhookSecrets(context);
 }

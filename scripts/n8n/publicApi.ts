@@ -164,10 +164,6 @@ export class N8nApi {
 		return this.request('POST', `/workflows/${encodeURIComponent(id)}/activate`);
 	}
 
-	deactivateWorkflow(id: string): Promise<Workflow> {
-		return this.request('POST', `/workflows/${encodeURIComponent(id)}/deactivate`);
-	}
-
 	deleteWorkflow(id: string): Promise<unknown> {
 		return this.request('DELETE', `/workflows/${encodeURIComponent(id)}`);
 	}

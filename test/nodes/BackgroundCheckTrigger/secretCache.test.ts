@@ -1,6 +1,11 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { SECRETS_HELD_MS, webhookSecrets } from '../../../nodes/BackgroundCheckTrigger/secretCache';
+import {
+	REREAD_AFTER_REFUSAL_MS,
+	SECRETS_HELD_MS,
+	secretsAfterRefusal,
+	webhookSecrets,
+} from '../../../nodes/BackgroundCheckTrigger/secretCache';
 
 const CREDENTIAL_TYPE = 'backgroundCheckWebhookApi';
 
@@ -139,5 +144,68 @@ describe('webhook secrets held between deliveries', () => {
 			signingSecret: 'whsec_a',
 		});
 		expect(stored.reads).toBe(2);
+	});
+
+	it('reads the credential again for a delivery the held secrets refused, once they are a second old', async () => {
+		const stored = storedCredential('whsec_old');
+		const delivery = () => context(stored, { workflowId });
+		await webhookSecrets(delivery());
+		stored.secret = 'whsec_new';
+
+		nowMs += REREAD_AFTER_REFUSAL_MS - 1;
+		const refused = webhookSecrets(delivery());
+		expect(secretsAfterRefusal(delivery(), refused)).toBeUndefined();
+		expect(stored.reads).toBe(1);
+
+		nowMs += 1;
+		await expect(secretsAfterRefusal(delivery(), refused)).resolves.toEqual({
+			signingSecret: 'whsec_new',
+		});
+		// What was read again is held for the deliveries after it.
+		await expect(webhookSecrets(delivery())).resolves.toEqual({ signingSecret: 'whsec_new' });
+		expect(stored.reads).toBe(2);
+	});
+
+	it('reads the credential at most once a second however many deliveries are refused', async () => {
+		const stored = storedCredential('whsec_a');
+		const delivery = () => context(stored, { workflowId });
+		await webhookSecrets(delivery());
+		const startMs = nowMs;
+		// A flood of bad signatures for 10 s, one every 10 ms.
+		for (let sent = 0; sent < 1000; sent++) {
+			nowMs = startMs + sent * 10;
+			const refused = webhookSecrets(delivery());
+			const newer = secretsAfterRefusal(delivery(), refused);
+			if (newer) await newer;
+		}
+		expect(stored.reads).toBeLessThanOrEqual(1 + Math.ceil(10_000 / REREAD_AFTER_REFUSAL_MS));
+	});
+
+	it('checks deliveries refused together against the one read they caused', async () => {
+		const stored = storedCredential('whsec_old');
+		const delivery = () => context(stored, { workflowId });
+		const refused = webhookSecrets(delivery());
+		await refused;
+		stored.secret = 'whsec_new';
+		nowMs += REREAD_AFTER_REFUSAL_MS;
+
+		const answers = await Promise.all(
+			Array.from({ length: 20 }, () => secretsAfterRefusal(delivery(), refused)),
+		);
+		expect(answers).toEqual(Array.from({ length: 20 }, () => ({ signingSecret: 'whsec_new' })));
+		expect(stored.reads).toBe(2);
+	});
+
+	it('reads nothing again for a test delivery or a node without a credential', async () => {
+		const stored = storedCredential('whsec_a');
+		await webhookSecrets(context(stored, { workflowId }));
+		nowMs += REREAD_AFTER_REFUSAL_MS;
+		for (const opts of [
+			{ workflowId, mode: 'manual' },
+			{ workflowId, credentialId: null },
+		]) {
+			const refused = webhookSecrets(context(stored, opts));
+			expect(secretsAfterRefusal(context(stored, opts), refused)).toBeUndefined();
+		}
 	});
 });
