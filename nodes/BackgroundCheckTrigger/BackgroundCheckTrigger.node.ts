@@ -25,6 +25,7 @@ import { addLatestCase } from './latestCase';
 import { activation } from './activation';
 import { startWatchdog } from './watchdogSchedule';
 import { LOOK_INTERVALS } from './watchdog';
+import { HANDOFF, HANDOFF_PARAMETER } from './handoff';
 
 /**
  * The trigger's description and its entry points, each handing over to the module that does the work:
@@ -179,6 +180,28 @@ export class BackgroundCheckTrigger implements INodeType {
 				default: '30m',
 				description:
 					'How often the watchdog lists the cases. A missed change is run within this time of the look after it; each look reads every page of the case list, and the case and case data only of cases that changed.',
+				displayOptions: { show: { reconcile: [true] } },
+			},
+			{
+				displayName: 'Hand Found Changes To',
+				name: HANDOFF_PARAMETER,
+				type: 'options',
+				options: [
+					{
+						name: 'This Process',
+						value: HANDOFF.process,
+						description: 'With n8n in one process: the watchdog runs what it finds where it looks',
+					},
+					{
+						name: 'The Webhook URL (Queue Mode)',
+						value: HANDOFF.webhook,
+						description:
+							"Each change is sent, signed with the Signing Secret, to this trigger's production URL, so the webhook process that receives the deliveries decides whether it runs",
+					},
+				],
+				default: 'process',
+				description:
+					'Where the watchdog hands the changes it finds. In queue mode the watchdog runs on the main process, which never sees the deliveries the webhook processes receive: choose The Webhook URL there, so a change that is also delivered runs once.',
 				displayOptions: { show: { reconcile: [true] } },
 			},
 			{

@@ -12,6 +12,7 @@ import {
 	checkDuplicateMemorySize,
 } from './configuration';
 import { DUPLICATE_MEMORY_SIZE, MEMORY_KEY, memoryOf, type TriggerMemory } from './memory';
+import { rememberWebhookUrl } from './handoff';
 
 type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions | IHookFunctions;
 
@@ -80,6 +81,7 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 export const activation = {
 	async checkExists(this: IHookFunctions): Promise<boolean> {
 		await assertValidConfiguration.call(this);
+		rememberWebhookUrl(this);
 		// After a restart, what an execution n8n ran at start-up remembered (latestCase.ts) is saved here,
 		// before the webhooks answer.
 		nodeMemory(this).saveIfBehind();
@@ -87,6 +89,7 @@ export const activation = {
 	},
 	async create(this: IHookFunctions): Promise<boolean> {
 		await assertValidConfiguration.call(this);
+		rememberWebhookUrl(this);
 		this.getWorkflowStaticData('node')[ACTIVATED_AT] = new Date().toISOString();
 		return true;
 	},

@@ -17,6 +17,7 @@ import {
 } from './verification';
 import { DUPLICATE_MEMORY_SIZE } from './memory';
 import { webhookSecrets, type WebhookSecrets } from './secretCache';
+import { handsOffToWebhook } from './handoff';
 
 /**
  * The trigger's settings and secrets: settings read for each request, secrets held between deliveries
@@ -44,10 +45,12 @@ function verificationConfig(
 	};
 }
 
+/** The verification settings, with `secrets` when given, else the held ones (secretCache.ts). */
 export async function readConfig(
 	this: IHookFunctions | IWebhookFunctions,
+	secrets?: Promise<WebhookSecrets>,
 ): Promise<VerificationConfig> {
-	const credentials = await webhookSecrets(this);
+	const credentials = await (secrets ?? webhookSecrets(this));
 	const scheme = this.getNodeParameter('signatureScheme', 'standard') as SignatureScheme;
 	return verificationConfig(
 		credentials,
@@ -71,11 +74,19 @@ export const DUPLICATE_MEMORY_SIZE_PARAMETER = 'options.duplicateMemorySize';
 
 /** Runs at activation, so a wrong secret or setting is an error there rather than a failure on every delivery later. */
 export async function assertValidConfiguration(this: IHookFunctions): Promise<void> {
-	const problems = configurationProblems(await readConfig.call(this));
+	const config = await readConfig.call(this);
+	const problems = configurationProblems(config);
 	const size = checkDuplicateMemorySize(
 		this.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, DUPLICATE_MEMORY_SIZE.default),
 	);
 	if (typeof size !== 'number') problems.push(size.problem);
+	if (this.getNodeParameter('reconcile', false) === true && handsOffToWebhook(this)) {
+		const { scheme, signingSecrets } = config;
+		if (scheme === 'legacy' || !signingSecrets[0])
+			problems.push(
+				'Handing found changes to the webhook URL needs the Standard Webhooks scheme (Standard or Both) and a Signing Secret: the watchdog signs them with it',
+			);
+	}
 	if (problems.length > 0) {
 		throw new NodeOperationError(this.getNode(), problems[0], {
 			description: problems.length > 1 ? problems.slice(1).join(' ') : undefined,

@@ -169,11 +169,13 @@ export type EventSource = 'webhook' | 'reconciliation';
 
 /**
  * The trigger's output item: the event as delivered (a legacy body's username / password removed), and how
- * it came: with the delivery's ID, time and signature scheme, or, found by the watchdog, with those null.
+ * it came: with the delivery's ID, time and signature scheme, or, found by the watchdog, with those null
+ * (handed over through the webhook URL: with its own request's, and source "reconciliation").
  */
 export function outputItem(
 	event: WebhookEvent,
 	verification?: DeliveryVerification & { valid: true },
+	source: EventSource = verification ? 'webhook' : 'reconciliation',
 ): Record<string, unknown> {
 	return {
 		...event.body,
@@ -188,6 +190,6 @@ export function outputItem(
 			? new Date(verification.timestampSeconds * 1000).toISOString()
 			: null,
 		signatureScheme: verification?.scheme ?? null,
-		source: (verification ? 'webhook' : 'reconciliation') satisfies EventSource,
+		source,
 	};
 }

@@ -11,7 +11,8 @@ import {
 	parseStatusList,
 	unselectedStatus,
 } from './event';
-import type { Change, Claim } from './memory';
+import type { Change, Claim, TriggerMemory } from './memory';
+import { handOff, handsOffToWebhook } from './handoff';
 import {
 	DEFAULT_LOOK_INTERVAL,
 	LOOK_INTERVALS,
@@ -19,7 +20,9 @@ import {
 	lookSchedule,
 	recordActivation,
 	type CaseApi,
+	type Look,
 	type LookInterval,
+	type ReconciledEvent,
 } from './watchdog';
 
 /** Pages of GET /case/list the watchdog asks for (the sandbox's most; an API that ignores it pages its own way). */
@@ -91,6 +94,11 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 		);
 		return;
 	}
+	if (handsOffToWebhook(context)) {
+		await handOver(context, node.memory, found.events);
+		reportUnread(context, found.failures);
+		return;
+	}
 	const filter = {
 		caseStatuses: parseStatusList(context.getNodeParameter('caseStatus', '')),
 		secondaryStatuses: parseStatusList(context.getNodeParameter('secondaryStatus', '')),
@@ -129,15 +137,47 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 			.finally(() => claim.release());
 		context.emit([[{ json: item }]], undefined, done);
 	}
-	if (found.failures.length > 0) {
-		const [{ caseId, error }] = found.failures;
+	reportUnread(context, found.failures);
+}
+
+function reportUnread(context: ITriggerFunctions, failures: Look['failures']): void {
+	if (failures.length === 0) return;
+	const [{ caseId, error }] = failures;
+	context.saveFailedExecution(
+		new NodeOperationError(
+			context.getNode(),
+			`The watchdog could not read ${failures.length} case(s); they are looked at again next time`,
+			{
+				description: `Case ${caseId}: ${error.message}`,
+			},
+		),
+	);
+}
+
+/**
+ * Hand Found Changes To: The Webhook URL. The process that receives the deliveries decides what runs
+ * (handoff.ts); this one learns a change once that process answered 2xx, in its own memory only: it never
+ * saves over what that process saved. A change not handed over is found again by the next look.
+ */
+async function handOver(
+	context: ITriggerFunctions,
+	memory: TriggerMemory,
+	events: ReconciledEvent[],
+): Promise<void> {
+	const { handed, failures } = await handOff(
+		context,
+		events.map(({ event }) => event),
+	);
+	for (const event of handed) {
+		const change = changeOf(event);
+		memory.learn(change.subject ?? '', change.status, change.modStamp);
+	}
+	if (failures.length > 0) {
 		context.saveFailedExecution(
 			new NodeOperationError(
 				context.getNode(),
-				`The watchdog could not read ${found.failures.length} case(s); they are looked at again next time`,
-				{
-					description: `Case ${caseId}: ${error.message}`,
-				},
+				`The watchdog could not hand ${failures.length} change(s) to the webhook URL; the next look finds them again`,
+				{ description: failures[0].reason },
 			),
 		);
 	}
@@ -166,7 +206,8 @@ export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerRe
 	if (!node.memory.recorded) {
 		try {
 			await recordActivation(node.memory, caseApi(this));
-			node.save();
+			// Handing off, the webhook processes may have saved since n8n's start: only a user's activation saves.
+			if (activatedByUser || !handsOffToWebhook(this)) node.save();
 		} catch (error) {
 			const message = `The watchdog could not list the cases of the credential's group: ${(error as Error).message}`;
 			// On a restart the first scheduled look records them instead; a user activating hears it now.
@@ -182,7 +223,9 @@ export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerRe
 		running = (
 			node.memory.recorded
 				? lookOnce(this, () => closed)
-				: recordActivation(node.memory, caseApi(this)).then(() => node.save())
+				: recordActivation(node.memory, caseApi(this)).then(() => {
+						if (!handsOffToWebhook(this)) node.save();
+					})
 		).finally(() => {
 			running = undefined;
 		});

@@ -64,6 +64,8 @@ export interface TriggerSetup {
 	nodeId?: string;
 	/** Whose static data handling to imitate: n8n 2.8.4 ('oldest', default) or 2.41 ('newest'). */
 	runtime?: 'oldest' | 'newest';
+	/** The production webhook URL n8n gives activation (getNodeWebhookUrl). */
+	webhookUrl?: string;
 }
 
 /** Workflow static data as n8n keeps it in the database (JSON): a copy per request, saved whole after it. */
@@ -335,7 +337,7 @@ export function createHookContext(
 		...baseContext(parts),
 		getActivationMode: () => parts.activation,
 		getWebhookName: () => 'default',
-		getNodeWebhookUrl: () => 'http://127.0.0.1:5678/webhook/test/webhook',
+		getNodeWebhookUrl: () => parts.setup.webhookUrl ?? 'http://127.0.0.1:5678/webhook/test/webhook',
 	} as unknown as IHookFunctions;
 }
 

@@ -20,6 +20,7 @@ import {
 	hashKey,
 } from '../../../nodes/BackgroundCheckTrigger/memory';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../../nodes/shared/webhookSignature';
+import { HANDOFF, HANDOFF_PARAMETER } from '../../../nodes/BackgroundCheckTrigger/handoff';
 import {
 	startSandbox,
 	type Sandbox,
@@ -103,6 +104,7 @@ async function scenario(
 		...subscriptionInput,
 	});
 	harness.setup.credentials = setup.credentials?.(subscription) ?? webhookCredential(subscription);
+	harness.setup.webhookUrl = receiver.url;
 	await harness.activate();
 	return { harness, receiver, subscription };
 }
@@ -1230,6 +1232,125 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	});
 });
 
+describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () => {
+	/**
+	 * Queue mode's two roles over one database: `owner` receives every delivery (a webhook process), `main`
+	 * runs the watchdog and never sees a delivery (n8n's main process, its own memory).
+	 */
+	async function queueMode(parameters: IDataObject = {}) {
+		const {
+			harness: owner,
+			receiver,
+			subscription,
+		} = await scenario({
+			parameters: {
+				event: 'any',
+				reconcile: true,
+				reconcileEvery: '10s',
+				reconcileHandoff: 'webhook',
+				...parameters,
+			},
+			credentials: withApiCredential,
+		});
+		const main = await anotherProcess(owner);
+		return { owner, main, receiver, subscription };
+	}
+	const sources = (harness: TriggerHarness) => harness.executions.map(([item]) => item.source);
+
+	it('hands a change whose delivery never arrived to the webhook URL: the receiving process runs it once', async () => {
+		const { owner, main, subscription } = await queueMode();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+
+		const savesBefore = owner.store.saves;
+		await main.tick();
+		await owner.idle();
+		expect(main.failedTriggerRuns).toEqual([]);
+		expect(main.runCount).toBe(0);
+		expect(sources(owner)).toEqual(['webhook', 'reconciliation']);
+		const [, [found]] = owner.executions;
+		expect(found).toMatchObject({
+			eventObject: { id: caseId, secondaryStatus: 'Authorization in Progress' },
+			deliveryId: expect.stringMatching(/^watchdog_/),
+			signatureScheme: 'standard',
+		});
+		// Only the receiving process saved (once, for the run); the main process learnt it in its own memory.
+		expect(owner.store.saves).toBe(savesBefore + 1);
+		await main.tick();
+		await owner.idle();
+		expect(owner.runCount).toBe(2);
+		expect(owner.received).toHaveLength(2);
+	});
+
+	it('runs a change that was delivered and also found by a look once: the main process never saw the delivery', async () => {
+		const { owner, main } = await queueMode();
+		const caseId = await createCase();
+		await runToCompletion(caseId);
+		const delivered = owner.runCount;
+		expect(delivered).toBeGreaterThan(2);
+
+		await main.tick();
+		await owner.idle();
+		// Every change was handed over again and answered as a duplicate: nothing ran twice.
+		expect(owner.received.length).toBeGreaterThan(delivered);
+		expect(owner.runCount).toBe(delivered);
+		expect(new Set(owner.executions.map(([item]) => contentKeyOf(item))).size).toBe(delivered);
+		// Learnt from the answers: the next look hands nothing over.
+		const handed = owner.received.length;
+		await main.tick();
+		expect(owner.received).toHaveLength(handed);
+	});
+
+	it('finds a change again when the webhook URL did not take it, and runs it once then', async () => {
+		const { owner, main, subscription } = await queueMode();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+
+		owner.failStarts = 1;
+		await main.tick();
+		expect(main.failedTriggerRuns.map((error) => error.message)).toEqual([
+			'The watchdog could not hand 1 change(s) to the webhook URL; the next look finds them again',
+		]);
+		expect(owner.runCount).toBe(1);
+		await main.tick();
+		await owner.idle();
+		expect(sources(owner)).toEqual(['webhook', 'reconciliation']);
+	});
+
+	it('finds, after every process was down, the changes made meanwhile', async () => {
+		const { owner, subscription } = await queueMode();
+		const caseId = await createCase();
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		// n8n starts again: a new main process over what the receiving process saved.
+		const main = await anotherProcess(owner);
+		await main.tick();
+		await owner.idle();
+		expect(sources(owner)).toEqual(['webhook', 'reconciliation']);
+	});
+
+	it('refuses activation when the watchdog could not sign what it hands over', async () => {
+		const harness = new TriggerHarness(new BackgroundCheckTrigger(), {
+			parameters: {
+				reconcile: true,
+				reconcileHandoff: 'webhook',
+				signatureScheme: 'legacy',
+				legacyHeaderName: 'x-signature',
+			},
+			credentials: {
+				backgroundCheckWebhookApi: { legacySecret: 'a-legacy-secret-of-some-length' },
+				backgroundCheckApi: apiCredential(),
+			},
+			workflowId: `workflow-${++workflowCounter}`,
+		});
+		await expect(harness.activate()).rejects.toThrow(
+			'Handing found changes to the webhook URL needs the Standard Webhooks scheme',
+		);
+	});
+});
+
 describe('lifecycle', () => {
 	const harnessWith = (credential: ICredentialDataDecryptedObject, parameters: IDataObject = {}) =>
 		new TriggerHarness(new BackgroundCheckTrigger(), {
@@ -1311,6 +1432,13 @@ describe('node description and credential test', () => {
 			default: DUPLICATE_MEMORY_SIZE.default,
 			typeOptions: { minValue: DUPLICATE_MEMORY_SIZE.min, maxValue: DUPLICATE_MEMORY_SIZE.max },
 		});
+		const handoff = trigger.description.properties.find(
+			(property) => property.name === HANDOFF_PARAMETER,
+		);
+		expect(handoff?.default).toBe(HANDOFF.process);
+		expect(handoff?.options?.map((option) => (option as { value: string }).value).sort()).toEqual(
+			Object.values(HANDOFF).sort(),
+		);
 	});
 
 	it('checks the form of the secrets and says that only a delivery proves them', async () => {

@@ -1,0 +1,100 @@
+import type { IHookFunctions, ITriggerFunctions } from 'n8n-workflow';
+
+import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
+import { signStandardWebhook } from '../shared/webhookSignature';
+import { eventKeyOf, type WebhookEvent } from './event';
+import type { DeliveryVerification } from './verification';
+
+/**
+ * The watchdog's hand-off (Hand Found Changes To: The Webhook URL): for n8n's queue mode, where the
+ * watchdog runs on the main process and the deliveries reach webhook processes. Each change a look finds
+ * is sent to the trigger's own production webhook URL as a delivery would have carried it, signed with the
+ * Signing Secret under a `webhook-id` of its own ({@link FOUND_CHANGE_ID_PREFIX}, covered by the signature).
+ * The process that receives the workflow's deliveries admits it like a delivery (same content key), so one
+ * process decides what runs; the main process learns a change only once that process answered 2xx, and
+ * never saves the trigger's memory after activation (docs/queue-mode.md).
+ */
+
+export const HANDOFF_PARAMETER = 'reconcileHandoff';
+export const HANDOFF = { process: 'process', webhook: 'webhook' } as const;
+
+/** The `webhook-id` of a change the watchdog found: no provider's message ID starts so. */
+export const FOUND_CHANGE_ID_PREFIX = 'watchdog_';
+
+/** The provider waits 15 seconds for an answer (spec 8); so does the watchdog. */
+const HANDOFF_TIMEOUT_MS = 15_000;
+
+export const handsOffToWebhook = (context: ITriggerFunctions | IHookFunctions) =>
+	context.getNodeParameter(HANDOFF_PARAMETER, HANDOFF.process) === HANDOFF.webhook;
+
+/** A verified request the watchdog sent: a signed `webhook-id` with its prefix. */
+export const isFoundChange = (verification: DeliveryVerification & { valid: true }) =>
+	verification.scheme === 'standard' &&
+	verification.deliveryId?.startsWith(FOUND_CHANGE_ID_PREFIX) === true;
+
+/** The production webhook URL of each trigger node, as activation in this process saw it. */
+const webhookUrls = new Map<string, string>();
+
+const scopeOf = (context: ITriggerFunctions | IHookFunctions) =>
+	`${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
+
+/** Activation runs before n8n starts the trigger's watchdog, in the same process (its leader). */
+export function rememberWebhookUrl(context: IHookFunctions): void {
+	const url = context.getNodeWebhookUrl('default');
+	if (url) webhookUrls.set(scopeOf(context), url);
+}
+
+export interface HandOffResult {
+	/** Answered 2xx: the receiving process ran it, or knew it. */
+	handed: WebhookEvent[];
+	failures: Array<{ event: WebhookEvent; reason: string }>;
+}
+
+/** Sends each change, one after the other (oldest first, as the look found them). */
+export async function handOff(
+	context: ITriggerFunctions,
+	events: WebhookEvent[],
+): Promise<HandOffResult> {
+	const result: HandOffResult = { handed: [], failures: [] };
+	if (events.length === 0) return result;
+	const url = webhookUrls.get(scopeOf(context));
+	const secrets = await context.getCredentials<{ signingSecret?: string }>(
+		BACKGROUND_CHECK_WEBHOOK_CREDENTIAL,
+	);
+	const secret = typeof secrets.signingSecret === 'string' ? secrets.signingSecret.trim() : '';
+	for (const event of events) {
+		if (!url || !secret) {
+			result.failures.push({
+				event,
+				reason: url ? 'the credential has no Signing Secret' : 'no webhook URL is known yet',
+			});
+			continue;
+		}
+		const body = JSON.stringify(event.body);
+		const id = `${FOUND_CHANGE_ID_PREFIX}${eventKeyOf(event)}`;
+		const timestamp = Math.floor(Date.now() / 1000);
+		try {
+			const answer = (await context.helpers.httpRequest({
+				method: 'POST',
+				url,
+				body,
+				headers: {
+					'content-type': 'application/json',
+					'webhook-id': id,
+					'webhook-timestamp': String(timestamp),
+					'webhook-signature': signStandardWebhook(secret, id, timestamp, body),
+				},
+				timeout: HANDOFF_TIMEOUT_MS,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				json: false,
+			})) as { statusCode?: number };
+			const status = Number(answer.statusCode);
+			if (status >= 200 && status < 300) result.handed.push(event);
+			else result.failures.push({ event, reason: `the webhook URL answered ${status}` });
+		} catch (error) {
+			result.failures.push({ event, reason: (error as Error).message });
+		}
+	}
+	return result;
+}
