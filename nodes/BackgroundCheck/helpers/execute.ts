@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject, wholeNumberIn } from '../../shared/values';
 
@@ -33,44 +33,6 @@ export const MAX_CONCURRENCY = 50;
  */
 export const DEFAULT_CONCURRENCY = 20;
 
-/**
- * Spreads the starts of concurrent items: starts are scheduled four fifths of the pool's own pace apart, the
- * pace being the shortest item so far divided by the concurrency (how often `concurrency` items in flight
- * can finish at best), so the spacing separates starts without holding the pool back.
- *
- * Without it, the items of a run fall into lockstep in n8n: the answers that arrive together are handled in
- * one event-loop turn, and the requests started meanwhile only connect in the next turn, so they leave, and
- * come back, together again. Every round of requests then costs the API's latency plus n8n's CPU for all of
- * them one after the other, instead of the two overlapping. A start due in less than a millisecond starts at
- * once (timers are millisecond-grained), so items that take well under a millisecond per concurrent slot,
- * which are CPU-bound anyway, are not held back.
- */
-export class StartPacer {
-	private shortestMs = Number.POSITIVE_INFINITY;
-
-	private nextStartAt = 0;
-
-	constructor(
-		private readonly concurrency: number,
-		private readonly now: () => number = Date.now,
-	) {}
-
-	/** Records how long an item that succeeded took (a failure, such as an invalid ID, may take no time at all). */
-	finished(durationMs: number): void {
-		if (durationMs < this.shortestMs) this.shortestMs = durationMs;
-	}
-
-	/** Milliseconds to wait before starting the next item; 0 to start it now. */
-	delay(): number {
-		if (!Number.isFinite(this.shortestMs)) return 0;
-		const spacing = (0.8 * this.shortestMs) / this.concurrency;
-		const now = this.now();
-		const startAt = Math.max(now, this.nextStartAt);
-		this.nextStartAt = startAt + spacing;
-		return startAt - now < 1 ? 0 : startAt - now;
-	}
-}
-
 export interface RunForEachItemOptions {
 	/** How many items may be running at the same time; 1 (the default) runs them one after the other. */
 	concurrency?: number;
@@ -88,10 +50,11 @@ export interface RunForEachItemOptions {
  * `{ error }` in its place and the other items still run; nothing is retried here.
  *
  * With `concurrency` above 1, the first item runs alone (so a credential without a stored token is exchanged
- * once, not once per request in flight), then up to `concurrency` items run at a time, their starts spread
- * out by a {@link StartPacer}. Without "Continue On Fail", the first failure stops new items from starting
- * (a worker waiting for its start included); the items already running finish, and the error of the lowest
- * failing item is thrown, the same item that would have stopped a one-at-a-time run.
+ * once, not once per request in flight), then up to `concurrency` items run at a time, each starting as soon
+ * as a slot is free (the pause and pace after the API pushed back are the transport's, see apiRequest).
+ * Without "Continue On Fail", the first failure stops new items from starting; the items already running
+ * finish, and the error of the lowest failing item is thrown, the same item that would have stopped a
+ * one-at-a-time run.
  */
 export async function runForEachItem(
 	this: IExecuteFunctions,
@@ -139,12 +102,9 @@ export async function runForEachItem(
 	}
 
 	let failure: { itemIndex: number; error: NodeApiError | NodeOperationError } | undefined;
-	const pacer = new StartPacer(concurrency);
 	const runItem = async (itemIndex: number) => {
-		const started = Date.now();
 		try {
 			outputs[itemIndex] = outputOf(itemIndex, await operation(itemIndex));
-			pacer.finished(Date.now() - started);
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, itemIndex);
 			if (this.continueOnFail()) outputs[itemIndex] = [errorItem(nodeError, itemIndex)];
@@ -155,13 +115,7 @@ export async function runForEachItem(
 	await runItem(0);
 	let next = 1;
 	const worker = async () => {
-		while (failure === undefined && next < items.length) {
-			const wait = pacer.delay();
-			if (wait > 0) await sleep(wait);
-			// A failure while this worker waited stops it as it stops the others.
-			if (failure !== undefined || next >= items.length) break;
-			await runItem(next++);
-		}
+		while (failure === undefined && next < items.length) await runItem(next++);
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length - 1) }, worker));
 	if (failure !== undefined) stopWith(failure.error);

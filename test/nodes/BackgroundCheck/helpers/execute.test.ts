@@ -22,7 +22,6 @@ import {
 	carriedOutNote,
 	readConcurrency,
 	runForEachItem,
-	StartPacer,
 } from '../../../../nodes/BackgroundCheck/helpers/execute';
 import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 
@@ -66,15 +65,6 @@ function tracedOperation(
 }
 
 describe('runForEachItem with a concurrency', () => {
-	// Order, pairing and bounds, not pacing (tested below): with the clock stopped every item takes 0 ms, so
-	// the StartPacer never spaces starts, however slow the machine running the tests is.
-	beforeEach(() => {
-		jest.spyOn(Date, 'now').mockReturnValue(1_760_000_000_000);
-	});
-	afterEach(() => {
-		jest.restoreAllMocks();
-	});
-
 	it('keeps input order and pairing although later items finish first, several outputs per item included', async () => {
 		const { trace, operation } = tracedOperation(12, (i) =>
 			i % 4 === 1
@@ -272,57 +262,13 @@ describe('carriedOutNote', () => {
 	});
 });
 
-describe('StartPacer', () => {
-	/** A pacer on a clock the test moves; `startAll` asks for the delays of `count` starts due at the same time. */
-	function pacer(concurrency: number) {
-		const clock = { now: 1_000 };
-		const subject = new StartPacer(concurrency, () => clock.now);
-		const startAll = (count: number) => Array.from({ length: count }, () => subject.delay());
-		return { clock, subject, startAll };
-	}
-
-	it('spaces nothing before an item has finished', () => {
-		const { startAll } = pacer(20);
-		expect(startAll(20)).toEqual(Array(20).fill(0));
-	});
-
-	it('spreads starts due together over four fifths of the shortest item, in increasing delays', () => {
-		const { subject, startAll } = pacer(20);
-		subject.finished(30);
-		subject.finished(21);
-		subject.finished(25);
-		const delays = startAll(20);
-		// 21 ms / 20 in flight: the pool finishes an item every 1.05 ms at best; starts are 0.84 ms apart.
-		expect(delays.slice(0, 2)).toEqual([0, 0]);
-		expect(delays.slice(2).every((delay) => delay >= 1)).toBe(true);
-		expect(delays).toEqual([...delays].sort((a, b) => a - b));
-		expect(delays[19]).toBeCloseTo(19 * 0.84, 5);
-	});
-
-	it('does not hold back a start that is due later than the spacing anyway', () => {
-		const { clock, subject, startAll } = pacer(4);
-		subject.finished(100);
-		expect(startAll(2)).toEqual([0, 20]);
-		clock.now += 60;
-		expect(startAll(1)).toEqual([0]);
-		clock.now += 5;
-		expect(startAll(1)).toEqual([15]);
-	});
-
-	it('starts items much shorter than a millisecond per concurrent slot at once', () => {
-		const { subject, startAll } = pacer(20);
-		subject.finished(1);
-		expect(startAll(20)).toEqual(Array(20).fill(0));
-	});
-});
-
-describe('runForEachItem spreading starts', () => {
+describe('runForEachItem on real timers', () => {
 	const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-	it('starts no item after a failure, also in a worker that was waiting for its start', async () => {
+	it('starts the next items as soon as slots are free, however long the first item took, and none after a failure', async () => {
 		const started: number[] = [];
-		// Item 0 takes 40 ms, so the starts of items 1, 2 and 3 are spread (about 10 ms apart at concurrency 3);
-		// item 1 fails at once, while the workers for items 2 and 3 still wait.
+		// Item 0 takes 40 ms; then items 1, 2 and 3 start at once (concurrency 3). Item 1 fails at once, so no
+		// worker starts item 4 or later; items 2 and 3, already running, finish.
 		const run = runForEachItem.call(
 			context(6),
 			async (itemIndex) => {
@@ -334,10 +280,10 @@ describe('runForEachItem spreading starts', () => {
 			{ concurrency: 3 },
 		);
 		await expect(run).rejects.toMatchObject({ context: { itemIndex: 1 } });
-		expect(started).toEqual([0, 1]);
+		expect(started).toEqual([0, 1, 2, 3]);
 	});
 
-	it('keeps input order and pairing with spread starts', async () => {
+	it('keeps input order and pairing when items take real time', async () => {
 		const output = await runForEachItem.call(
 			context(12),
 			async (itemIndex) => {
