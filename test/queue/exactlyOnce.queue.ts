@@ -38,6 +38,7 @@ import { selectedRuntimeName, n8nVersion } from '../../scripts/n8n/runtime';
 import {
 	TRIGGER_NAME,
 	WEBHOOK_CREDENTIAL,
+	createApiCredential,
 	credentialRef,
 	deployTriggerWorkflow,
 } from '../e2e/harness/backgroundCheck';
@@ -45,13 +46,14 @@ import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
 import { packageTarball } from '../e2e/harness/n8nInstance';
 import { waitForWebhook, type Credential } from '../../scripts/n8n/publicApi';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
-import { startTestSandbox } from '../helpers/sandbox';
+import { caseBody, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
+import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
 import { runPool, sleep, waitFor } from '../reliability/harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Unique events per scenario: 100 in `npm test` (CI's time), 200 in `npm run test:queue:all`. */
-const EVENTS = Number(process.env.BGC_QUEUE_EVENTS || 100);
+/** Unique events per scenario: 80 in `npm test` (CI's time), 200 in `npm run test:queue:all`. */
+const EVENTS = Number(process.env.BGC_QUEUE_EVENTS || 80);
 const SENDERS = 10;
 /** Saved copy of the newest 1,000 events: a process that takes over a path knows every event of a scenario. */
 const MEMORY_SIZE = 1000;
@@ -478,6 +480,158 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 		expect(scenario.answers).toEqual({ 401: EVENTS });
 	});
 });
+
+// ---------------------------------------------------------------------------------------------
+// The watchdog in queue mode: it runs on the main process and hands what it finds to the webhook URL
+// ---------------------------------------------------------------------------------------------
+
+(WITHOUT_LB ? describe.skip : describe)(
+	`the watchdog in queue mode through ${BALANCER_LABEL}, handing found changes to the webhook URL`,
+	() => {
+		let sandbox: Sandbox;
+		beforeAll(async () => {
+			sandbox = await startTestSandbox();
+		});
+		afterAll(async () => {
+			await sandbox?.admin.idle();
+			await sandbox?.stop();
+		});
+
+		const WATCHED_CASES = 6;
+		/** An identity check, and a drug screening that walks four pending statuses before its result. */
+		const SERVICES = ['service-idv-id', 'service-drug-10-panel'];
+
+		test('20% of the deliveries never arrive, cases walk their whole lifecycle: every status change runs once', async () => {
+			const webhookId = randomUUID();
+			const subscription = sandbox.admin.createSubscription({
+				url: `${stack.lbUrl}/webhook/${webhookId}/webhook`,
+			});
+			sandbox.admin.injectDeliveryFault({
+				subscriptionId: subscription.id,
+				dropRate: 0.2,
+				seed: 'queue-mode-watchdog',
+			});
+			const webhookCredential = await stack.api.createCredential({
+				name: 'queue: watchdog',
+				type: WEBHOOK_CREDENTIAL,
+				data: { signingSecret: subscription.secret },
+			});
+			const { workflow } = await deployTriggerWorkflow(
+				{ baseUrl: stack.lbUrl, api: stack.api },
+				{
+					name: 'queue: watchdog handing off',
+					webhookId,
+					parameters: {
+						event: 'any',
+						reconcile: true,
+						reconcileEvery: '10s',
+						reconcileHandoff: 'webhook',
+						options: { duplicateMemorySize: MEMORY_SIZE },
+					},
+					webhookCredential,
+					apiCredential: await createApiCredential(stack.api, sandbox, {
+						name: 'queue: watchdog API',
+					}),
+				},
+			);
+
+			/** Every event the sandbox published for this subscription, by content key, and whether it arrived. */
+			const published = () => {
+				const byMessage = new Map<string, { key: string; delivered: boolean }>();
+				for (const attempt of sandbox.admin.deliveryLog({ subscriptionId: subscription.id })) {
+					const known = byMessage.get(attempt.messageId);
+					byMessage.set(attempt.messageId, {
+						key: contentKey(parseEvent(Buffer.from(JSON.stringify(attempt.payload)))!),
+						delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded',
+					});
+				}
+				return [...byMessage.values()];
+			};
+			const ranKeys = async () => {
+				const all = await stack.api.listExecutions({
+					workflowId: workflow.id,
+					includeData: true,
+					limit: 100_000,
+				});
+				if (!all.every(finished)) return undefined;
+				return all.map((execution) => {
+					const [item] = nodeOutput(execution, TRIGGER_NAME) as Json[];
+					return {
+						key: contentKey({ event: item.event, eventObject: item.eventObject }),
+						source: String(item.source),
+					};
+				});
+			};
+			/** One status step of every case, then: every event published so far has run (delivered or found). */
+			const step = async (change: () => Promise<void>) => {
+				await change();
+				await sandbox.admin.idle();
+				const expected = published().length;
+				await waitFor(
+					async () => {
+						const ran = await ranKeys();
+						return ran && ran.length >= expected ? true : undefined;
+					},
+					{
+						timeoutMs: 90_000,
+						intervalMs: 500,
+						describe: async () =>
+							`${(await ranKeys())?.length ?? 'unfinished'} executions for ${expected} events`,
+					},
+				);
+			};
+
+			const token = await tokenFor(sandbox);
+			const caseIds: string[] = [];
+			await step(async () => {
+				for (let index = 0; index < WATCHED_CASES; index++) {
+					const created = await createCase(
+						sandbox,
+						token,
+						caseBody({ services: SERVICES.map((id) => ({ id })) }),
+					);
+					caseIds.push(created.id);
+				}
+			});
+			for (
+				let steps = 0;
+				caseIds.some((caseId) => sandbox.admin.getCase(caseId).caseStatus !== 'Complete');
+				steps++
+			) {
+				expect(steps).toBeLessThan(12);
+				await step(async () => {
+					await sandbox.admin.advanceClock(300);
+				});
+			}
+
+			const events = published();
+			const executions = await settledExecutions(workflow.id);
+			const ran = (await ranKeys())!;
+			const runs = new Map<string, number>();
+			for (const { key } of ran) runs.set(key, (runs.get(key) ?? 0) + 1);
+			const missed = events.filter(({ delivered }) => !delivered);
+			results.push({
+				scenario: `watchdog handing off, ${WATCHED_CASES} cases, 20% of deliveries dropped (${missed.length} of ${events.length} events)`,
+				balancer: BALANCER_LABEL,
+				unique: events.length,
+				deliveries: events.length - missed.length,
+				executions: executions.length,
+				answers: {
+					webhook: ran.filter(({ source }) => source === 'webhook').length,
+					reconciliation: ran.filter(({ source }) => source === 'reconciliation').length,
+				},
+				servedBy: {},
+			});
+			expect(missed.length).toBeGreaterThan(0);
+			expect({
+				twice: [...runs].filter(([, count]) => count > 1).map(([key]) => key),
+				missing: events.filter(({ key }) => !runs.has(key)).map(({ key }) => key),
+				strangers: [...runs.keys()].filter((key) => !events.some((event) => event.key === key)),
+			}).toEqual({ twice: [], missing: [], strangers: [] });
+			expectAllSucceeded(executions);
+		}, 600_000);
+	},
+);
 
 // ---------------------------------------------------------------------------------------------
 // Round robin: the gate on eventKey keeps the side effects to one per event
