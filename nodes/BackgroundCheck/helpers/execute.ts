@@ -23,7 +23,7 @@ export function asNodeError(
 }
 
 /** Upper bound of "Concurrent Requests" (Options of the reads and of the bulk writes). */
-export const MAX_CONCURRENCY = 50;
+export const MAX_CONCURRENCY = 100;
 
 /**
  * "Concurrent Requests" when the option is not set, for reads and bulk writes alike: the first item still
@@ -31,7 +31,7 @@ export const MAX_CONCURRENCY = 50;
  * of the run together when the API answers 429 or 503 with Retry-After (see apiRequest). The figures behind
  * the number are in docs/benchmarks.md (section 2).
  */
-export const DEFAULT_CONCURRENCY = 20;
+export const DEFAULT_CONCURRENCY = 50;
 
 export interface RunForEachItemOptions {
 	/** How many items may be running at the same time; 1 (the default) runs them one after the other. */

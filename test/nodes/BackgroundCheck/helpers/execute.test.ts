@@ -308,8 +308,8 @@ describe('readConcurrency', () => {
 		expect(readConcurrency.call(testimony)).toBe(DEFAULT_CONCURRENCY);
 	});
 
-	it('is concurrent (the default, 20) when the option is not set, else the value', () => {
-		expect(DEFAULT_CONCURRENCY).toBe(20);
+	it('is concurrent (the default, 50) when the option is not set, else the value', () => {
+		expect(DEFAULT_CONCURRENCY).toBe(50);
 		expect(read()).toBe(DEFAULT_CONCURRENCY);
 		expect(read({})).toBe(DEFAULT_CONCURRENCY);
 		expect(read({ concurrency: 1 })).toBe(1);
