@@ -30,12 +30,13 @@ import {
 	PACKAGE,
 	TRIGGER_NAME as TRIGGER,
 	TRIGGER_NODE,
-	WEBHOOK_CREDENTIAL,
 	actionNode,
 	byId,
 	createApiCredential,
 	deployTriggerWorkflow,
 	executionError,
+	lossySubscription,
+	publishedEvents,
 	startTestSandbox,
 } from './harness/backgroundCheck';
 import {
@@ -125,17 +126,7 @@ const keyOfPayload = (payload: unknown) =>
 const keyOfItem = (item: Json) => contentKey({ event: item.event, eventObject: item.eventObject });
 
 /** Every status change the sandbox published for the trigger, and whether any attempt reached it. */
-function statusChanges(): Array<{ key: string; delivered: boolean }> {
-	const byMessage = new Map<string, { key: string; delivered: boolean }>();
-	for (const attempt of sandbox.admin.deliveryLog({ subscriptionId: subscription.id })) {
-		const known = byMessage.get(attempt.messageId);
-		byMessage.set(attempt.messageId, {
-			key: keyOfPayload(attempt.payload),
-			delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded',
-		});
-	}
-	return [...byMessage.values()];
-}
+const statusChanges = () => publishedEvents(sandbox, subscription.id);
 
 const finished = (execution: Execution) =>
 	['success', 'error', 'crashed', 'canceled'].includes(execution.status);
@@ -244,20 +235,13 @@ describe('version N installed from the registry, with live workflows', () => {
 			data: { installedVersion: published.packed.version },
 		});
 
-		const webhookId = randomUUID();
-		subscription = sandbox.admin.createSubscription({
-			url: `${n8n.baseUrl}/webhook/${webhookId}/webhook`,
-		});
-		sandbox.admin.injectDeliveryFault({
-			subscriptionId: subscription.id,
+		const lossy = await lossySubscription(n8n, sandbox, {
+			name: 'webhook: upgrade',
 			dropRate: 0.3,
 			seed: 'upgrade-with-live-workflows',
 		});
-		const webhookCredential = await n8n.api.createCredential({
-			name: 'webhook: upgrade',
-			type: WEBHOOK_CREDENTIAL,
-			data: { signingSecret: subscription.secret },
-		});
+		const { webhookId, webhookCredential } = lossy;
+		subscription = lossy.subscription;
 		apiCredential = await createApiCredential(n8n.api, sandbox, { name: 'api: upgrade' });
 		const deployed = await deployTriggerWorkflow(n8n, {
 			name: 'upgrade: trigger with watchdog',

@@ -41,13 +41,15 @@ import {
 	createApiCredential,
 	credentialRef,
 	deployTriggerWorkflow,
+	lossySubscription,
+	publishedEvents,
 } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
 import { packageTarball } from '../e2e/harness/n8nInstance';
 import { waitForWebhook, type Credential } from '../../scripts/n8n/publicApi';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
 import { caseBody, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
-import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
+import { contentKey } from '../../nodes/BackgroundCheckTrigger/event';
 import { runPool, sleep, waitFor } from '../reliability/harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -502,51 +504,29 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 		const SERVICES = ['service-idv-id', 'service-drug-10-panel'];
 
 		test('20% of the deliveries never arrive, cases walk their whole lifecycle: every status change runs once', async () => {
-			const webhookId = randomUUID();
-			const subscription = sandbox.admin.createSubscription({
-				url: `${stack.lbUrl}/webhook/${webhookId}/webhook`,
-			});
-			sandbox.admin.injectDeliveryFault({
-				subscriptionId: subscription.id,
+			const n8n = { baseUrl: stack.lbUrl, api: stack.api };
+			const { webhookId, subscription, webhookCredential } = await lossySubscription(n8n, sandbox, {
+				name: 'queue: watchdog',
 				dropRate: 0.2,
 				seed: 'queue-mode-watchdog',
 			});
-			const webhookCredential = await stack.api.createCredential({
-				name: 'queue: watchdog',
-				type: WEBHOOK_CREDENTIAL,
-				data: { signingSecret: subscription.secret },
-			});
-			const { workflow } = await deployTriggerWorkflow(
-				{ baseUrl: stack.lbUrl, api: stack.api },
-				{
-					name: 'queue: watchdog handing off',
-					webhookId,
-					parameters: {
-						event: 'any',
-						reconcile: true,
-						reconcileEvery: '10s',
-						reconcileHandoff: 'webhook',
-						options: { duplicateMemorySize: MEMORY_SIZE },
-					},
-					webhookCredential,
-					apiCredential: await createApiCredential(stack.api, sandbox, {
-						name: 'queue: watchdog API',
-					}),
+			const { workflow } = await deployTriggerWorkflow(n8n, {
+				name: 'queue: watchdog handing off',
+				webhookId,
+				parameters: {
+					event: 'any',
+					reconcile: true,
+					reconcileEvery: '10s',
+					reconcileHandoff: 'webhook',
+					options: { duplicateMemorySize: MEMORY_SIZE },
 				},
-			);
+				webhookCredential,
+				apiCredential: await createApiCredential(stack.api, sandbox, {
+					name: 'queue: watchdog API',
+				}),
+			});
 
-			/** Every event the sandbox published for this subscription, by content key, and whether it arrived. */
-			const published = () => {
-				const byMessage = new Map<string, { key: string; delivered: boolean }>();
-				for (const attempt of sandbox.admin.deliveryLog({ subscriptionId: subscription.id })) {
-					const known = byMessage.get(attempt.messageId);
-					byMessage.set(attempt.messageId, {
-						key: contentKey(parseEvent(Buffer.from(JSON.stringify(attempt.payload)))!),
-						delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded',
-					});
-				}
-				return [...byMessage.values()];
-			};
+			const published = () => publishedEvents(sandbox, subscription.id);
 			const ranKeys = async () => {
 				const all = await stack.api.listExecutions({
 					workflowId: workflow.id,

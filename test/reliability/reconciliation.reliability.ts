@@ -11,13 +11,14 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
-import type { Sandbox, Subscription } from '../../sandbox';
+import { contentKey } from '../../nodes/BackgroundCheckTrigger/event';
+import type { Sandbox } from '../../sandbox';
 import {
 	TRIGGER_NAME as TRIGGER,
-	WEBHOOK_CREDENTIAL,
 	createApiCredential,
 	deployTriggerWorkflow,
+	lossySubscription,
+	publishedEvents,
 	startTestSandbox,
 } from '../e2e/harness/backgroundCheck';
 import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
@@ -45,10 +46,6 @@ const CASES = 8;
 const SERVICES = ['service-idv-id', 'service-drug-10-panel'];
 const STEP_SECONDS = 300;
 
-/** The content key of what a message carried. */
-const keyOfPayload = (payload: unknown) =>
-	contentKey(parseEvent(Buffer.from(JSON.stringify(payload)))!);
-
 function triggerItem(execution: Execution): Json {
 	const ran = execution.data?.resultData.runData[TRIGGER];
 	if (!ran)
@@ -65,19 +62,10 @@ const keyOfItem = (item: Json) => contentKey({ event: item.event, eventObject: i
 
 describe('20% of the events never delivered, cases walking their whole lifecycle', () => {
 	test('every status change runs exactly once: the missed ones found by the first look after them, the delivered ones never twice', async () => {
-		const webhookId = randomUUID();
-		const subscription: Subscription = sandbox.admin.createSubscription({
-			url: `${n8n.baseUrl}/webhook/${webhookId}/webhook`,
-		});
-		sandbox.admin.injectDeliveryFault({
-			subscriptionId: subscription.id,
+		const { webhookId, subscription, webhookCredential } = await lossySubscription(n8n, sandbox, {
+			name: 'webhook: reconciliation',
 			dropRate: 0.2,
 			seed: 'reconciliation-proof',
-		});
-		const webhookCredential = await n8n.api.createCredential({
-			name: 'webhook: reconciliation',
-			type: WEBHOOK_CREDENTIAL,
-			data: { signingSecret: subscription.secret },
 		});
 		const apiCredential = await createApiCredential(n8n.api, sandbox, {
 			name: 'api: reconciliation',
@@ -111,17 +99,7 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 			seenRequests = log.length;
 		};
 
-		const published = () => {
-			const byMessage = new Map<string, { key: string; delivered: boolean }>();
-			for (const attempt of sandbox.admin.deliveryLog({ subscriptionId: subscription.id })) {
-				const known = byMessage.get(attempt.messageId);
-				byMessage.set(attempt.messageId, {
-					key: keyOfPayload(attempt.payload),
-					delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded',
-				});
-			}
-			return [...byMessage.values()];
-		};
+		const published = () => publishedEvents(sandbox, subscription.id);
 		const finished = (execution: Execution) =>
 			['success', 'error', 'crashed', 'canceled'].includes(execution.status);
 		/** Every execution once all have finished (n8n 2.41 lists them from their start, 2.8.4 once finished); else undefined. */

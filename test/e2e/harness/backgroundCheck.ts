@@ -2,7 +2,10 @@
  * What the real-n8n suites of this package share: the in-process sandbox, credentials that point n8n at
  * it, workflows built around the Background Check node, and views of what the sandbox received.
  */
-import type { RequestLogEntry, Sandbox } from '../../../sandbox';
+import { randomUUID } from 'node:crypto';
+
+import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
+import type { RequestLogEntry, Sandbox, Subscription } from '../../../sandbox';
 import {
 	deployWebhookWorkflow,
 	linearWebhookWorkflow,
@@ -23,6 +26,48 @@ export const WEBHOOK_CREDENTIAL = 'backgroundCheckWebhookApi';
 
 /** The sandbox of one test file: frozen clock (timeScale 0), free port on 127.0.0.1. */
 export { startTestSandbox } from '../../helpers/sandbox';
+
+/**
+ * A sandbox subscription to a trigger's production URL under `baseUrl` that never delivers `dropRate` of its
+ * messages (every attempt fails), and the webhook credential in n8n holding its secret.
+ */
+export async function lossySubscription(
+	n8n: { baseUrl: string; api: N8nApi },
+	sandbox: Sandbox,
+	opts: { name: string; dropRate: number; seed: string },
+): Promise<{ webhookId: string; subscription: Subscription; webhookCredential: Credential }> {
+	const webhookId = randomUUID();
+	const subscription = sandbox.admin.createSubscription({
+		url: `${n8n.baseUrl}/webhook/${webhookId}/webhook`,
+	});
+	sandbox.admin.injectDeliveryFault({
+		subscriptionId: subscription.id,
+		dropRate: opts.dropRate,
+		seed: opts.seed,
+	});
+	const webhookCredential = await n8n.api.createCredential({
+		name: opts.name,
+		type: WEBHOOK_CREDENTIAL,
+		data: { signingSecret: subscription.secret },
+	});
+	return { webhookId, subscription, webhookCredential };
+}
+
+/** Each message the sandbox published to a subscription: its content key, and whether an attempt arrived. */
+export function publishedEvents(
+	sandbox: Sandbox,
+	subscriptionId: string,
+): Array<{ key: string; delivered: boolean }> {
+	const byMessage = new Map<string, { key: string; delivered: boolean }>();
+	for (const attempt of sandbox.admin.deliveryLog({ subscriptionId })) {
+		const known = byMessage.get(attempt.messageId);
+		byMessage.set(attempt.messageId, {
+			key: contentKey(parseEvent(Buffer.from(JSON.stringify(attempt.payload)))!),
+			delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded',
+		});
+	}
+	return [...byMessage.values()];
+}
 
 /** A Background Check API credential in n8n for a demo group of the sandbox (0 East, 1 West). */
 export async function createApiCredential(
