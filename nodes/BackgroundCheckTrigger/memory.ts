@@ -122,12 +122,24 @@ const coverOf = (change: Change) =>
 		? undefined
 		: hashKey(`cover|${change.subject}|${change.status}`);
 
+/** A claim holds its change under both names: it may come with another modStamp (the watchdog's read of it). */
+const claimNames = (change: Change) => {
+	const cover = coverOf(change);
+	return [hashKey(change.key), ...(cover === undefined ? [] : [cover])];
+};
+
 export class TriggerMemory {
 	/** Event hash → hour it started, oldest first. */
 	private readonly events = new Map<string, number>();
 
-	/** Event hash → when its claim was opened and the promise that resolves when it settles. */
-	private readonly claims = new Map<string, { openedAt: number; settled: Promise<void> }>();
+	/**
+	 * Event hash → when its claim was opened, the promise that resolves when it settles, and whether the
+	 * watchdog opened it (to emit the change).
+	 */
+	private readonly claims = new Map<
+		string,
+		{ openedAt: number; settled: Promise<void>; found: boolean }
+	>();
 
 	/** Subject hash → what is known of it, least recently changed first. */
 	private readonly subjects = new Map<string, Subject>();
@@ -200,12 +212,17 @@ export class TriggerMemory {
 	 * Decides, in one synchronous step, whether a change runs: not when it (or, for a delivery, the
 	 * watchdog's run of it) is remembered, nor when it is older than what is known and `dropOlder` is set.
 	 * A copy of a change whose claim is open is `busy` until that claim settles (at most {@link CLAIM_SECONDS}).
+	 * `found`: the watchdog admits it, to emit it.
 	 */
-	admit(change: Change, dropOlder: boolean, nowSeconds: number): Admission {
+	admit(
+		change: Change,
+		dropOlder: boolean,
+		nowSeconds: number,
+		{ found = false }: { found?: boolean } = {},
+	): Admission {
 		const hash = hashKey(change.key);
 		if (this.events.has(hash) || this.isCovered(change)) return { outcome: 'duplicate' };
-		// The same change may come with another modStamp (the watchdog's read of it): its claim holds it too.
-		const names = [hash, ...(coverOf(change) === undefined ? [] : [coverOf(change)!])];
+		const names = claimNames(change);
 		for (const name of names) {
 			const open = this.claims.get(name);
 			if (open && open.openedAt + CLAIM_SECONDS > nowSeconds)
@@ -216,6 +233,7 @@ export class TriggerMemory {
 		let settle!: () => void;
 		const claim = {
 			openedAt: nowSeconds,
+			found,
 			settled: new Promise<void>((resolve) => {
 				settle = resolve;
 			}),
@@ -237,6 +255,24 @@ export class TriggerMemory {
 				},
 			},
 		};
+	}
+
+	/**
+	 * For the first step of an execution a watchdog emitted: `ours` when this memory's watchdog emitted it (its
+	 * claim stays open until the execution ends); `known` when this memory knows it ran, or a delivery of it is
+	 * being started, or, holding every delivery this process took (it read the saved memory), already knows the
+	 * subject at that status, so that its own look would have found nothing; `new` otherwise. Another memory's
+	 * watchdog: an older version of the package, which n8n keeps running after its Update until it restarts,
+	 * or in queue mode the main process's (docs/trigger-state.md).
+	 */
+	originOfFound(change: Change): 'ours' | 'known' | 'new' {
+		const names = claimNames(change);
+		const open = names.map((name) => this.claims.get(name)).filter((claim) => claim !== undefined);
+		if (open.some(({ found }) => found)) return 'ours';
+		if (open.length > 0 || this.events.has(names[0]) || this.isCovered(change)) return 'known';
+		const atStatus =
+			change.subject !== undefined && this.statusOf(change.subject) === change.status;
+		return atStatus && this.readSaved ? 'known' : 'new';
 	}
 
 	/**

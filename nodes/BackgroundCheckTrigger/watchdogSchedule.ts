@@ -108,7 +108,9 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 	const runs: Array<{ item: IDataObject; change: Change; claim: Claim }> = [];
 	for (const { event, latestCase } of found.events) {
 		const change = changeOf(event);
-		const admission = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000));
+		const admission = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000), {
+			found: true,
+		});
 		// A delivery of it is being started: the next look sees what became of it.
 		if (admission.outcome === 'busy') continue;
 		if (admission.outcome !== 'admitted' || unselectedStatus(event, filter)) {

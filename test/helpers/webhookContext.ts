@@ -480,6 +480,8 @@ export class TriggerHarness {
 			try {
 				const [result] = (await execute.call(context)) as INodeExecutionData[][];
 				output.splice(0, output.length, ...result.map((item) => item.json));
+				// n8n saves the static data an execution changed when it ends.
+				this.store.saveIfChanged(staticData);
 			} catch (error) {
 				this.failedExecutions.push(error as Error);
 			}

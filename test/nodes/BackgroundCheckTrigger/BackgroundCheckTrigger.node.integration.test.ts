@@ -946,7 +946,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		...new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId)),
 	];
 	const itemsBySource = (harness: TriggerHarness, source: string) =>
-		harness.executions.map(([item]) => item).filter((item) => item.source === source);
+		harness.executions.flatMap(([item]) => (item?.source === source ? [item] : []));
 
 	it("registers a look with n8n's scheduler at the chosen interval, and records the cases at activation without running them", async () => {
 		const caseId = await createCase();
@@ -1017,6 +1017,35 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		).toEqual(['failed', 'succeeded']);
 		expect(harness.runCount).toBe(3);
 		expect(new Set(harness.executions.map(([item]) => contentKeyOf(item))).size).toBe(3);
+	});
+
+	it("after n8n's Update of the package, a delivered change the old version's watchdog finds again runs nothing past the trigger; an undelivered one runs once", async () => {
+		const { harness, subscription } = await watched();
+		const caseId = await createCase();
+		// n8n's Update loads the new version beside the one that activated the workflow: deliveries and
+		// executions run the new code, while the old version's watchdog keeps looking with its own memory.
+		harness.nodeType = loadNodeAfresh();
+		await advance(caseId);
+		await harness.tick();
+		await harness.idle();
+		const [delivered] = itemsBySource(harness, 'webhook').slice(-1);
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
+		// The old watchdog's emit of the delivered change: an execution whose first step outputs nothing.
+		expect(harness.executions.filter((items) => items.length === 0)).toHaveLength(1);
+		// n8n saved the old watchdog's memory when it emitted; that execution saved the new one's again.
+		expect(savedMemory(harness)).toContain(hashKey(contentKeyOf(delivered)));
+
+		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		await advance(caseId);
+		await harness.tick();
+		await harness.idle();
+		const found = itemsBySource(harness, 'reconciliation');
+		expect(found).toHaveLength(1);
+		expect(contentKeyOf(found[0])).not.toBe(contentKeyOf(delivered));
+		// Learnt from its execution: the next look hands nothing over again.
+		await harness.tick();
+		await harness.idle();
+		expect(harness.runCount).toBe(4);
 	});
 
 	it('applies the event and status filters to what it finds', async () => {

@@ -4,13 +4,19 @@
  * 2.8.4 and 2.41.1 run a webhook and a trigger; docs/trigger-state.md names the source of each step), the
  * provider (retries, copies, both delivery systems) and the API (status changes, edits that move modStamp
  * only), with the trigger's real memory (memory.ts) taking the decisions the node takes, in the node's order.
+ * n8n's Update of the package is modelled too (once between two starts of n8n): deliveries and executions
+ * then run the new version's code, with a memory of its own, while the watchdog of the version that
+ * activated the workflow keeps looking with its memory (and n8n saving it when it emits) until n8n restarts.
  * fast-check generates schedules, and n8n is stopped at any step of any of them; then n8n runs until the
  * provider has an answer for everything and the watchdog has looked once more.
  *
  * Checked for every status change: executions started for it = 1, where started counts executions n8n
- * marked crashed (n8n died while it ran: the provider's retry may start it once more, counted apart), and a
- * change the watchdog found together with a later change of the same subject to the same status is counted
- * apart as collapsed (the watchdog sees one state per look).
+ * marked crashed (n8n died while it ran: the provider's retry or the next look may start it once more,
+ * counted apart), and not those whose first step output nothing (another version's watchdog emitted a
+ * change that had run, counted apart). Counted apart as well: a change the watchdog found together with a
+ * later change of the same subject to the same status (collapsed: the watchdog sees one state per look),
+ * and a change whose two executions were admitted by the two versions in the moment of n8n's Update (one
+ * version's request or look began before it, the other's after it; they share no memory).
  *
  * SIM_RUNS sets the number of schedules (default 2,000 in npm test); `npm run soak:simulation` runs far more.
  */
@@ -40,6 +46,16 @@ interface Row {
 	change: Change;
 	found: boolean;
 	status: 'new' | 'running' | 'success' | 'crashed';
+	/** Its first step output nothing: another memory's watchdog emitted a change that had run. */
+	stopped?: boolean;
+	/**
+	 * The memory that admitted its change (a delivery's, or the watchdog's), and when its request began to be
+	 * handled by that version (the delivery's load, the look).
+	 */
+	admittedBy?: TriggerMemory;
+	handledFrom?: number;
+	/** The version of the package that admitted it (counted up by each Update), and when n8n loaded it. */
+	version: { index: number; loadedAt: number };
 }
 
 /** One execution n8n runs: the trigger's first step, then the end that saves static data. */
@@ -54,6 +70,9 @@ interface Execution {
 /** One delivery request, at its next step. */
 interface Request {
 	target: StatusChange;
+	/** The memory of the package version that handles it: n8n resolves the node when it has loaded the workflow. */
+	memory?: TriggerMemory;
+	loadedAt?: number;
 	step: 'load' | 'webhook' | 'insert' | 'running' | 'answerRead' | 'save' | 'answer';
 	loaded?: string;
 	claim?: Claim;
@@ -73,13 +92,19 @@ class Simulation {
 	readonly changes: StatusChange[] = [];
 	db: string | undefined;
 	readonly rows: Row[] = [];
+	/** The memory of the package version n8n runs deliveries and executions with. */
 	memory = new TriggerMemory();
+	/** The memory of the version that activated the workflow: its watchdog's, and its static data. */
+	watchdog = { memory: this.memory, staticData: undefined as string | undefined };
 	requests: Request[] = [];
 	executions: Execution[] = [];
 	up = true;
 	recorded = false;
+	/** The version of the package each memory belongs to. */
+	readonly versions = new Map<TriggerMemory, { index: number; loadedAt: number }>();
 
 	constructor() {
+		this.versionOf(this.memory);
 		for (const caseId of CASES)
 			this.api.set(caseId, { status: this.statusOf(STATUSES[0]), modStamp: this.nextStamp() });
 		this.restartWatchdog('activate');
@@ -143,14 +168,17 @@ class Simulation {
 		switch (request.step) {
 			case 'load':
 				request.loaded = this.db;
-				this.memory.absorb(request.loaded, this.now);
+				request.memory = this.memory;
+				request.loadedAt = this.now;
+				request.memory!.absorb(request.loaded, this.now);
 				request.step = 'webhook';
 				return;
 			case 'webhook': {
-				const admission = this.memory.admit(request.target.change, false, this.now);
+				const admission = request.memory!.admit(request.target.change, false, this.now);
 				if (admission.outcome === 'busy') return; // waits for the copy being started
 				if (admission.outcome !== 'admitted') {
-					if (request.loaded !== this.memory.serialize()) request.copy = this.memory.serialize();
+					if (request.loaded !== request.memory!.serialize())
+						request.copy = request.memory!.serialize();
 					request.outcome = 'acknowledged';
 					request.step = 'save';
 					return;
@@ -160,7 +188,7 @@ class Simulation {
 				return;
 			}
 			case 'insert':
-				request.row = this.insert(request.target.change, false);
+				request.row = this.insert(request.target.change, false, request.memory!, request.loadedAt!);
 				request.step = 'running';
 				return;
 			case 'running':
@@ -176,7 +204,7 @@ class Simulation {
 				return;
 			case 'answerRead':
 				request.claim!.start(this.now);
-				request.copy = this.memory.serialize();
+				request.copy = request.memory!.serialize();
 				request.outcome = 'started';
 				request.step = 'save';
 				return;
@@ -194,8 +222,16 @@ class Simulation {
 		this.requests = this.requests.filter((other) => other !== request);
 	}
 
-	insert(change: Change, found: boolean): Row {
-		const row: Row = { id: this.rows.length, change, found, status: 'new' };
+	insert(change: Change, found: boolean, admittedBy: TriggerMemory, handledFrom: number): Row {
+		const row: Row = {
+			id: this.rows.length,
+			change,
+			found,
+			status: 'new',
+			admittedBy,
+			handledFrom,
+			version: this.versionOf(admittedBy),
+		};
 		this.rows.push(row);
 		return row;
 	}
@@ -206,16 +242,22 @@ class Simulation {
 		this.executions.push({ row, loaded: this.db, step: 'execute', onDone });
 	}
 
-	/** Advances one execution: the trigger's first step (latestCase.ts), then its end (static data saved). */
+	/**
+	 * Advances one execution: the trigger's first step (latestCase.ts), in the package version n8n has loaded
+	 * when it runs the step (WorkflowExecute.runNode looks the node up then), then its end (static data saved).
+	 */
 	stepExecution(index: number): void {
 		if (!this.up || this.executions.length === 0) return;
 		const execution = this.executions[index % this.executions.length];
 		if (execution.step === 'execute') {
-			this.memory.absorb(execution.loaded, this.now, { executionCopy: true });
-			const news = this.memory.record(execution.row.change, this.now, {
-				found: execution.row.found,
-			});
-			if (news && this.memory.readsSavedMemory) execution.copy = this.memory.serialize();
+			const { memory } = this;
+			const { row } = execution;
+			memory.absorb(execution.loaded, this.now, { executionCopy: true });
+			const origin = row.found ? memory.originOfFound(row.change) : 'ours';
+			row.stopped = origin === 'known';
+			const news = !row.stopped && memory.record(row.change, this.now, { found: row.found });
+			if ((news || origin !== 'ours') && memory.readsSavedMemory)
+				execution.copy = memory.serialize();
 			execution.step = 'end';
 			return;
 		}
@@ -228,30 +270,49 @@ class Simulation {
 	/** One look of the watchdog (watchdogSchedule.ts lookOnce), its emits included. */
 	look(): void {
 		if (!this.up || !this.recorded) return;
-		this.memory.absorb(this.db, this.now);
+		// The trigger's static data is the one n8n loaded when it activated the workflow.
+		const { memory } = this.watchdog;
+		memory.absorb(this.watchdog.staticData, this.now);
 		const runs: Array<{ change: Change; claim: Claim }> = [];
 		for (const [caseId, current] of this.api) {
 			const subject = `case:${caseId}`;
-			if (this.memory.statusOf(subject) === current.status) continue;
+			if (memory.statusOf(subject) === current.status) continue;
 			const change = changeOf(this.eventOf(caseId, current.status, current.modStamp));
-			const admission = this.memory.admit(change, false, this.now);
+			const admission = memory.admit(change, false, this.now, { found: true });
 			if (admission.outcome === 'busy') continue;
 			if (admission.outcome !== 'admitted') {
-				this.memory.learn(subject, change.status, change.modStamp);
+				memory.learn(subject, change.status, change.modStamp);
 				continue;
 			}
 			runs.push({ change, claim: admission.claim });
 		}
 		// n8n saves the trigger's static data at emit, then inserts and runs the execution.
-		const copy = this.memory.serialize();
+		const copy = memory.serialize();
 		for (const { change, claim } of runs) {
-			this.db = copy;
-			const row = this.insert(change, true);
+			this.db = this.watchdog.staticData = copy;
+			const row = this.insert(change, true, memory, this.now);
 			this.startExecution(row, () => {
-				this.memory.record(change, this.now, { found: true });
+				memory.record(change, this.now, { found: true });
 				claim.release();
 			});
 		}
+	}
+
+	versionOf(memory: TriggerMemory): { index: number; loadedAt: number } {
+		if (!this.versions.has(memory))
+			this.versions.set(memory, { index: this.versions.size, loadedAt: this.now });
+		return this.versions.get(memory)!;
+	}
+
+	/**
+	 * n8n's Update of the package (community-packages.service.ts: the package unloaded and loaded again, no
+	 * workflow activated again): the next requests and executions run the new version, with a new memory.
+	 */
+	update(): void {
+		// One Update per run of n8n: each further one adds a version whose memory the others cannot see either.
+		if (!this.up || this.memory !== this.watchdog.memory) return;
+		this.memory = new TriggerMemory();
+		this.versionOf(this.memory);
 	}
 
 	/** Activation (activation.ts checkExists, then watchdogSchedule.ts): what the process holds is saved. */
@@ -265,6 +326,7 @@ class Simulation {
 			);
 			this.db = this.memory.serialize();
 		}
+		this.watchdog = { memory: this.memory, staticData: this.db };
 		this.recorded = true;
 	}
 
@@ -275,6 +337,7 @@ class Simulation {
 		this.requests = [];
 		this.executions = [];
 		this.memory = new TriggerMemory();
+		this.versionOf(this.memory);
 	}
 
 	/**
@@ -341,6 +404,7 @@ type Command =
 	| { kind: 'request'; index: number }
 	| { kind: 'execution'; index: number }
 	| { kind: 'look' }
+	| { kind: 'update' }
 	| { kind: 'crash' }
 	| { kind: 'start'; newRowsCrashed: boolean; recoveredFirst: boolean };
 
@@ -375,6 +439,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 		arbitrary: fc.record({ kind: fc.constant('execution' as const), index: fc.nat(20) }),
 	},
 	{ weight: 2, arbitrary: fc.constant({ kind: 'look' as const }) },
+	{ weight: 1, arbitrary: fc.constant({ kind: 'update' as const }) },
 	{ weight: 1, arbitrary: fc.constant({ kind: 'crash' as const }) },
 	{
 		weight: 1,
@@ -406,6 +471,9 @@ function run(commands: Command[]): Simulation {
 			case 'look':
 				simulation.look();
 				break;
+			case 'update':
+				simulation.update();
+				break;
 			case 'crash':
 				simulation.crash();
 				break;
@@ -422,6 +490,13 @@ interface Counts {
 	once: number;
 	crashedThenRetried: number;
 	collapsed: number;
+	/**
+	 * Started by both versions of the package in the moment of n8n's Update: the old one admitted it before,
+	 * and its execution had not saved it yet when the new one, which shares no memory with it, admitted it.
+	 */
+	acrossUpdate: number;
+	/** Executions whose first step output nothing: another version's watchdog emitted a change that had run. */
+	stoppedAtTrigger: number;
 	lost: number;
 	doubled: number;
 }
@@ -431,12 +506,16 @@ function count(
 	counts: Counts,
 ): Array<{ change: StatusChange; rows: Row[] }> {
 	const wrong: Array<{ change: StatusChange; rows: Row[] }> = [];
-	for (const [change, rows] of simulation.tally()) {
+	for (const [change, all] of simulation.tally()) {
 		counts.changes++;
+		const rows = all.filter(({ stopped }) => !stopped);
+		counts.stoppedAtTrigger += all.length - rows.length;
 		const crashed = rows.filter(({ status }) => status === 'crashed').length;
 		if (rows.length === 1) counts.once++;
-		else if (rows.length === 2 && crashed >= 1) counts.crashedThenRetried++;
+		// n8n died while it ran (each time, when it died again): the retry or the next look ran it again.
+		else if (rows.length >= 2 && rows.length - crashed <= 1) counts.crashedThenRetried++;
 		else if (rows.length === 0 && collapsedInto(simulation, change)) counts.collapsed++;
+		else if (inFlightAcrossUpdate(rows)) counts.acrossUpdate++;
 		else {
 			if (rows.length === 0) counts.lost++;
 			else counts.doubled++;
@@ -446,10 +525,21 @@ function count(
 	return wrong;
 }
 
+/**
+ * Two executions admitted by two versions of the package: the older version began handling its one before
+ * n8n loaded the newer (an Update), which did not know of it.
+ */
+function inFlightAcrossUpdate(rows: Row[]): boolean {
+	if (rows.length !== 2) return false;
+	const [older, newer] = [...rows].sort((a, b) => a.version.index - b.version.index);
+	return older.version.index < newer.version.index && older.handledFrom! < newer.version.loadedAt;
+}
+
 /** A later change of the same subject to the same status, which the watchdog ran with a newer modStamp. */
 function collapsedInto(simulation: Simulation, target: StatusChange): boolean {
 	return simulation.rows.some(
 		(row) =>
+			!row.stopped &&
 			row.found &&
 			row.change.subject === target.change.subject &&
 			row.change.status === target.change.status &&
@@ -464,13 +554,18 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 			once: 0,
 			crashedThenRetried: 0,
 			collapsed: 0,
+			acrossUpdate: 0,
+			stoppedAtTrigger: 0,
 			lost: 0,
 			doubled: 0,
 		};
 		fc.assert(
 			fc.property(fc.array(command, { minLength: 1, maxLength: 80 }), (commands) => {
 				const wrong = count(run(commands), counts);
-				if (wrong.length > 0) console.log(JSON.stringify(wrong, null, 1));
+				if (wrong.length > 0)
+					console.log(
+						JSON.stringify(wrong, (key, value) => (key === 'admittedBy' ? undefined : value), 1),
+					);
 				return wrong.length === 0;
 			}),
 			{ numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
@@ -495,7 +590,7 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 	/** The statuses of the executions of the one change of `commands`. */
 	const executionsOf = (commands: Command[]) => {
 		const [[, rows]] = [...run(commands).tally()];
-		return rows.map(({ status }) => status);
+		return rows.map(({ status, stopped }) => (stopped ? 'stopped at the trigger' : status));
 	};
 
 	it('reaches the crash points it claims to cover: a stop between insert and answer, and a failed run', () => {
@@ -514,5 +609,28 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 				{ kind: 'crash' },
 			]),
 		).toEqual(['success']);
+	});
+
+	it("after n8n's Update: the old version's watchdog finds a change the new one ran; its execution stops at the trigger and saves the new memory again", () => {
+		const request: Command = { kind: 'request', index: 0 };
+		const execution: Command = { kind: 'execution', index: 0 };
+		expect(
+			executionsOf([
+				{ kind: 'update' },
+				{ kind: 'change', caseIndex: 0, statusOnly: false },
+				{ kind: 'deliver', index: 0, failRun: false },
+				...Array<Command>(7).fill(request),
+				execution,
+				execution,
+				// The look's emit makes n8n save the old version's memory, which never saw the delivery.
+				{ kind: 'look' },
+				execution,
+				execution,
+				{ kind: 'crash' },
+				{ kind: 'start', newRowsCrashed: false, recoveredFirst: false },
+				// A copy of the delivery after the restart is a duplicate: the stopped execution saved it again.
+				{ kind: 'deliver', index: 0, failRun: false },
+			]),
+		).toEqual(['success', 'stopped at the trigger']);
 	});
 });

@@ -67,6 +67,43 @@ function restarted(memory: TriggerMemory, now = NOW): TriggerMemory {
 }
 
 describe('TriggerMemory', () => {
+	describe('originOfFound: the first step of an execution a watchdog emitted', () => {
+		const at = (status: string, modStamp: string) =>
+			change(`case:1|${status}|${modStamp}`, { subject: 'case:1', status, modStamp });
+		const delivered = at('B', '2026-01-01T00:00:01.000Z');
+
+		it('is ours while this memory’s watchdog claims it, and known once that claim has started its execution', () => {
+			const memory = new TriggerMemory();
+			const claim = admitted(memory.admit(delivered, false, NOW, { found: true }));
+			expect(memory.originOfFound(delivered)).toBe('ours');
+			claim.start(NOW);
+			expect(memory.originOfFound(delivered)).toBe('known');
+		});
+
+		it('is known when it ran here, or a delivery of it is being started here', () => {
+			const memory = new TriggerMemory();
+			const starting = admitted(memory.admit(delivered, false, NOW));
+			expect(memory.originOfFound(delivered)).toBe('known');
+			starting.release();
+			expect(memory.originOfFound(delivered)).toBe('new');
+		});
+
+		it('is known at the status this memory knows only when it read the saved memory (it holds every delivery)', () => {
+			const edited = at('B', '2026-01-01T00:00:05.000Z');
+			const process = new TriggerMemory();
+			process.absorb(undefined, NOW);
+			admitted(process.admit(delivered, false, NOW)).start(NOW);
+			expect(process.originOfFound(edited)).toBe('known');
+			expect(process.originOfFound(at('C', '2026-01-01T00:00:05.000Z'))).toBe('new');
+			// A queue-mode worker: only execution copies, so what it knows of a subject may be old.
+			const worker = new TriggerMemory();
+			worker.absorb(undefined, NOW, { executionCopy: true });
+			worker.record(delivered, NOW);
+			expect(worker.originOfFound(edited)).toBe('new');
+			expect(worker.originOfFound(delivered)).toBe('known');
+		});
+	});
+
 	it('admits an event once and calls any later copy a duplicate', () => {
 		const memory = new TriggerMemory();
 		run(memory, 'case:1');
