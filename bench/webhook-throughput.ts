@@ -14,7 +14,8 @@
  * with Ignore Older Events on (its saved copy also holds the newest modStamps), and a bare community trigger that
  * checks and saves nothing (bench/fixtures/bare-trigger, loaded as a custom extension): what n8n costs any trigger
  * that is not its own Webhook node. BENCH_BARE_VARIANTS=1 adds the bare trigger reading the webhook credential per
- * request, and the bare trigger changing its static data per request (n8n saves it before the answer). Each first gets BENCH_WARM_UP deliveries (default 1000, more than fill the saved copy, as on a trigger
+ * request, the bare trigger changing its static data per request (n8n saves it before the answer), and the bare
+ * trigger with a first step of its own (`execute`, run in each execution, as the Background Check Trigger's). Each first gets BENCH_WARM_UP deliveries (default 1000, more than fill the saved copy, as on a trigger
  * that has been running for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
  * delivery has its own webhook-id and case, so none is a duplicate. Between batches the bench waits until
@@ -494,16 +495,17 @@ function batchSummary(batches: Map<string, Batch[]>) {
 async function deployBareTrigger(
 	api: N8nApi,
 	baseUrl: string,
-	variant: { credential?: Credential; saves?: boolean } = {},
+	variant: { credential?: Credential; saves?: boolean; executes?: boolean } = {},
 ): Promise<Target> {
-	const { credential, saves } = variant;
+	const { credential, saves, executes } = variant;
 	const webhookId = randomUUID();
-	const type = credential ? 'bareCredTrigger' : saves ? 'bareSaveTrigger' : 'bareWebhookTrigger';
-	const label = credential
-		? 'bare trigger + credential read'
+	const [type, label] = credential
+		? ['bareCredTrigger', 'bare trigger + credential read']
 		: saves
-			? 'bare trigger + static data saved per request'
-			: BARE_LABEL;
+			? ['bareSaveTrigger', 'bare trigger + static data saved per request']
+			: executes
+				? ['bareExecuteTrigger', 'bare trigger + a first step of its own']
+				: ['bareWebhookTrigger', BARE_LABEL];
 	const workflow = await api.createWorkflow({
 		name: `bench: ${label}`,
 		nodes: [
@@ -569,6 +571,7 @@ async function measure(
 			triggers.push(
 				await deployBareTrigger(api, webhookBase, { credential }),
 				await deployBareTrigger(api, webhookBase, { saves: true }),
+				await deployBareTrigger(api, webhookBase, { executes: true }),
 			);
 	}
 	const targets = [triggers[0], plain, ...triggers.slice(1)];
