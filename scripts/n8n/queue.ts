@@ -313,6 +313,13 @@ export interface QueueStack {
 	stopWebhook(index: number, opts?: { crash?: boolean }): Promise<void>;
 	/** Starts webhook process `index` again on its port and user folder, and waits until the load balancer sees it up (as above). */
 	startWebhook(index: number): Promise<void>;
+	/** Stops every n8n process (SIGTERM), the main process included, as when the whole deployment goes down. */
+	stopN8n(): Promise<void>;
+	/**
+	 * Starts them again on their ports and user folders (the main process first) and waits until the load
+	 * balancer sees the webhook processes up; `main`, `api`, `webhooks` and `workers` are then the new ones.
+	 */
+	startN8n(): Promise<void>;
 	/** Stops everything (n8n first, then the load balancer, Redis, PostgreSQL) and removes the scratch folder (kept with BGC_E2E_KEEP=1). */
 	stop(): Promise<void>;
 }
@@ -390,7 +397,8 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			() => postgres.process.stop(5_000, 'SIGINT'),
 			() => redis.process.stop(5_000),
 		);
-		const [lbPort, webhook1Port, webhook2Port, roundRobinPort] = await distinctFreePorts(4);
+		const [lbPort, webhook1Port, webhook2Port, roundRobinPort, mainPort] =
+			await distinctFreePorts(5);
 		const lbUrl = `http://127.0.0.1:${lbPort}`;
 		const env = {
 			...queueModeEnv({ postgresPort: postgres.port, redisPort: redis.port, lbUrl }),
@@ -402,13 +410,6 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 		);
 		for (const folder of folders) await installPackageIntoUserFolder(folder, { tarball, log });
 
-		// The main process first: it runs the database migrations the others need.
-		const main = await startN8n({
-			userFolder: folders[0],
-			log,
-			env: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
-		});
-		n8nProcesses.push(main);
 		const webhookPorts = [webhook1Port, webhook2Port];
 		const startWebhookProcess = (index: number) =>
 			startN8nProcess({
@@ -418,29 +419,40 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 				log,
 				env,
 			});
-		const started = await Promise.allSettled([
-			startWebhookProcess(0),
-			startWebhookProcess(1),
-			...[3, 4].map((index) =>
-				startN8nProcess({
-					command: 'worker',
-					args: [`--concurrency=${WORKER_CONCURRENCY}`],
-					userFolder: folders[index],
-					log,
-					env,
-				}),
-			),
-		]);
-		for (const result of started)
-			if (result.status === 'fulfilled') n8nProcesses.push(result.value);
-		const failed = started.find(
-			(result): result is PromiseRejectedResult => result.status === 'rejected',
-		);
-		if (failed) throw failed.reason;
-		const [webhook1, webhook2, worker1, worker2] = started.map(
-			(result) => (result as PromiseFulfilledResult<N8nProcess>).value,
-		);
-		const webhooks = [webhook1, webhook2];
+		/** The main process first (it runs the database migrations the others need), then the rest together. */
+		const startProcesses = async () => {
+			const main = await startN8n({
+				userFolder: folders[0],
+				port: mainPort,
+				log,
+				env: { ...env, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+			});
+			n8nProcesses.push(main);
+			const started = await Promise.allSettled([
+				startWebhookProcess(0),
+				startWebhookProcess(1),
+				...[3, 4].map((index) =>
+					startN8nProcess({
+						command: 'worker',
+						args: [`--concurrency=${WORKER_CONCURRENCY}`],
+						userFolder: folders[index],
+						log,
+						env,
+					}),
+				),
+			]);
+			for (const result of started)
+				if (result.status === 'fulfilled') n8nProcesses.push(result.value);
+			const failed = started.find(
+				(result): result is PromiseRejectedResult => result.status === 'rejected',
+			);
+			if (failed) throw failed.reason;
+			const [webhook1, webhook2, worker1, worker2] = started.map(
+				(result) => (result as PromiseFulfilledResult<N8nProcess>).value,
+			);
+			return { main, webhooks: [webhook1, webhook2], workers: [worker1, worker2] };
+		};
+		const { main, webhooks, workers } = await startProcesses();
 
 		const startBalancer = async (name: LoadBalancerName, port: number) => {
 			const started = await startLoadBalancer({
@@ -470,7 +482,7 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			main,
 			api: new N8nApi(main.baseUrl, main.apiKey),
 			webhooks,
-			workers: [worker1, worker2],
+			workers,
 			balancer,
 			lbUrl,
 			roundRobin,
@@ -517,6 +529,18 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 				stack.webhooks[index] = proc;
 				n8nProcesses.push(proc);
 				await waitForServer(index, 'UP');
+			},
+			stopN8n: async () => {
+				await Promise.all(n8nProcesses.splice(0).map((proc) => proc.stop()));
+				for (const index of [0, 1]) await waitForServer(index, 'DOWN');
+			},
+			startN8n: async () => {
+				const started = await startProcesses();
+				Object.assign(stack, started, {
+					api: new N8nApi(started.main.baseUrl, started.main.apiKey),
+				});
+				await waitForServer(0, 'UP');
+				await waitForServer(1, 'UP');
 			},
 			stop: async () => {
 				await stopAll();

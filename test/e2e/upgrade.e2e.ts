@@ -264,6 +264,7 @@ describe('version N installed from the registry, with live workflows', () => {
 			parameters: { event: 'any', reconcile: true, reconcileEvery: '10s' },
 			webhookCredential,
 			apiCredential,
+			sandbox,
 		});
 		triggerWorkflowId = deployed.workflow.id;
 		webhookPath = deployed.webhookPath;

@@ -76,6 +76,7 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 			parameters: { event: 'any', reconcile: true, reconcileEvery: '10s' },
 			webhookCredential,
 			apiCredential,
+			sandbox,
 		});
 
 		const [demo] = sandbox.demoCredentials;

@@ -142,6 +142,12 @@ export async function deployTriggerWorkflow(
 		webhookCredential: Credential;
 		apiCredential?: Credential;
 		typeVersion?: number;
+		/**
+		 * With Reconcile Missed Events on: the sandbox the watchdog reads. Resolves only once its record of
+		 * activation has listed the cases (n8n 2.41 activates a workflow after answering the activate call), so
+		 * that a case created next is a change to it, not part of the record.
+		 */
+		sandbox?: Sandbox;
 	},
 ): Promise<{ workflow: Workflow; webhookPath: string }> {
 	const workflow = await n8n.api.createWorkflow({
@@ -164,6 +170,7 @@ export async function deployTriggerWorkflow(
 		],
 		connections: {},
 	});
+	const requests = options.sandbox && requestsFrom(options.sandbox);
 	await n8n.api.activateWorkflow(workflow.id);
 	const webhookPath = `${options.webhookId}/webhook`;
 	const probe = await waitForWebhook(n8n.baseUrl, webhookPath, {
@@ -173,6 +180,18 @@ export async function deployTriggerWorkflow(
 		throw new Error(
 			`the trigger's production URL answered ${probe?.status} to an unsigned POST, not 401`,
 		);
+	if (requests && options.parameters.reconcile === true) {
+		// Its list pages, until none came for half a second.
+		const pages = () =>
+			requests.api().filter(({ method, path }) => method === 'GET' && path === '/case/list').length;
+		const deadline = Date.now() + 60_000;
+		for (let seen = 0, quietSince = Date.now(); seen === 0 || Date.now() - quietSince < 500; ) {
+			if (Date.now() > deadline)
+				throw new Error("the watchdog's record of activation did not list the cases within 60 s");
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			if (pages() !== seen) [seen, quietSince] = [pages(), Date.now()];
+		}
+	}
 	return { workflow, webhookPath };
 }
 
