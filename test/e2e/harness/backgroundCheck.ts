@@ -3,6 +3,7 @@
  * it, workflows built around the Background Check node, and views of what the sandbox received.
  */
 import { randomUUID } from 'node:crypto';
+import { sleep } from 'n8n-workflow';
 
 import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
 import type { RequestLogEntry, Sandbox, Subscription } from '../../../sandbox';
@@ -188,7 +189,7 @@ export async function deployTriggerWorkflow(
 		for (let seen = 0, quietSince = Date.now(); seen === 0 || Date.now() - quietSince < 500; ) {
 			if (Date.now() > deadline)
 				throw new Error("the watchdog's record of activation did not list the cases within 60 s");
-			await new Promise((resolve) => setTimeout(resolve, 100));
+			await sleep(100);
 			if (pages() !== seen) [seen, quietSince] = [pages(), Date.now()];
 		}
 	}
