@@ -474,8 +474,10 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 		const waitForServer = async (index: number, status: 'UP' | 'DOWN') => {
 			for (const each of balancers) await each.waitFor(index, status, 30_000);
 		};
-		await waitForServer(0, 'UP');
-		await waitForServer(1, 'UP');
+		const waitForWebhookProcesses = async (status: 'UP' | 'DOWN') => {
+			for (const index of webhookPorts.keys()) await waitForServer(index, status);
+		};
+		await waitForWebhookProcesses('UP');
 
 		const stack: QueueStack = {
 			dir,
@@ -532,15 +534,14 @@ export async function startQueueStack(opts: StartQueueStackOptions = {}): Promis
 			},
 			stopN8n: async () => {
 				await Promise.all(n8nProcesses.splice(0).map((proc) => proc.stop()));
-				for (const index of [0, 1]) await waitForServer(index, 'DOWN');
+				await waitForWebhookProcesses('DOWN');
 			},
 			startN8n: async () => {
 				const started = await startProcesses();
 				Object.assign(stack, started, {
 					api: new N8nApi(started.main.baseUrl, started.main.apiKey),
 				});
-				await waitForServer(0, 'UP');
-				await waitForServer(1, 'UP');
+				await waitForWebhookProcesses('UP');
 			},
 			stop: async () => {
 				await stopAll();
