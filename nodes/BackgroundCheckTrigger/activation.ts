@@ -22,18 +22,12 @@ export const ACTIVATED_AT = 'activatedAt';
 export const watchdogOn = (context: IWebhookFunctions | ITriggerFunctions | IHookFunctions) =>
 	context.getNodeParameter('reconcile', false) === true;
 
-/**
- * The trigger's memory in this process, with what this request (delivery, look, activation, execution) read
- * of the saved one.
- */
+/** The trigger's memory in this process, with what this request read of the saved one. */
 export interface NodeMemory {
 	memory: TriggerMemory;
 	/** Hands the memory to static data: n8n saves it at the end of this request (look, execution). */
 	save(): void;
-	/**
-	 * Saves only when what this request read lacks something this process holds (another process saved
-	 * over it, saves landed out of order, or it is gone), so that it is put back.
-	 */
+	/** Saves only when what this request read lacks something this process holds, so that it is put back. */
 	saveIfBehind(): void;
 }
 

@@ -19,11 +19,7 @@ import { DUPLICATE_MEMORY_SIZE } from './memory';
 import { webhookSecrets, type WebhookSecrets } from './secretCache';
 import { handsOffToWebhook } from './handoff';
 
-/**
- * The trigger's settings and secrets: settings read for each request, secrets held between deliveries
- * (secretCache.ts); checked at activation and by the credential test.
- */
-
+/** The trigger's settings and secrets (held between deliveries: secretCache.ts), checked at activation. */
 const secretValue = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 function verificationConfig(
@@ -92,22 +88,16 @@ export async function assertValidConfiguration(this: IHookFunctions): Promise<vo
 			description: problems.length > 1 ? problems.slice(1).join(' ') : undefined,
 		});
 	}
-	const needsApi = [
-		this.getNodeParameter('fetchLatestCase', false),
-		this.getNodeParameter('reconcile', false),
-	].includes(true);
-	if (needsApi) {
-		try {
-			await this.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				'Fetch Latest Case and the watchdog need a Background Check API credential',
-				{
-					description: (error as Error).message,
-				},
-			);
-		}
+	if (!['fetchLatestCase', 'reconcile'].some((name) => this.getNodeParameter(name, false) === true))
+		return;
+	try {
+		await this.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Fetch Latest Case and the watchdog need a Background Check API credential',
+			{ description: (error as Error).message },
+		);
 	}
 }
 

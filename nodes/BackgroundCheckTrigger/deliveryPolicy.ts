@@ -17,11 +17,10 @@ import { isFoundChange } from './handoff';
 import { nodeMemory } from './activation';
 
 /**
- * The delivery policy: each request to the trigger's URL is verified on its raw bytes, parsed, filtered
- * and claimed once (copies, retries and the other delivery system's copy start nothing); once n8n has
- * started its execution the event is remembered and saved, and only then answered (docs/trigger-state.md).
+ * Each request to the trigger's URL: verified on its raw bytes, parsed, filtered and claimed once (copies,
+ * retries and the other delivery system's copy start nothing); remembered and saved once n8n has started its
+ * execution, and only then answered (docs/trigger-state.md).
  */
-
 /** Answers on the response object and starts no execution. */
 function refuse(
 	context: IWebhookFunctions,
@@ -46,10 +45,8 @@ const ADMISSION_REFUSALS = {
 } as const;
 
 /**
- * Starts the execution with `item`. n8n inserts and starts the execution, then reads `webhookResponse` for
- * the answer (responseData is empty), then saves static data and answers. Reading the answer is the one
- * signal n8n gives that the execution exists, so that is where the event is remembered and handed to
- * static data for that save.
+ * Starts the execution with `item`. n8n inserts and starts it, reads `webhookResponse` (responseData is empty),
+ * then saves static data and answers: reading the answer is its one signal that the execution exists.
  */
 export function startExecution(
 	item: IDataObject,

@@ -143,13 +143,10 @@ export function changeOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): Ch
 	if (typeof id !== 'string' || typeof modStamp !== 'string') return { key };
 	if (event.event === CASE_STATUS_CHANGE)
 		return { key, subject: `case:${id}`, status: caseStatusOf(event.eventObject), modStamp };
-	if (event.event === CASE_DATA_STATUS_CHANGE)
-		return {
-			key,
-			subject: `casedata:${id}`,
-			status: caseDataStatusOf(event.eventObject),
-			modStamp,
-		};
+	if (event.event === CASE_DATA_STATUS_CHANGE) {
+		const status = caseDataStatusOf(event.eventObject);
+		return { key, subject: `casedata:${id}`, status, modStamp };
+	}
 	return { key, subject: `${event.event}:${id}`, modStamp };
 }
 
@@ -168,9 +165,8 @@ export function caseIdOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): st
 export type EventSource = 'webhook' | 'reconciliation';
 
 /**
- * The trigger's output item: the event as delivered (a legacy body's username / password removed), and how
- * it came: with the delivery's ID, time and signature scheme, or, found by the watchdog, with those null
- * (handed over through the webhook URL: with its own request's, and source "reconciliation").
+ * The trigger's output item: the event as delivered (a legacy body's username / password removed), with the
+ * delivery's ID, time and signature scheme; null when the watchdog found it (unless it handed it over).
  */
 export function outputItem(
 	event: WebhookEvent,

@@ -6,13 +6,11 @@ import { eventKeyOf, type WebhookEvent } from './event';
 import type { DeliveryVerification } from './verification';
 
 /**
- * The watchdog's hand-off (Hand Found Changes To: The Webhook URL): for n8n's queue mode, where the
- * watchdog runs on the main process and the deliveries reach webhook processes. Each change a look finds
- * is sent to the trigger's own production webhook URL as a delivery would have carried it, signed with the
- * Signing Secret under a `webhook-id` of its own ({@link FOUND_CHANGE_ID_PREFIX}, covered by the signature).
- * The process that receives the workflow's deliveries admits it like a delivery (same content key), so one
- * process decides what runs; the main process learns a change only once that process answered 2xx, and
- * never saves the trigger's memory after activation (docs/queue-mode.md).
+ * Hand Found Changes To: The Webhook URL, for queue mode (the watchdog runs on the main process,
+ * deliveries reach webhook processes): each change a look finds is sent to the trigger's own production URL
+ * as a delivery would carry it, signed with the Signing Secret under a `webhook-id` of its own
+ * ({@link FOUND_CHANGE_ID_PREFIX}), so the process that receives the deliveries decides what runs
+ * (docs/queue-mode.md).
  */
 
 export const HANDOFF_PARAMETER = 'reconcileHandoff';

@@ -5,24 +5,17 @@ import { nodeMemory } from './activation';
 import { caseIdOf, changeOf, type EventSource } from './event';
 
 /**
- * The first step of every execution the trigger starts, after n8n has answered the delivery.
+ * The first step of every execution the trigger starts. It remembers the event, so that no copy or retry
+ * starts another: usually the delivery already did; this covers an execution n8n runs at start-up after a
+ * stop, and a change the watchdog found. It saves only in a process that has read the saved memory itself
+ * (a queue-mode worker holds only executions' older copies; n8n starting saves at activation instead).
  *
- * It remembers the event: the execution exists, so a copy or a retry must not start another. Usually the
- * delivery's request already did; this covers an execution n8n inserted but did not start before it
- * stopped, which it runs at its next start-up, and a change the watchdog found. It saves (n8n writes static
- * data changed here when the execution ends) only in a process that has read the saved memory itself: in
- * queue mode a worker holds nothing but copies taken when each execution was created, and its save would
- * replace events the webhook processes saved since. A process that has not read it yet (n8n starting)
- * saves at activation (activation.ts).
+ * A change another memory's watchdog emitted (the version n8n ran before an Update of the package, until it
+ * restarts) and that already ran or is being started outputs no item, so nothing after the trigger runs; its
+ * emit saved that memory over this one's, so this one is saved again (memory.ts `originOfFound`).
  *
- * A change a watchdog emitted, when this process's memory did not emit it, runs no further than this step if
- * it already ran or is being started (memory.ts `originOfFound`): after n8n's Update of the package, the
- * watchdog of the version that activated the workflow keeps looking with its own memory until n8n restarts,
- * while deliveries and executions run the new version's code. The item is left out, so nothing after the
- * trigger runs. Its emit made n8n save that watchdog's memory over this one's: this step saves this one again.
- *
- * Then it adds the current case when "Fetch Latest Case" is on. A case that cannot be fetched (slow API,
- * 5xx, revoked credential) does not stop the event: it runs with `latestCase: null` and `latestCaseError`.
+ * Then Fetch Latest Case adds the current case; one that cannot be fetched does not stop the event: it runs
+ * with `latestCase: null` and `latestCaseError` (docs/trigger-state.md).
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();

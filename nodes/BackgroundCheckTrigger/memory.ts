@@ -1,23 +1,10 @@
 /**
- * What the trigger remembers, per trigger node: the one state it keeps across requests. Its model, the n8n
- * behaviours it relies on and the argument that each status change runs once are in docs/trigger-state.md.
+ * What the trigger remembers, per trigger node: the one state it keeps across requests. The model (events,
+ * claims, subjects, covers, recorded: who writes each and when), the n8n behaviours it relies on and the
+ * argument that each status change runs once are in docs/trigger-state.md.
  *
- * Held in this process (one {@link TriggerMemory} per workflow and node, shared by every request, look and
- * execution) and saved in the node's workflow static data as one string ({@link MEMORY_KEY}):
- * - events: the content key of every event whose execution exists, for {@link RETENTION_SECONDS} (the
- *   provider's retry window); the saved string holds the newest Duplicate Memory Size of them;
- * - claims (process only): events admitted whose execution n8n has not started yet; a copy arriving
- *   meanwhile waits for the claim to settle;
- * - subjects: the newest modStamp and the status known of each case and case data (from deliveries and the
- *   watchdog's looks), so older deliveries never move it back;
- * - covers: for each change the watchdog ran, its subject, status and the modStamp it read, so a late
- *   delivery of that change (with an older modStamp) is recognised;
- * - recorded: whether the watchdog has its record of activation.
- *
- * An event enters `events` only once its execution exists ({@link Claim.start}): when n8n asks for the
- * delivery's answer, after it inserted and started the execution, or when the execution itself runs (also
- * after a restart, when n8n runs executions it had inserted but not started). So a save can never hold an
- * event whose execution does not exist, whichever request makes it.
+ * An event enters `events` only once its execution exists ({@link Claim.start}, or {@link TriggerMemory.record}
+ * from the execution's first step), so no save, whichever request makes it, holds an event that never ran.
  *
  * Keys are kept as {@link HASH_LENGTH} base64url characters of their SHA-256 (60 bits): a new event is taken
  * for a duplicate by mistake with probability at most n / 2^60 (about 9e-14 with 100,000 remembered).
@@ -148,29 +135,17 @@ export class TriggerMemory {
 	private readonly covers = new Map<string, { modStamp: string; hour: number }>();
 
 	private recordedByWatchdog = false;
-
 	private readSaved = false;
-
+	/** Saved strings read or written lately ({@link KNOWN_STRINGS}) and their length in all. */
 	private readonly known = new Set<string>();
-
 	private knownCharacters = 0;
 
-	private savedEvents: number = DUPLICATE_MEMORY_SIZE.default;
+	/** Duplicate Memory Size: how many of the newest events (and covers) the saved string holds. */
+	duplicateMemorySize: number = DUPLICATE_MEMORY_SIZE.default;
 
 	/** Grows with every change of what the saved string holds; {@link serialize} builds it once per value. */
 	private version = 0;
-
-	private serialized: { version: number; text: string } | undefined;
-
-	/** Duplicate Memory Size: how many of the newest events (and covers) the saved string holds. */
-	get duplicateMemorySize(): number {
-		return this.savedEvents;
-	}
-
-	set duplicateMemorySize(size: number) {
-		if (size !== this.savedEvents) this.version++;
-		this.savedEvents = size;
-	}
+	private serialized: { version: number; size: number; text: string } | undefined;
 
 	get recorded(): boolean {
 		return this.recordedByWatchdog;
@@ -195,9 +170,8 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * Merges a saved string (a restart, or another process's save) into this process's memory.
-	 * `executionCopy`: the string came with an execution (n8n copies static data into it when it is
-	 * created), which can be older than the saved one.
+	 * Merges a saved string (a restart, another process's save) into this memory. `executionCopy`: the string
+	 * came with an execution (n8n copies static data into it when creating it), older than the saved one.
 	 */
 	absorb(saved: unknown, nowSeconds: number, { executionCopy = false } = {}): void {
 		if (!executionCopy) this.readSaved = true;
@@ -258,12 +232,10 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * For the first step of an execution a watchdog emitted: `ours` when this memory's watchdog emitted it (its
-	 * claim stays open until the execution ends); `known` when this memory knows it ran, or a delivery of it is
-	 * being started, or, holding every delivery this process took (it read the saved memory), already knows the
-	 * subject at that status, so that its own look would have found nothing; `new` otherwise. Another memory's
-	 * watchdog: an older version of the package, which n8n keeps running after its Update until it restarts,
-	 * or in queue mode the main process's (docs/trigger-state.md).
+	 * For the first step of an execution a watchdog emitted: `ours` when this memory's watchdog did (its claim
+	 * is open until the execution ends); `known` when this memory knows it ran, or is starting a delivery of it,
+	 * or, having read the saved memory, knows the subject at that status (its own look would find nothing).
+	 * Another memory's watchdog: the version n8n ran before an Update, or queue mode's main process.
 	 */
 	originOfFound(change: Change): 'ours' | 'known' | 'new' {
 		const names = claimNames(change);
@@ -275,10 +247,7 @@ export class TriggerMemory {
 		return atStatus && this.readSaved ? 'known' : 'new';
 	}
 
-	/**
-	 * Remembers a change whose execution exists; `found`: the watchdog ran it, so later deliveries of it are
-	 * covered. True when this was news.
-	 */
+	/** Remembers a change whose execution exists (`found`: the watchdog ran it); true when it was new. */
 	record(
 		change: Change,
 		nowSeconds: number,
@@ -307,9 +276,8 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * What is known of a subject moves forward only: a modStamp older than the known one changes nothing. A
-	 * status without a modStamp (the watchdog's listing) is taken as it is. `ordered`: the subject was
-	 * checked with Ignore Older Events, so its modStamp is saved.
+	 * What is known of a subject moves forward only (an older modStamp changes nothing; a status without one, as
+	 * listed, is taken). `ordered`: checked with Ignore Older Events, so its modStamp is saved.
 	 */
 	learn(subject: string, status?: string, modStamp?: string, ordered = false): void {
 		this.learnHash(hashKey(subject), status, modStamp, ordered);
@@ -370,7 +338,9 @@ export class TriggerMemory {
 	 * that after a restart an older delivery cannot move a status back.
 	 */
 	serialize(): string {
-		if (this.serialized?.version === this.version) return this.serialized.text;
+		const { version, duplicateMemorySize: size } = this;
+		if (this.serialized?.version === version && this.serialized.size === size)
+			return this.serialized.text;
 		const lines = [`${FORMAT} ${this.recordedByWatchdog ? 1 : 0}`];
 		const byHour = new Map<number, string[]>();
 		let skip = this.events.size - this.duplicateMemorySize;
@@ -407,7 +377,7 @@ export class TriggerMemory {
 					lines.push(`t\t${hash}\t${packModStamp(modStamp)}`);
 		}
 		const text = lines.join('\n');
-		this.serialized = { version: this.version, text };
+		this.serialized = { version, size, text };
 		this.remember(text);
 		return text;
 	}
@@ -451,8 +421,7 @@ export class TriggerMemory {
 			} else if (fields[0] === 'c') {
 				const modStamp = unpackModStamp(fields[3] ?? '');
 				const hour = Number(fields[2]);
-				const current = this.covers.get(fields[1]);
-				if (modStamp !== undefined && Number.isFinite(hour) && current === undefined) {
+				if (modStamp !== undefined && Number.isFinite(hour) && !this.covers.has(fields[1])) {
 					this.covers.set(fields[1], { modStamp, hour });
 					added = true;
 				}
@@ -530,11 +499,5 @@ export class TriggerMemory {
 /** One memory per trigger node of a workflow (`scope`) in this n8n process. */
 const memories = new Map<string, TriggerMemory>();
 
-export function memoryOf(scope: string): TriggerMemory {
-	let memory = memories.get(scope);
-	if (memory === undefined) {
-		memory = new TriggerMemory();
-		memories.set(scope, memory);
-	}
-	return memory;
-}
+export const memoryOf = (scope: string): TriggerMemory =>
+	memories.get(scope) ?? memories.set(scope, new TriggerMemory()).get(scope)!;

@@ -34,18 +34,12 @@ function keyOf(context: IHookFunctions | IWebhookFunctions): string | undefined 
 	return JSON.stringify([workflowId, node.id, credentialId]);
 }
 
-function read(context: IHookFunctions | IWebhookFunctions): Promise<WebhookSecrets> {
-	return context.getCredentials(BACKGROUND_CHECK_WEBHOOK_CREDENTIAL) as Promise<WebhookSecrets>;
-}
-
-function forgetExpired(nowMs: number): void {
-	for (const [key, entry] of held) if (nowMs - entry.readAtMs >= SECRETS_HELD_MS) held.delete(key);
-}
+const read = (context: IHookFunctions | IWebhookFunctions) =>
+	context.getCredentials(BACKGROUND_CHECK_WEBHOOK_CREDENTIAL) as Promise<WebhookSecrets>;
 
 /**
- * The secrets for a delivery to an active workflow: held ones when read less than SECRETS_HELD_MS ago
- * (deliveries arriving together share one read). Activation and "Listen for test event" read the credential
- * every time; activation also replaces what is held.
+ * The secrets for a delivery to an active workflow: held ones when read less than SECRETS_HELD_MS ago.
+ * Activation and "Listen for test event" read the credential every time; activation replaces what is held.
  */
 export function webhookSecrets(
 	context: IHookFunctions | IWebhookFunctions,
@@ -56,7 +50,7 @@ export function webhookSecrets(
 	const isDelivery = 'getRequestObject' in context;
 	const entry = held.get(key);
 	if (isDelivery && entry && nowMs - entry.readAtMs < SECRETS_HELD_MS) return entry.secrets;
-	forgetExpired(nowMs);
+	for (const [old, { readAtMs }] of held) if (nowMs - readAtMs >= SECRETS_HELD_MS) held.delete(old);
 	const secrets = read(context);
 	const fresh: Held = { secrets, readAtMs: nowMs };
 	held.set(key, fresh);

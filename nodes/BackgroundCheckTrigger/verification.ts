@@ -34,27 +34,23 @@ export function configurationProblems(config: VerificationConfig): string[] {
 			problems.push(
 				'The credential has no Signing Secret; the Standard scheme needs the whsec_ secret of the endpoint.',
 			);
-		else if (!isStandardSecret(current)) {
+		else if (!isStandardSecret(current))
 			problems.push(
 				'The Signing Secret is not a whsec_ secret: copy it exactly as the provider shows it, starting with whsec_.',
 			);
-		}
-		if (previous && !isStandardSecret(previous)) {
+		if (previous && !isStandardSecret(previous))
 			problems.push(
 				'The Previous Signing Secret is not a whsec_ secret: copy the old secret exactly, or clear the field.',
 			);
-		}
 	}
 	if (config.scheme !== 'standard') {
 		if (!config.legacySecret)
 			problems.push('The credential has no Legacy Secret; the Legacy scheme needs it.');
-		if (config.legacyHeaderName && !HEADER_NAME.test(config.legacyHeaderName)) {
+		if (config.legacyHeaderName && !HEADER_NAME.test(config.legacyHeaderName))
 			problems.push(`"${config.legacyHeaderName}" is not a valid header name.`);
-		}
 	}
-	if (!Number.isInteger(config.toleranceSeconds) || config.toleranceSeconds < 1) {
+	if (!Number.isInteger(config.toleranceSeconds) || config.toleranceSeconds < 1)
 		problems.push('The signature tolerance must be a whole number of seconds, at least 1.');
-	}
 	return problems;
 }
 

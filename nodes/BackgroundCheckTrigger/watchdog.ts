@@ -1,27 +1,15 @@
 /**
- * The watchdog: finds the status changes whose delivery never arrived (spec 6.5: "missed events are
- * possible; consumers should refetch data when expected events do not arrive") by looking at the API on a
- * schedule, and hands them to the trigger as events in the shape a delivery would have had.
+ * The watchdog's look (spec 6.5: "missed events are possible; consumers should refetch data when expected
+ * events do not arrive"): reads every page of GET /case/list, whose entries carry each case's status and its
+ * services' statuses (the sandbox's list; the spec does not show its fields), and compares them with the
+ * statuses the trigger's memory knows (from looks and deliveries). Only where something differs does it read
+ * GET /case/id/{caseId} and, for the services that differ, GET /case/id/{caseId}/data/{serviceTypeId}: what it
+ * reads there is the change with the modStamp a delivery of it carries, so both have one content key.
  *
- * It remembers the last status it knows of every case and every case data ("subject") of the credential's
- * group, from its own looks and from every delivery the trigger received. A look reads every page of
- * GET /case/list, whose entries carry each case's status and its services' statuses (the sandbox's list;
- * the spec does not show the list's fields), and compares. Only for a case where something differs does it
- * read GET /case/id/{caseId} and, for the services that differ, GET /case/id/{caseId}/data/{serviceTypeId}:
- * what it reads there is the change, with the modStamp a delivery of it carries, so its content key equals
- * the delivery's and the trigger's duplicate memory runs it once, whichever comes first. A delivery that
- * arrived first has also updated the known status, so the look does not even see a change.
- *
- * The first look after activation records what it finds and reports nothing (no history is replayed).
- * A case it has not seen before is a change (the provider announces new cases); a service it has not
- * seen is one only when it is no longer at its first status (pending, no pending status): a new service
- * starts there without an event. A look sees the state at its time: two changes of one subject between
- * two looks, both undelivered, come out as one event, the second.
- *
- * What it knows of each subject is kept in the trigger's memory (memory.ts), with what deliveries told it. A
- * change it reports is learnt only once its execution exists (the execution's first step records it), so
- * a stop in between makes the next look find it again instead of losing it. A subject missing from one
- * look is not forgotten: a list that shifts while it is paged over cannot make an old status new again.
+ * A case it has not seen is a change (the provider announces new cases); a service it has not seen is one
+ * only past its first status (pending, no pending status). Two undelivered changes of one subject between
+ * two looks come out as one event, the second. Nothing found is learnt before its execution exists, and a
+ * subject missing from one look is not forgotten (docs/trigger-state.md).
  */
 import type { CronExpression, IDataObject } from 'n8n-workflow';
 
@@ -46,10 +34,7 @@ export interface CaseApi {
 }
 
 /** Which event types the trigger wants; changes of the others are followed silently. */
-export interface WatchedEvents {
-	cases: boolean;
-	caseData: boolean;
-}
+export type WatchedEvents = Record<'cases' | 'caseData', boolean>;
 
 /** A status change the watchdog found, as a delivery would have carried it, and the case it read. */
 export interface ReconciledEvent {
@@ -75,24 +60,12 @@ const FIRST_CASE_DATA_STATUS = caseDataStatusOf({
 
 /** The fields of a case.statuschange's eventObject (spec 6.2) and of the sandbox's casedata.statuschange. */
 const CASE_EVENT_FIELDS = [
-	'id',
-	'groupProfileId',
-	'caseStatus',
-	'caseStatusId',
-	'secondaryStatus',
-	'secondaryCaseStatusId',
-	'modStamp',
+	...['id', 'groupProfileId', 'caseStatus', 'caseStatusId', 'secondaryStatus'],
+	...['secondaryCaseStatusId', 'modStamp'],
 ];
 const CASE_DATA_EVENT_FIELDS = [
-	'id',
-	'serviceId',
-	'serviceName',
-	'serviceTypeId',
-	'status',
-	'statusId',
-	'pendingStatus',
-	'pendingStatusId',
-	'modStamp',
+	...['id', 'serviceId', 'serviceName', 'serviceTypeId', 'status', 'statusId'],
+	...['pendingStatus', 'pendingStatusId', 'modStamp'],
 ];
 
 function pick(record: IDataObject, fields: string[]): IDataObject {
@@ -117,19 +90,12 @@ interface ListedCase {
 function listedCase(entry: IDataObject): ListedCase | undefined {
 	if (typeof entry.id !== 'string' || entry.id === '') return undefined;
 	const services = (Array.isArray(entry.services) ? entry.services : [])
-		.filter(isPlainObject)
-		.flatMap((service) =>
-			typeof service.caseDataId === 'string'
-				? [
-						{
-							caseDataId: service.caseDataId,
-							serviceTypeId:
-								typeof service.serviceTypeId === 'string' ? service.serviceTypeId : undefined,
-							status: caseDataStatusOf(service),
-						},
-					]
-				: [],
-		);
+		.filter((service) => isPlainObject(service) && typeof service.caseDataId === 'string')
+		.map((service: IDataObject) => ({
+			caseDataId: service.caseDataId as string,
+			serviceTypeId: typeof service.serviceTypeId === 'string' ? service.serviceTypeId : undefined,
+			status: caseDataStatusOf(service),
+		}));
 	const modStamp = typeof entry.modStamp === 'string' ? entry.modStamp : undefined;
 	return { id: entry.id, status: caseStatusOf(entry), modStamp, services };
 }
@@ -230,10 +196,8 @@ async function read(
 	const latestCase = await api.getCase(entry.id);
 	if (!isPlainObject(latestCase)) throw new Error(`GET /case/id/${entry.id} returned no case`);
 	const events: ReconciledEvent[] = [];
-	const caseSubject = CASE_SUBJECT + entry.id;
-	if (caseDiffers && memory.statusOf(caseSubject) !== caseStatusOf(latestCase)) {
+	if (caseDiffers && memory.statusOf(CASE_SUBJECT + entry.id) !== caseStatusOf(latestCase))
 		events.push(event(CASE_STATUS_CHANGE, pick(latestCase, CASE_EVENT_FIELDS), latestCase));
-	}
 	const byType = new Map<string, ListedService[]>();
 	const servicesOfCase = Array.isArray(latestCase.services)
 		? latestCase.services.filter(isPlainObject)

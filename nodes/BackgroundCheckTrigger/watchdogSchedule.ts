@@ -29,9 +29,8 @@ import {
 const LIST_PAGE_SIZE = 100;
 
 /**
- * The watchdog's reads, through the one request function. A context object of its own per look: the
- * transport keeps one credential session per context object, so each look reads the credential afresh (a
- * changed or re-exchanged token is used from the next look on) instead of for the whole activation.
+ * The watchdog's reads, through the one request function, with a context object of its own per look: the
+ * transport keeps one credential session per context object, so each look reads the credential afresh.
  */
 function caseApi(context: ITriggerFunctions): CaseApi {
 	const session = Object.create(context) as RequestContext;
@@ -75,10 +74,8 @@ function donePromise(): DonePromise {
 }
 
 /**
- * One look of the watchdog: every change it finds that no delivery reported and that passes the trigger's
- * filters starts one execution (output `source: 'reconciliation'`). Nothing is learnt of a change that runs
- * before its execution exists: the execution's first step records it (latestCase.ts), so a stop in between
- * leaves it to be found again. Failures are saved as failed executions, so they show.
+ * One look: every change found that passes the trigger's filters starts one execution (`source:
+ * 'reconciliation'`), learnt only when its first step runs (latestCase.ts). Failures show as failed executions.
  */
 async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Promise<void> {
 	const node = nodeMemory(context);
@@ -149,9 +146,7 @@ function reportUnread(context: ITriggerFunctions, failures: Look['failures']): v
 		new NodeOperationError(
 			context.getNode(),
 			`The watchdog could not read ${failures.length} case(s); they are looked at again next time`,
-			{
-				description: `Case ${caseId}: ${error.message}`,
-			},
+			{ description: `Case ${caseId}: ${error.message}` },
 		),
 	);
 }
@@ -186,10 +181,8 @@ async function handOver(
 }
 
 /**
- * The watchdog, when Reconcile Missed Events is on: when a user activates the workflow, the first look
- * records the group's cases (nothing is replayed); then n8n's scheduler runs a look at the chosen interval.
- * On n8n's start and when an active workflow is republished the record is kept, so changes made meanwhile
- * are found by the next look.
+ * The watchdog (Reconcile Missed Events): a user's activation records the group's cases (nothing is
+ * replayed); n8n's start and a republish keep the record. Then n8n's scheduler runs a look at the interval.
  */
 export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	const node = nodeMemory(this);
