@@ -44,3 +44,16 @@ describe.each(registered)('%s', (file) => {
 		expect(require(join(root, 'index.js'))[className]).toBe(require(join(root, file))[className]);
 	});
 });
+
+it('shows users what it showed before: every node and credential description', () => {
+	// A change here is a change users see: update the snapshot (`npx jest -u test/package`) only on purpose.
+	const shown = registered.map((file) => {
+		const instance = new (require(join(root, file))[
+			basename(file).replace(/\.(node|credentials)\.js$/, '')
+		])();
+		return file.endsWith('.credentials.js')
+			? { ...instance }
+			: { description: instance.description };
+	});
+	expect(shown).toMatchSnapshot();
+});
