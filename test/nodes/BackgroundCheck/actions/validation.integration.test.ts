@@ -106,9 +106,60 @@ describe('validation before any request', () => {
 			'/package/id/pkg-driver/services',
 		]);
 	});
+
+	it('refuses an ID with "%" (an encoded dot segment or slash) or a control character, naming the field', async () => {
+		for (const id of ['%2e%2e', '%2E%2E', '..%2f', '%2F', '%', 'a%00b', 'a\u0000b', 'a\u007fb']) {
+			context.sandbox.admin.reset();
+			const error = await expectRefusedBeforeAnyRequest(
+				{ resource: 'case', operation: 'get', caseId: byId(id) },
+				/^Case ID ".*" is not a valid ID/,
+			);
+			expect(error.message).toBe(`Case ID "${id}" is not a valid ID [item 0]`);
+		}
+	});
+
+	it('refuses JSON nested thousands of levels deep naming the field (not "Maximum call stack size exceeded"); 100 levels pass', async () => {
+		await expectRefusedBeforeAnyRequest(
+			{
+				resource: 'case',
+				operation: 'getMany',
+				additionalQuery: `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`,
+			},
+			/^Additional Query Parameters \(JSON\) is nested more than 100 levels deep/,
+		);
+		context.sandbox.admin.reset();
+		await expectRefusedBeforeAnyRequest(
+			{
+				resource: 'verificationBook',
+				operation: 'search',
+				additionalBody: `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
+			},
+			/^Additional Fields \(JSON\) is nested more than 100 levels deep/,
+		);
+		const [item] = await context.run({
+			resource: 'verificationBook',
+			operation: 'search',
+			limit: 1,
+			additionalBody: `{"a":${'['.repeat(98)}${']'.repeat(98)}}`,
+		});
+		expect(item.json).toHaveProperty('id');
+	});
 });
 
 describe('API failures', () => {
+	it('a body the API refuses as too large (413) was sent once, and the sandbox logs it, so "sent once" is provable', async () => {
+		await expect(
+			context.run({
+				resource: 'verificationBook',
+				operation: 'search',
+				additionalBody: JSON.stringify({ note: 'x'.repeat(11 * 1024 * 1024) }),
+			}),
+		).rejects.toThrow('The request body is too large');
+		expect(context.apiRequests().map(({ method, path, status }) => [method, path, status])).toEqual(
+			[['POST', '/vbook/search', 413]],
+		);
+	});
+
 	it('does not retry a case creation that failed with a 5xx, and says the case may or may not exist', async () => {
 		context.sandbox.admin.injectFault({
 			kind: 'status',

@@ -254,6 +254,21 @@ describe('API error shapes', () => {
 		expect(error.message).toBe('Invalid case');
 		expect(error.httpCode).toBe('404');
 	});
+
+	it('says a request that timed out got no answer within 60 s, not "The connection was aborted" (n8n on ECONNABORTED)', async () => {
+		const timeout = Object.assign(new Error('timeout of 60000ms exceeded'), {
+			code: 'ECONNABORTED',
+			isAxiosError: true,
+		});
+		const { context } = contextAnswering(() => {
+			throw new NodeApiError(node, timeout as never);
+		});
+		const error = await caught(
+			apiRequest.call(context, 'POST', apiPath`/case/create`, { body: {} }),
+		);
+		expect(error.message).toBe('The request POST /case/create got no answer within 60 seconds');
+		expect(error.description).toMatch(/may or may not have been carried out/);
+	});
 });
 
 describe('secrets never leave in an error', () => {
