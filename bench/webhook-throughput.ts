@@ -13,9 +13,12 @@
  * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, the trigger
  * with Ignore Older Events on (its saved copy also holds the newest modStamps), and a bare community trigger that
  * checks and saves nothing (bench/fixtures/bare-trigger, loaded as a custom extension): what n8n costs any trigger
- * that is not its own Webhook node. BENCH_BARE_VARIANTS=1 adds the bare trigger reading the webhook credential per
- * request, the bare trigger changing its static data per request (n8n saves it before the answer), and the bare
- * trigger with a first step of its own (`execute`, run in each execution, as the Background Check Trigger's). Each first gets BENCH_WARM_UP deliveries (default 1000, more than fill the saved copy, as on a trigger
+ * that is not its own Webhook node. BENCH_BARE_VARIANTS=1 (or some of credential,save,execute) adds the bare
+ * trigger reading the webhook credential per request, changing its static data per request (n8n saves it before
+ * the answer), and with a first step of its own (`execute`, as the Background Check Trigger's).
+ * BENCH_TRIGGER_VERSION_1=1 adds the trigger at typeVersion 1 (n8n evaluates a legacy binaryData expression for
+ * every request to a version-1 webhook node; the trigger's 1.1 exists to skip it).
+ * Each first gets BENCH_WARM_UP deliveries (default 1000, more than fill the saved copy, as on a trigger
  * that has been running for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
  * delivery has its own webhook-id and case, so none is a duplicate. Between batches the bench waits until
@@ -89,6 +92,14 @@ for (const name of QUEUE_BALANCERS)
 		);
 /** Only the queue-mode part (BENCH_QUEUE_ONLY=1). */
 const QUEUE_ONLY = process.env.BENCH_QUEUE_ONLY === '1';
+/** BENCH_BARE_VARIANTS: 1 (all) or some of credential,save,execute. */
+const BARE_VARIANTS = new Set(
+	process.env.BENCH_BARE_VARIANTS === '1'
+		? ['credential', 'save', 'execute']
+		: (process.env.BENCH_BARE_VARIANTS ?? '').split(',').map((name) => name.trim()),
+);
+/** BENCH_TRIGGER_VERSION_1=1 adds the trigger at typeVersion 1, which n8n treats as a legacy webhook node. */
+const TRIGGER_VERSION_1 = process.env.BENCH_TRIGGER_VERSION_1 === '1';
 const WEBHOOK_NODE_VERSION = 2.1;
 const BARE_TRIGGER_DIR = path.join(__dirname, 'fixtures', 'bare-trigger');
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -241,6 +252,7 @@ async function deployTrigger(
 	credential: Credential,
 	label: string,
 	options: IDataObject,
+	typeVersion = TRIGGER_NODE_VERSION,
 ): Promise<Target> {
 	const webhookId = randomUUID();
 	const workflow = await api.createWorkflow({
@@ -249,7 +261,7 @@ async function deployTrigger(
 			{
 				name: 'Background Check Trigger',
 				type: TRIGGER_NODE,
-				typeVersion: TRIGGER_NODE_VERSION,
+				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters: { event: 'any', options },
@@ -565,14 +577,18 @@ async function measure(
 				{ dropOutOfOrder: true },
 			),
 		);
+	if (TRIGGER_VERSION_1)
+		triggers.push(
+			await deployTrigger(api, webhookBase, credential, 'Background Check Trigger v1', {}, 1),
+		);
 	if (opts.bare) {
 		triggers.push(await deployBareTrigger(api, webhookBase));
-		if (process.env.BENCH_BARE_VARIANTS === '1')
-			triggers.push(
-				await deployBareTrigger(api, webhookBase, { credential }),
-				await deployBareTrigger(api, webhookBase, { saves: true }),
-				await deployBareTrigger(api, webhookBase, { executes: true }),
-			);
+		if (BARE_VARIANTS.has('credential'))
+			triggers.push(await deployBareTrigger(api, webhookBase, { credential }));
+		if (BARE_VARIANTS.has('save'))
+			triggers.push(await deployBareTrigger(api, webhookBase, { saves: true }));
+		if (BARE_VARIANTS.has('execute'))
+			triggers.push(await deployBareTrigger(api, webhookBase, { executes: true }));
 	}
 	const targets = [triggers[0], plain, ...triggers.slice(1)];
 	const send = async (target: Target, count: number, concurrency: number) => {
