@@ -1,5 +1,5 @@
 /**
- * Queue-mode suite: n8n's queue mode on this machine (scripts/n8n/queue.ts: PostgreSQL, Redis, a
+ * Queue-mode suite: n8n's queue mode on this machine (test/harness/n8n/queue.ts: PostgreSQL, Redis, a
  * path-hashing load balancer and a round-robin one, 1 main + 2 webhook processes + 2 workers, the packed
  * package in each) and the trigger's exactly-once promise there, scenario by scenario. Files end in `.queue.ts`. Run in band; no timing is
  * asserted, every wait is bounded.

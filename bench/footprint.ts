@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { installPackageIntoUserFolder, startN8n } from '../scripts/n8n/runtime';
+import { installPackageIntoUserFolder, startN8n } from '../test/harness/n8n/runtime';
 import { benchTarball } from './lib/n8n';
 import { fmt, header, log, median, printTable, runMain, saveResult } from './lib/report';
 

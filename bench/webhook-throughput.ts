@@ -24,7 +24,7 @@
  * delivery has its own webhook-id and case, so none is a duplicate. Between batches the bench waits until
  * n8n has no running execution; at the end it checks that each target ran one execution per delivery.
  *
- * Then the same comparison in queue mode (scripts/n8n/queue.ts, the queue-mode suite's stack: 1 main, 2 webhook
+ * Then the same comparison in queue mode (test/harness/n8n/queue.ts, the queue-mode suite's stack: 1 main, 2 webhook
  * processes, 2 workers), once behind each load balancer (BENCH_QUEUE_BALANCERS, default
  * haproxy,nginx,caddy,round-robin, each with its file from docs/queue-mode/, a new stack each), deliveries through it
  * (every one unique: behind round robin the trigger runs each once too), at 10
@@ -41,20 +41,20 @@ import * as path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { generateWebhookSecret, signStandardWebhook } from '../nodes/shared/webhookSignature';
-import { waitForWebhook, type Credential, type N8nApi } from '../scripts/n8n/publicApi';
+import { waitForWebhook, type Credential, type N8nApi } from '../test/harness/n8n/publicApi';
 import {
 	LOAD_BALANCERS,
 	ROUND_ROBIN,
 	loadBalancerLabel,
 	type LoadBalancerName,
-} from '../scripts/n8n/loadBalancers';
-import { WORKER_CONCURRENCY, startQueueStack } from '../scripts/n8n/queue';
+} from '../test/harness/n8n/loadBalancers';
+import { WORKER_CONCURRENCY, startQueueStack } from '../test/harness/n8n/queue';
 import {
 	TRIGGER_NODE,
 	TRIGGER_NODE_VERSION,
 	WEBHOOK_CREDENTIAL,
 	credentialRef,
-} from '../test/e2e/harness/backgroundCheck';
+} from '../test/harness/backgroundCheck';
 import { benchTarball, startBenchN8n } from './lib/n8n';
 import { reconciliationCosts } from './lib/reconciliation';
 import {

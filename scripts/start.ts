@@ -15,14 +15,14 @@ import * as path from 'node:path';
 
 import { REREAD_AFTER_REFUSAL_MS } from '../nodes/BackgroundCheckTrigger/secretCache';
 import { DEMO_CREDENTIALS, describeSandbox, startSandbox, type Sandbox } from '../sandbox';
-import { N8nApi, type N8nNode, type WorkflowInput } from './n8n/publicApi';
+import { N8nApi, type N8nNode, type WorkflowInput } from '../test/harness/n8n/publicApi';
 import {
 	ensureN8nRuntime,
 	installPackageIntoUserFolder,
 	packRepo,
 	startN8n,
 	type N8nInstance,
-} from './n8n/runtime';
+} from '../test/harness/n8n/runtime';
 
 const REPO_DIR = path.resolve(__dirname, '..');
 const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');

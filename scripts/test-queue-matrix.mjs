@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run test:queue:all`: the queue-mode suite (test/queue/) behind each load balancer that routes by path
-// (HAProxy, nginx, Caddy: scripts/n8n/loadBalancers.ts) on each pinned n8n, one run after the other (about
+// (HAProxy, nginx, Caddy: test/harness/n8n/loadBalancers.ts) on each pinned n8n, one run after the other (about
 // 40 minutes on a 2-core machine), each run with the round-robin balancer and the gate too; `npm test` runs one
 // of them (HAProxy, newest runtime). Ends with the executions (and, behind round robin, the side effects) per
 // scenario for each run and each run's time (docs/queue-mode.md has the figures).
@@ -18,7 +18,7 @@ const balancers = list(process.env.BGC_QUEUE_BALANCERS, ['haproxy', 'nginx', 'ca
 const runs = [];
 for (const runtime of runtimes) {
 	const env = { ...process.env, BGC_N8N_RUNTIME: runtime };
-	const install = spawnSync('npx', ['tsx', 'scripts/n8n/runtime.ts', 'install'], {
+	const install = spawnSync('npx', ['tsx', 'test/harness/n8n/runtime.ts', 'install'], {
 		cwd: root,
 		stdio: 'inherit',
 		env,

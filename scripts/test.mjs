@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything a change must pass, in the order a failure is cheapest to see.
 //   build -> scanner lint -> type-check (against the n8n-workflow of both runtimes) -> catalog matches the spec
-//   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (scripts/n8n/runtimes.json): e2e,
+//   -> unit, sandbox, integration -> the real-n8n suites on each pinned n8n (test/harness/n8n/runtimes.json): e2e,
 //   reliability (whole on the newest runtime, its crash points on the oldest), and queue mode (newest runtime,
 //   behind HAProxy routing by path and a round-robin HAProxy with the gate; `npm run test:queue:all` runs every
 //   path-routing load balancer on both runtimes).
@@ -20,13 +20,15 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 const steps = [];
 const QUEUE_MODE_RUNTIMES = ['newest'];
-// One of the load balancers that route by path (scripts/n8n/loadBalancers.ts); nginx and Caddy pass the same
+// One of the load balancers that route by path (test/harness/n8n/loadBalancers.ts); nginx and Caddy pass the same
 // suite too (docs/queue-mode.md, Measured). The suite adds the round-robin one itself.
 const QUEUE_MODE_BALANCER = 'haproxy';
 const runtimeNames = (process.env.BGC_N8N_RUNTIMES || 'oldest,newest')
 	.split(',')
 	.map((name) => name.trim());
-const pins = JSON.parse(readFileSync(join(root, 'scripts', 'n8n', 'runtimes.json'), 'utf8'));
+const pins = JSON.parse(
+	readFileSync(join(root, 'test', 'harness', 'n8n', 'runtimes.json'), 'utf8'),
+);
 for (const name of runtimeNames) {
 	if (!pins[name] || name.startsWith('$')) {
 		console.error(
@@ -95,9 +97,14 @@ if (!quick && built) {
 		const node = pin.node === 'system' ? process.version : `v${pin.node}`;
 		const on = `n8n ${pin.n8n}, Node.js ${node}`;
 		// The first run on a machine installs the runtime here (see docs/n8n-runtimes.md).
-		run(`install ${on} (once per machine)`, 'npx', ['tsx', 'scripts/n8n/runtime.ts', 'install'], {
-			BGC_N8N_RUNTIME: name,
-		});
+		run(
+			`install ${on} (once per machine)`,
+			'npx',
+			['tsx', 'test/harness/n8n/runtime.ts', 'install'],
+			{
+				BGC_N8N_RUNTIME: name,
+			},
+		);
 		jestSuite(`real-n8n on ${on}`, 'jest.e2e.config.js', { BGC_N8N_RUNTIME: name });
 		// The whole reliability suite on the newest runtime; on the others, the crash points (they depend on
 		// each version's own code). `npm run test:reliability` runs all of it on any runtime.

@@ -10,7 +10,7 @@
  * paired with its item) and returns n8n's execution times and what the sandbox received meanwhile.
  */
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
-import { httpRequest } from '../../scripts/n8n/http';
+import { httpRequest } from '../../test/harness/n8n/http';
 import {
 	deployWebhookWorkflow,
 	type Credential,
@@ -18,7 +18,7 @@ import {
 	type Execution,
 	type N8nApi,
 	type N8nNode,
-} from '../../scripts/n8n/publicApi';
+} from '../../test/harness/n8n/publicApi';
 import {
 	actionNode,
 	API_CREDENTIAL,
@@ -26,7 +26,7 @@ import {
 	credentialRef,
 	createApiCredential,
 	requestsFrom,
-} from '../../test/e2e/harness/backgroundCheck';
+} from '../../test/harness/backgroundCheck';
 
 export const NODE_UNDER_TEST = 'Node under test';
 /** HTTP Request node version n8n 2.8.4 adds to a new workflow (its defaultVersion). */

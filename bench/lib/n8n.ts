@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * One real n8n for a benchmark: the pinned runtime (scripts/n8n/runtime.ts), this repo built, packed and
+ * One real n8n for a benchmark: the pinned runtime (test/harness/n8n/runtime.ts), this repo built, packed and
  * installed the way n8n installs a community package, in a temporary user folder that is removed on stop.
  * Loopback only (the runtime's quiet environment listens on 127.0.0.1).
  */
@@ -8,13 +8,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { N8nApi } from '../../scripts/n8n/publicApi';
+import { N8nApi } from '../../test/harness/n8n/publicApi';
 import {
 	installPackageIntoUserFolder,
 	packRepo,
 	startN8n,
 	type N8nInstance,
-} from '../../scripts/n8n/runtime';
+} from '../../test/harness/n8n/runtime';
 import { log } from './report';
 
 let packed: Promise<string> | undefined;

@@ -14,14 +14,14 @@ import {
 	type Execution,
 	type N8nApi,
 	type N8nNode,
-} from '../../scripts/n8n/publicApi';
+} from '../../test/harness/n8n/publicApi';
 import {
 	actionNode,
 	API_CREDENTIAL,
 	credentialRef,
 	createApiCredential,
 	requestsFrom,
-} from '../../test/e2e/harness/backgroundCheck';
+} from '../../test/harness/backgroundCheck';
 import { HTTP_REQUEST_VERSION, NODE_UNDER_TEST, type CaseWorkflow } from './caseWorkflow';
 
 export const SERVICE_ID = 'service-idv-id';

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { n8nVersion, runtimePin } from '../../scripts/n8n/runtime';
+import { n8nVersion, runtimePin } from '../../test/harness/n8n/runtime';
 
 export const REPO_DIR = path.resolve(__dirname, '..', '..');
 export const RESULTS_DIR = path.join(REPO_DIR, 'bench', 'results');

@@ -17,7 +17,7 @@ import {
 	runOnce,
 	startTestSandbox,
 	type WorkflowRun,
-} from './harness/backgroundCheck';
+} from '../harness/backgroundCheck';
 import {
 	COUNTY_CRIMINAL,
 	EMPLOYMENT_VERIFICATION,
@@ -28,8 +28,8 @@ import {
 	SSN_TRACE,
 } from '../fixtures/fullCaseOrder';
 import { nurseTestimonyBody, nurseTestimonyParameters } from '../fixtures/nurseTestimony';
-import { nodeOutput, type Credential, type N8nNode } from './harness/n8nApi';
-import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+import { nodeOutput, type Credential, type N8nNode } from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 
 let n8n: TestN8n;
 let sandbox: Sandbox;

@@ -3,7 +3,7 @@
  * Installed the way users install it: the packed package published with `npm publish` to a real npm registry
  * on this machine (Verdaccio), and an n8n that does not have it installs it through the REST call its
  * Settings > Community Nodes page makes (POST /rest/community-packages), from where n8n looks for packages
- * (https://registry.npmjs.org, routed to the local registry: scripts/n8n/registryRoute.ts). Then the nodes and
+ * (https://registry.npmjs.org, routed to the local registry: test/harness/n8n/registryRoute.ts). Then the nodes and
  * credentials are there without a restart, an example workflow imported from examples/ runs against the
  * sandbox, n8n logs no warning about the package, and n8n's own verification scanner
  * (@n8n/scan-community-package) is run on the package as the registry serves it. Last, in Chromium, as a person
@@ -19,8 +19,8 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 
 import type { Sandbox } from '../../sandbox';
-import { integrityOf } from '../../scripts/n8n/registry';
-import { selectedRuntimeName } from '../../scripts/n8n/runtime';
+import { integrityOf } from '../harness/n8n/registry';
+import { selectedRuntimeName } from '../harness/n8n/runtime';
 import {
 	ACTION_NODE,
 	API_CREDENTIAL,
@@ -30,17 +30,17 @@ import {
 	executionError,
 	requestsFrom,
 	startTestSandbox,
-} from './harness/backgroundCheck';
+} from '../harness/backgroundCheck';
 import {
 	communityNodesN8n,
 	communityPackages,
 	packageWarnings,
 	startPublishedPackage,
 	type PublishedPackage,
-} from './harness/communityPackages';
-import { launchEditorBrowser, signIn, type EditorBrowser } from './harness/browser';
-import { waitForWebhook, type Workflow, type WorkflowInput } from './harness/n8nApi';
-import { expectedNodeTypes, REPO_DIR, startTestN8n, type TestN8n } from './harness/n8nInstance';
+} from '../harness/communityPackages';
+import { launchEditorBrowser, signIn, type EditorBrowser } from '../harness/browser';
+import { waitForWebhook, type Workflow, type WorkflowInput } from '../harness/n8nApi';
+import { expectedNodeTypes, REPO_DIR, startTestN8n, type TestN8n } from '../harness/n8nInstance';
 
 const run = promisify(execFile);
 /**

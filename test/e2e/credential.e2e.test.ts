@@ -5,7 +5,7 @@
  * as a predefined credential type for an endpoint the node does not cover, and no secret in what n8n
  * saves or logs (n8n runs at log level debug here so that its log says as much as it can).
  */
-import { httpRequest } from '../../scripts/n8n/http';
+import { httpRequest } from '../harness/n8n/http';
 import type { Sandbox } from '../../sandbox';
 import { startRecordingServer, type RecordingServer } from '../helpers/recordingServer';
 import {
@@ -20,15 +20,15 @@ import {
 	requestsFrom,
 	runOnce,
 	startTestSandbox,
-} from './harness/backgroundCheck';
+} from '../harness/backgroundCheck';
 import {
 	deployWebhookWorkflow,
 	linearWebhookWorkflow,
 	nodeOutput,
 	type Credential,
 	type N8nNode,
-} from './harness/n8nApi';
-import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+} from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 
 let n8n: TestN8n;
 let sandbox: Sandbox;

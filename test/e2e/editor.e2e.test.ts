@@ -20,8 +20,8 @@ import {
 	settle,
 	signIn,
 	type EditorBrowser,
-} from './harness/browser';
-import { REPO_DIR, packageJsonUnderTest, startTestN8n, type TestN8n } from './harness/n8nInstance';
+} from '../harness/browser';
+import { REPO_DIR, packageJsonUnderTest, startTestN8n, type TestN8n } from '../harness/n8nInstance';
 
 const SCREENSHOT_DIR = path.join(REPO_DIR, 'test-artifacts', 'editor');
 

@@ -3,14 +3,14 @@
  * community package, loads its types under their real names, runs a workflow through a production
  * webhook, and talks to nothing outside the machine.
  */
-import { linearWebhookWorkflow, nodeOutput, runWorkflowViaWebhook } from './harness/n8nApi';
+import { linearWebhookWorkflow, nodeOutput, runWorkflowViaWebhook } from '../harness/n8nApi';
 import {
 	expectedNodeTypes,
 	findOutboundConnectionErrors,
 	packageJsonUnderTest,
 	startTestN8n,
 	type TestN8n,
-} from './harness/n8nInstance';
+} from '../harness/n8nInstance';
 
 let n8n: TestN8n;
 

@@ -8,11 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { httpRequest } from '../../scripts/n8n/http';
-import { N8nApi } from '../../scripts/n8n/publicApi';
-import { getFreePort } from '../../scripts/n8n/runtime';
+import { httpRequest } from '../harness/n8n/http';
+import { N8nApi } from '../harness/n8n/publicApi';
+import { getFreePort } from '../harness/n8n/runtime';
 import type { StartedSession } from '../../scripts/start';
-import { ARTIFACTS_DIR, REPO_DIR } from './harness/n8nInstance';
+import { ARTIFACTS_DIR, REPO_DIR } from '../harness/n8nInstance';
 
 jest.setTimeout(240_000);
 

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { generateWebhookSecret, signLegacyWebhook } from '../../nodes/shared/webhookSignature';
-import { httpRequest } from '../../scripts/n8n/http';
+import { httpRequest } from '../harness/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
 import {
 	JWT_PATTERN,
@@ -23,7 +23,7 @@ import {
 	requestLine,
 	requestsFrom,
 	startTestSandbox,
-} from './harness/backgroundCheck';
+} from '../harness/backgroundCheck';
 import {
 	callWebhook,
 	nodeOutput,
@@ -31,8 +31,8 @@ import {
 	type Credential,
 	type Execution,
 	type WebhookResponse,
-} from './harness/n8nApi';
-import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+} from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { caseCompletedBody, signedHeaders } from '../helpers/deliveries';
 
 let n8n: TestN8n;

@@ -16,9 +16,9 @@ import {
 	WEBHOOK_CREDENTIAL,
 	deployTriggerWorkflow,
 	leakedSecrets,
-} from './harness/backgroundCheck';
-import { callWebhook } from './harness/n8nApi';
-import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+} from '../harness/backgroundCheck';
+import { callWebhook } from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { caseCompletedBody, signedHeaders } from '../helpers/deliveries';
 
 let n8n: TestN8n;

@@ -24,8 +24,8 @@ import * as path from 'node:path';
 
 import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
 import type { Sandbox, Subscription } from '../../sandbox';
-import { httpRequest } from '../../scripts/n8n/http';
-import type { PackedPackage } from '../../scripts/n8n/registry';
+import { httpRequest } from '../harness/n8n/http';
+import type { PackedPackage } from '../harness/n8n/registry';
 import { signedHeaders } from '../helpers/deliveries';
 import {
 	ACTION_NODE,
@@ -40,7 +40,7 @@ import {
 	lossySubscription,
 	publishedEvents,
 	startTestSandbox,
-} from './harness/backgroundCheck';
+} from '../harness/backgroundCheck';
 import {
 	communityNodesN8n,
 	communityPackages,
@@ -48,7 +48,7 @@ import {
 	publishNextPatch,
 	startPublishedPackage,
 	type PublishedPackage,
-} from './harness/communityPackages';
+} from '../harness/communityPackages';
 import {
 	callWebhook,
 	deployWebhookWorkflow,
@@ -57,8 +57,8 @@ import {
 	type Credential,
 	type DeployedWebhookWorkflow,
 	type Execution,
-} from './harness/n8nApi';
-import { startTestN8n, type TestN8n } from './harness/n8nInstance';
+} from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

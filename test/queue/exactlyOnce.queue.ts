@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * Exactly once in n8n queue mode: one stack (scripts/n8n/queue.ts: PostgreSQL, Redis, a load balancer that
+ * Exactly once in n8n queue mode: one stack (test/harness/n8n/queue.ts: PostgreSQL, Redis, a load balancer that
  * routes by path running its file from docs/queue-mode/, n8n as 1 main + 2 webhook processes + 2 workers with
  * the packed package), one workflow per scenario, at least 200 unique events each, every delivery signed as the
  * sandbox signs it and sent through the load balancer as the README tells users. Each scenario asserts, from
@@ -14,7 +14,7 @@
  * the trigger, then a gate on the event's `eventKey` in PostgreSQL or Redis, then the side effect (a POST to the
  * sandbox's inbox). They count side effects, one per unique event, and report executions beside them.
  *
- * BGC_QUEUE_BALANCER: haproxy, nginx (default) or caddy (scripts/n8n/loadBalancers.ts);
+ * BGC_QUEUE_BALANCER: haproxy, nginx (default) or caddy (test/harness/n8n/loadBalancers.ts);
  * `npm run test:queue:all` runs each on both runtimes.
  *
  * BGC_QUEUE_WITHOUT_LB=1: the baseline without the load balancer (docs/queue-mode.md): every delivery goes
@@ -26,15 +26,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { generateWebhookSecret } from '../../nodes/shared/webhookSignature';
-import { httpRequest } from '../../scripts/n8n/http';
+import { httpRequest } from '../harness/n8n/http';
 import {
 	WEBHOOK_SERVERS,
 	loadBalancerLabel,
 	selectedLoadBalancer,
-} from '../../scripts/n8n/loadBalancers';
-import { startQueueStack, type QueueStack } from '../../scripts/n8n/queue';
+} from '../harness/n8n/loadBalancers';
+import { startQueueStack, type QueueStack } from '../harness/n8n/queue';
 import type { Sandbox } from '../../sandbox';
-import { selectedRuntimeName, n8nVersion } from '../../scripts/n8n/runtime';
+import { selectedRuntimeName, n8nVersion } from '../harness/n8n/runtime';
 import {
 	TRIGGER_NAME,
 	WEBHOOK_CREDENTIAL,
@@ -44,10 +44,10 @@ import {
 	executionError,
 	lossySubscription,
 	publishedEvents,
-} from '../e2e/harness/backgroundCheck';
-import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
-import { packageTarball } from '../e2e/harness/n8nInstance';
-import { waitForWebhook, type Credential } from '../../scripts/n8n/publicApi';
+} from '../harness/backgroundCheck';
+import { nodeOutput, type Execution } from '../harness/n8nApi';
+import { packageTarball } from '../harness/n8nInstance';
+import { waitForWebhook, type Credential } from '../harness/n8n/publicApi';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
 import { caseBody, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
 import { contentKey } from '../../nodes/BackgroundCheckTrigger/event';

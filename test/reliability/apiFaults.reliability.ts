@@ -16,7 +16,7 @@ import {
 	createApiCredential,
 	requestsFrom,
 	startTestSandbox,
-} from '../e2e/harness/backgroundCheck';
+} from '../harness/backgroundCheck';
 import {
 	deployWebhookWorkflow,
 	linearWebhookWorkflow,
@@ -24,8 +24,8 @@ import {
 	type Credential,
 	type Execution,
 	type N8nNode,
-} from '../e2e/harness/n8nApi';
-import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
+} from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { escapedRequests } from '../helpers/specEndpoints';
 import { waitFor } from './harness';
 

@@ -11,15 +11,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { httpRequest } from '../../scripts/n8n/http';
+import { httpRequest } from '../harness/n8n/http';
 import { eventBody, signedHeaders } from '../helpers/deliveries';
 import {
 	TRIGGER_NAME as TRIGGER,
 	WEBHOOK_CREDENTIAL,
 	deployTriggerWorkflow,
-} from '../e2e/harness/backgroundCheck';
-import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
-import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
+} from '../harness/backgroundCheck';
+import { nodeOutput, waitForWebhook, type Execution } from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { READY_AFTER_KILL_MS as READY_MS, waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -11,15 +11,15 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { httpRequest } from '../../scripts/n8n/http';
+import { httpRequest } from '../harness/n8n/http';
 import { eventBody, signedHeaders } from '../helpers/deliveries';
 import {
 	TRIGGER_NAME as TRIGGER,
 	WEBHOOK_CREDENTIAL,
 	deployTriggerWorkflow,
-} from '../e2e/harness/backgroundCheck';
-import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
-import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
+} from '../harness/backgroundCheck';
+import { nodeOutput, waitForWebhook, type Execution } from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { seededRandom } from '../helpers/seededRandom';
 import { READY_AFTER_KILL_MS as READY_MS, sleep, waitFor } from './harness';
 

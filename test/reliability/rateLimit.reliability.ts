@@ -15,8 +15,8 @@ import {
 } from '../../bench/lib/caseWorkflow';
 import { DEFAULT_CONCURRENCY } from '../../nodes/BackgroundCheck/helpers/execute';
 import type { Sandbox } from '../../sandbox';
-import { startTestSandbox } from '../e2e/harness/backgroundCheck';
-import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
+import { startTestSandbox } from '../harness/backgroundCheck';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 
 const ITEMS = 500;
 const PER_SECOND = 20;

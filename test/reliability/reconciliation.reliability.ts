@@ -20,9 +20,9 @@ import {
 	lossySubscription,
 	publishedEvents,
 	startTestSandbox,
-} from '../e2e/harness/backgroundCheck';
-import { nodeOutput, type Execution } from '../e2e/harness/n8nApi';
-import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
+} from '../harness/backgroundCheck';
+import { nodeOutput, type Execution } from '../harness/n8nApi';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

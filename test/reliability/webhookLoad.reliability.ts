@@ -12,17 +12,17 @@
 import { randomUUID } from 'node:crypto';
 
 import { generateWebhookSecret } from '../../nodes/shared/webhookSignature';
-import { httpRequest } from '../../scripts/n8n/http';
+import { httpRequest } from '../harness/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
 import {
 	TRIGGER_NAME as TRIGGER,
 	WEBHOOK_CREDENTIAL,
 	deployTriggerWorkflow,
 	startTestSandbox,
-} from '../e2e/harness/backgroundCheck';
-import { nodeOutput, waitForWebhook, type Execution } from '../e2e/harness/n8nApi';
+} from '../harness/backgroundCheck';
+import { nodeOutput, waitForWebhook, type Execution } from '../harness/n8nApi';
 import { eventBody, nowSeconds, signedHeaders } from '../helpers/deliveries';
-import { startTestN8n, type TestN8n } from '../e2e/harness/n8nInstance';
+import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { seededRandom, shuffle } from '../helpers/seededRandom';
 import { runPool, waitFor } from './harness';
 

@@ -4,7 +4,7 @@
  * folder, no uplink (it serves only what is published to it), stopped with the process that started it.
  * Packages reach it with `npm publish <tarball>`, as a maintainer publishes.
  *
- * Verdaccio is pinned in scripts/n8n/verdaccio/package.json (with its lockfile; that file says why it is not a
+ * Verdaccio is pinned in test/harness/n8n/verdaccio/package.json (with its lockfile; that file says why it is not a
  * devDependency) and installed once per machine with `npm ci` into
  * ~/.cache/n8n-nodes-background-check/verdaccio-<version>.
  *
@@ -14,7 +14,7 @@
  *   await registry.stop();
  *
  * Run directly to publish this repo and keep it serving until Ctrl-C:
- *   npx tsx scripts/n8n/registry.ts [tarball]
+ *   npx tsx test/harness/n8n/registry.ts [tarball]
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -37,7 +37,7 @@ export const DEFAULT_LOAD_BALANCER: PathBalancerName = 'nginx';
 /** Names of the webhook processes, in order (HAProxy's configuration names its servers so). */
 export const WEBHOOK_SERVERS = ['webhook1', 'webhook2'] as const;
 
-const CONFIG_DIR = path.resolve(__dirname, '..', '..', 'docs', 'queue-mode');
+const CONFIG_DIR = path.resolve(__dirname, '..', '..', '..', 'docs', 'queue-mode');
 
 interface LoadBalancerKind {
 	label: string;

@@ -3,14 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { readRuntimePins } from '../../../scripts/n8n/runtime';
+import { readRuntimePins } from './runtime';
 
 const root = join(__dirname, '..', '..', '..');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const { oldest, newest } = readRuntimePins();
 
-describe('scripts/n8n/runtimes.json', () => {
+describe('test/harness/n8n/runtimes.json', () => {
 	it('pins exact n8n, n8n-workflow and Node.js versions, the newest with the date it was checked', () => {
 		for (const pin of [oldest, newest]) {
 			expect(pin.n8n).toMatch(/^\d+\.\d+\.\d+$/);

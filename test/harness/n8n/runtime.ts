@@ -4,7 +4,7 @@
  * the repo's package installed into an n8n user folder the way n8n's community-package installer does,
  * and a quiet, local `n8n start` with an owner account and a public-API key.
  *
- * Run directly for a quick look:  npx tsx scripts/n8n/runtime.ts [install|pack|start]
+ * Run directly for a quick look:  npx tsx test/harness/n8n/runtime.ts [install|pack|start]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,7 +20,7 @@ export const PACKAGE_NAME = 'n8n-nodes-background-check';
 const XLSX_OVERRIDE = '0.18.5';
 const MARKER_FILE = '.bgc-runtime-installed.json';
 const LOCK_DIR = '.bgc-runtime-install.lock';
-const REPO_DIR = path.resolve(__dirname, '..', '..');
+const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
 const RUNTIMES_FILE = path.join(__dirname, 'runtimes.json');
 
 /** Fixed key so credentials in a user folder stay readable across restarts. Test-only, never a secret. */
@@ -1047,7 +1047,7 @@ if (require.main === module) {
 		} else if (cmd === 'pack') {
 			console.log(await packRepo({ repoDir: process.argv[3] }));
 		} else if (cmd === 'start') {
-			// npx tsx scripts/n8n/runtime.ts start <userFolder> [tarball]: start until Ctrl-C.
+			// npx tsx test/harness/n8n/runtime.ts start <userFolder> [tarball]: start until Ctrl-C.
 			const userFolder = process.argv[3] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-n8n-'));
 			if (process.argv[4])
 				await installPackageIntoUserFolder(userFolder, { tarball: process.argv[4] });

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * n8n in queue mode on this machine, for the queue-mode suite and benchmark: PostgreSQL, Redis, a load balancer
- * that routes by path (HAProxy, nginx or Caddy: scripts/n8n/loadBalancers.ts, BGC_QUEUE_BALANCER) and the pinned
- * n8n (scripts/n8n/runtime.ts) as 1 main + 2 `n8n webhook` + 2 `n8n worker` processes, each with its own user
+ * that routes by path (HAProxy, nginx or Caddy: test/harness/n8n/loadBalancers.ts, BGC_QUEUE_BALANCER) and the pinned
+ * n8n (test/harness/n8n/runtime.ts) as 1 main + 2 `n8n webhook` + 2 `n8n worker` processes, each with its own user
  * folder holding the packed package installed the way n8n installs it. Everything listens on 127.0.0.1 ports of
  * its own, runs under a supervisor that stops it when the launching process is gone, and lives in one scratch
  * folder.
@@ -10,7 +10,7 @@
  * The load balancer runs its file in docs/queue-mode/, the one the README shows users, with only its ports
  * filled in.
  *
- *   npx tsx scripts/n8n/queue.ts [tools|start]      (start: until Ctrl-C; prints the addresses)
+ *   npx tsx test/harness/n8n/queue.ts [tools|start]      (start: until Ctrl-C; prints the addresses)
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

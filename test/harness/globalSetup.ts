@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { ensureN8nRuntime, packRepo } from '../../../scripts/n8n/runtime';
+import { ensureN8nRuntime, packRepo } from './n8n/runtime';
 
 export default async function globalSetup(): Promise<void> {
 	const t0 = Date.now();
@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
 	} else {
 		const destDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bgc-e2e-pack-'));
 		process.env.BGC_E2E_PACK_DIR = destDir; // removed by globalTeardown
-		const repoDir = process.env.BGC_E2E_REPO_DIR || path.resolve(__dirname, '..', '..', '..');
+		const repoDir = process.env.BGC_E2E_REPO_DIR || path.resolve(__dirname, '..', '..');
 		process.env.BGC_E2E_TARBALL = await packRepo({ repoDir, destDir, log });
 	}
 	log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
-import { contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
-import type { RequestLogEntry, Sandbox, Subscription } from '../../../sandbox';
+import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
+import type { RequestLogEntry, Sandbox, Subscription } from '../../sandbox';
 import {
 	deployWebhookWorkflow,
 	linearWebhookWorkflow,
@@ -26,7 +26,7 @@ export const API_CREDENTIAL = 'backgroundCheckApi';
 export const WEBHOOK_CREDENTIAL = 'backgroundCheckWebhookApi';
 
 /** The sandbox of one test file: frozen clock (timeScale 0), free port on 127.0.0.1. */
-export { startTestSandbox } from '../../helpers/sandbox';
+export { startTestSandbox } from '../helpers/sandbox';
 
 /**
  * A sandbox subscription to a trigger's production URL under `baseUrl` that never delivers `dropRate` of its
@@ -124,7 +124,7 @@ export function actionNode(
 }
 
 /** Resource-locator values, as the editor stores them. */
-export { byId, fromList } from '../../helpers/executeContext';
+export { byId, fromList } from '../helpers/executeContext';
 
 export const TRIGGER_NAME = 'Background Check Trigger';
 /** The trigger's version that the editor adds to a new workflow (its defaultVersion). */

@@ -3,7 +3,7 @@
  * Finds the newest n8n that installs from the npm registry this machine uses, and the Node.js it runs on.
  *
  *   npm run n8n:find-newest            prints what it finds
- *   npm run n8n:find-newest -- --write also pins it in scripts/n8n/runtimes.json ("newest", with today's date)
+ *   npm run n8n:find-newest -- --write also pins it in test/harness/n8n/runtimes.json ("newest", with today's date)
  *                                      and in package.json (the n8n-workflow the package type-checks against)
  *
  * "Installs" means npm resolves n8n's whole dependency tree (with the runtime's xlsx override) without an
@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { readRuntimePins, type RuntimePin } from './runtime';
 
 const RUNTIMES_FILE = path.join(__dirname, 'runtimes.json');
-const PACKAGE_JSON = path.resolve(__dirname, '..', '..', 'package.json');
+const PACKAGE_JSON = path.resolve(__dirname, '..', '..', '..', 'package.json');
 const XLSX_OVERRIDE = '0.18.5';
 const MOST_TRIED = 8;
 

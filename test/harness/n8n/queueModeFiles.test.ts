@@ -14,7 +14,7 @@ import {
 	placeholders,
 	renderConfig,
 	selectedLoadBalancer,
-} from '../../../scripts/n8n/loadBalancers';
+} from './loadBalancers';
 
 const root = join(__dirname, '..', '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * The package as users get it: published to a real npm registry on this machine (scripts/n8n/registry.ts),
+ * The package as users get it: published to a real npm registry on this machine (test/harness/n8n/registry.ts),
  * and an n8n without it that reaches that registry where it looks for packages, https://registry.npmjs.org
- * (scripts/n8n/registryRoute.ts says why through a proxy), and installs, updates and uninstalls it through
+ * (test/harness/n8n/registryRoute.ts says why through a proxy), and installs, updates and uninstalls it through
  * its own REST calls, the ones its Settings > Community Nodes page makes.
  *
  *   const published = await startPublishedPackage('label');
@@ -19,8 +19,8 @@ import {
 	withVersion,
 	type LocalRegistry,
 	type PackedPackage,
-} from '../../../scripts/n8n/registry';
-import { routeNpmjsTo, type RegistryRoute } from '../../../scripts/n8n/registryRoute';
+} from './n8n/registry';
+import { routeNpmjsTo, type RegistryRoute } from './n8n/registryRoute';
 import { packageTarball, type TestN8n } from './n8nInstance';
 
 export interface PublishedPackage {

@@ -17,11 +17,11 @@ import {
 	startN8n,
 	type N8nInstance,
 	type StartN8nOptions,
-} from '../../../scripts/n8n/runtime';
-import { httpRequest } from '../../../scripts/n8n/http';
+} from './n8n/runtime';
+import { httpRequest } from './n8n/http';
 import { N8nApi } from './n8nApi';
 
-export const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
+export const REPO_DIR = path.resolve(__dirname, '..', '..');
 /** User folders (database, n8n.log) of e2e runs; git-ignored, kept as test artifacts. */
 export const ARTIFACTS_DIR = path.join(REPO_DIR, 'test-artifacts', 'n8n');
 export interface PackageJson {

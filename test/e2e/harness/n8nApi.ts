@@ -1,5 +1,0 @@
-/**
- * The e2e tests' view of n8n's public API: the client and the workflow/webhook helpers live in
- * scripts/n8n/publicApi.ts (shared with `npm start`); this module re-exports them.
- */
-export * from '../../../scripts/n8n/publicApi';
