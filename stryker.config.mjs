@@ -1,0 +1,18 @@
+// Mutation testing of the package's code (nodes/, credentials/) against the runs without n8n
+// (jest.config.js): `npm run test:mutation`. Scores and how long a run takes: CONTRIBUTING.md.
+// Descriptions and other code that runs when a module loads are left out (ignoreStatic): each such mutant
+// would need every test, and the package test's snapshot of the descriptions guards them.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/shared/catalog.generated.ts'],
+	testRunner: 'jest',
+	jest: { configFile: 'jest.config.js', enableFindRelatedTests: true },
+	coverageAnalysis: 'perTest',
+	ignoreStatic: true,
+	concurrency: 2,
+	timeoutMS: 30_000,
+	reporters: ['clear-text', 'progress', 'json'],
+	jsonReporter: { fileName: '.dev/mutation/mutation.json' },
+	tempDirName: '.dev/stryker-tmp',
+	cleanTempDir: 'always',
+};
