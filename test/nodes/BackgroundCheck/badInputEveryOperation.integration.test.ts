@@ -16,27 +16,20 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../../../sandbox';
 import { byId, itemWithFile } from '../../helpers/executeContext';
-import { startNodeSandbox, type NodeSandbox } from '../../helpers/nodeSandbox';
+import { useNodeSandbox } from '../../helpers/nodeSandbox';
 import { seededRandom } from '../../helpers/seededRandom';
 import { escapedRequests, matchEndpoint } from '../../helpers/specEndpoints';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
+const CASE_1 = byId('case-1');
 
 // Hundreds of node runs per test, several of them with megabytes of JSON.
 jest.setTimeout(60_000);
 
-let context: NodeSandbox;
+const context = useNodeSandbox();
 /** Every request the sandbox received in this file (its own log is reset per run and bounded). */
 const received: RequestLogEntry[] = [];
-
-beforeAll(async () => {
-	context = await startNodeSandbox();
-});
-
-afterAll(async () => {
-	await context.sandbox.stop();
-});
 
 type Parameters = IDataObject;
 
@@ -49,119 +42,97 @@ interface Operation {
 	endpoint: string;
 }
 
-const file = () => [
-	itemWithFile('license.pdf', Buffer.from('%PDF-1.4 license'), 'application/pdf'),
-];
+/** `resourceOperation` is `resource:operation`; `more` are the other parameters of a valid request. */
+const op = (
+	name: string,
+	endpoint: string,
+	resourceOperation: string,
+	more: Parameters = {},
+	items?: INodeExecutionData[],
+): Operation => {
+	const [resource, operation] = resourceOperation.split(':');
+	return { name, endpoint, parameters: { resource, operation, ...more }, items };
+};
 
-const OPERATIONS: Record<string, Operation> = {
-	caseCreate: {
-		name: 'Case > Create',
-		endpoint: 'POST /case/create',
-		parameters: {
-			resource: 'case',
-			operation: 'create',
-			candidateFirstName: 'Ann',
-			candidateLastName: "O'Neil",
-			candidateEmail: 'fuzz@example.com',
-			services: [SSN_TRACE],
-		},
-	},
-	caseGet: {
-		name: 'Case > Get',
-		endpoint: 'GET /case/id/{caseId}',
-		parameters: { resource: 'case', operation: 'get', caseId: byId('case-1') },
-	},
-	caseGetMany: {
-		name: 'Case > Get Many',
-		endpoint: 'GET /case/list',
-		parameters: { resource: 'case', operation: 'getMany', limit: 5 },
-	},
-	caseAddServices: {
-		name: 'Case > Add Services',
-		endpoint: 'POST /case/id/{caseId}/add/services',
-		parameters: {
-			resource: 'case',
-			operation: 'addServices',
-			caseId: byId('case-1'),
-			services: [SSN_TRACE],
-		},
-	},
-	caseGetData: {
-		name: 'Case > Get Data',
-		endpoint: 'GET /case/id/{caseId}/data/{serviceTypeId}',
-		parameters: {
-			resource: 'case',
-			operation: 'getData',
-			caseId: byId('case-1'),
-			serviceTypeId: byId('service-type-idv'),
-		},
-	},
-	caseDataCancelSearch: {
-		name: 'Case Data > Cancel Search',
-		endpoint: 'POST /case/data/id/{caseDataId}/search/id/{searchId}/cancel',
-		parameters: {
-			resource: 'caseData',
-			operation: 'cancelSearch',
-			caseDataId: 'case-data-1',
-			searchId: 'search-1',
-		},
-	},
-	packageGetServices: {
-		name: 'Package > Get Services',
-		endpoint: 'GET /package/id/{packageId}/services',
-		parameters: { resource: 'package', operation: 'getServices', packageId: 'pkg-driver' },
-	},
-	secureDocumentCreate: {
-		name: 'Secure Document > Create',
-		endpoint: 'POST /document/secure/create',
-		parameters: { resource: 'secureDocument', operation: 'create' },
-		items: file(),
-	},
-	verificationBookSearch: {
-		name: 'Verification Book > Search',
-		endpoint: 'POST /vbook/search',
-		parameters: { resource: 'verificationBook', operation: 'search', query: 'Valley', limit: 2 },
-	},
-	testimonyCreate: {
-		name: 'Testimony > Create',
-		endpoint: 'POST /testimony/create/case/id/{caseId}',
-		parameters: {
-			resource: 'testimony',
-			operation: 'create',
-			caseId: byId('case-1'),
+const OPERATIONS = {
+	caseCreate: op('Case > Create', 'POST /case/create', 'case:create', {
+		candidateFirstName: 'Ann',
+		candidateLastName: "O'Neil",
+		candidateEmail: 'fuzz@example.com',
+		services: [SSN_TRACE],
+	}),
+	caseGet: op('Case > Get', 'GET /case/id/{caseId}', 'case:get', { caseId: CASE_1 }),
+	caseGetMany: op('Case > Get Many', 'GET /case/list', 'case:getMany', { limit: 5 }),
+	caseAddServices: op(
+		'Case > Add Services',
+		'POST /case/id/{caseId}/add/services',
+		'case:addServices',
+		{ caseId: CASE_1, services: [SSN_TRACE] },
+	),
+	caseGetData: op('Case > Get Data', 'GET /case/id/{caseId}/data/{serviceTypeId}', 'case:getData', {
+		caseId: CASE_1,
+		serviceTypeId: byId('service-type-idv'),
+	}),
+	caseDataCancelSearch: op(
+		'Case Data > Cancel Search',
+		'POST /case/data/id/{caseDataId}/search/id/{searchId}/cancel',
+		'caseData:cancelSearch',
+		{ caseDataId: 'case-data-1', searchId: 'search-1' },
+	),
+	packageGetServices: op(
+		'Package > Get Services',
+		'GET /package/id/{packageId}/services',
+		'package:getServices',
+		{ packageId: 'pkg-driver' },
+	),
+	secureDocumentCreate: op(
+		'Secure Document > Create',
+		'POST /document/secure/create',
+		'secureDocument:create',
+		{},
+		[itemWithFile('license.pdf', Buffer.from('%PDF-1.4 license'), 'application/pdf')],
+	),
+	verificationBookSearch: op(
+		'Verification Book > Search',
+		'POST /vbook/search',
+		'verificationBook:search',
+		{ query: 'Valley', limit: 2 },
+	),
+	testimonyCreate: op(
+		'Testimony > Create',
+		'POST /testimony/create/case/id/{caseId}',
+		'testimony:create',
+		{
+			caseId: CASE_1,
 			cplcId: 'cplc-registered-nurse',
 			firstName: 'Ann',
 			lastName: 'Lee',
 			licenseNumber: 'RN1',
 			certifyingBody: 'Board',
 		},
-	},
-	testimonyUpdate: {
-		name: 'Testimony > Update',
-		endpoint: 'PUT /testimony/id/{testimonyId}/update/case/id/{caseId}',
-		parameters: {
-			resource: 'testimony',
-			operation: 'update',
-			testimonyId: 'testimony-1',
-			caseId: byId('case-1'),
-			licenseFields: { state: 'TX' },
-		},
-	},
-	cplcGetDefinitions: {
-		name: 'Professional License (CPLC) > Get Definitions',
-		endpoint: 'GET /service/cplc/case/id/{caseId}',
-		parameters: { resource: 'cplc', operation: 'getDefinitions', caseId: byId('case-1') },
-	},
-	shipmentMaskGetMany: {
-		name: 'Shipment Mask > Get Many',
-		endpoint: 'GET /shipment/mask/list',
-		parameters: { resource: 'shipmentMask', operation: 'getMany' },
-	},
-	companyUserGetMany: {
-		name: 'Company User > Get Many',
-		endpoint: 'GET /company/user/list',
-		parameters: { resource: 'companyUser', operation: 'getMany' },
-	},
+	),
+	testimonyUpdate: op(
+		'Testimony > Update',
+		'PUT /testimony/id/{testimonyId}/update/case/id/{caseId}',
+		'testimony:update',
+		{ testimonyId: 'testimony-1', caseId: CASE_1, licenseFields: { state: 'TX' } },
+	),
+	cplcGetDefinitions: op(
+		'Professional License (CPLC) > Get Definitions',
+		'GET /service/cplc/case/id/{caseId}',
+		'cplc:getDefinitions',
+		{ caseId: CASE_1 },
+	),
+	shipmentMaskGetMany: op(
+		'Shipment Mask > Get Many',
+		'GET /shipment/mask/list',
+		'shipmentMask:getMany',
+	),
+	companyUserGetMany: op(
+		'Company User > Get Many',
+		'GET /company/user/list',
+		'companyUser:getMany',
+	),
 };
 
 /** A place where a user's value goes, and the field name the error must start with. */
@@ -178,11 +149,35 @@ interface Slot {
 	pathParam?: string;
 }
 
-const with_ =
-	(patch: (value: string) => Parameters) => (parameters: Parameters, value: string) => ({
+/** The parameter a slot's value goes into, or a function giving the parameters to set for the value. */
+type Patch = string | ((value: string) => Parameters);
+
+const slot = (
+	operation: Slot['operation'],
+	field: string,
+	patch: Patch,
+	options: Pick<Slot, 'list' | 'optional' | 'pathParam'> = {},
+): Slot => ({
+	operation,
+	field,
+	set: (parameters, value) => ({
 		...parameters,
-		...patch(value),
-	});
+		...(typeof patch === 'string' ? { [patch]: value } : patch(value)),
+	}),
+	...options,
+});
+/** A slot for the ID that fills the endpoint placeholder `param` (a resource locator with `byId`). */
+const inPath = (
+	operation: Slot['operation'],
+	field: string,
+	param: string,
+	wrap: (value: string) => Parameters[string] = (value) => value,
+) => slot(operation, field, (value) => ({ [param]: wrap(value) }), { pathParam: param });
+const listSlot = (operation: Slot['operation'], field: string, patch: Patch) =>
+	slot(operation, field, patch, { list: true });
+const optionalSlot = (operation: Slot['operation'], field: string, patch: Patch) =>
+	slot(operation, field, patch, { optional: true });
+const additionalBody = (body: IDataObject) => ({ additionalBody: JSON.stringify(body) });
 
 const CASE_ID_OPERATIONS = [
 	'caseGet',
@@ -194,267 +189,101 @@ const CASE_ID_OPERATIONS = [
 ] as const;
 
 const ID_SLOTS: Slot[] = [
-	...CASE_ID_OPERATIONS.map(
-		(operation): Slot => ({
-			operation,
-			field: 'Case ID',
-			set: with_((value) => ({ caseId: byId(value) })),
-			pathParam: 'caseId',
-		}),
-	),
-	{
-		operation: 'caseGetData',
-		field: 'Service Type ID',
-		set: with_((value) => ({ serviceTypeId: byId(value) })),
-		pathParam: 'serviceTypeId',
-	},
-	{
-		operation: 'caseDataCancelSearch',
-		field: 'Case Data ID',
-		set: with_((caseDataId) => ({ caseDataId })),
-		pathParam: 'caseDataId',
-	},
-	{
-		operation: 'caseDataCancelSearch',
-		field: 'Search ID',
-		set: with_((searchId) => ({ searchId })),
-		pathParam: 'searchId',
-	},
-	{
-		operation: 'packageGetServices',
-		field: 'Package ID',
-		set: with_((packageId) => ({ packageId })),
-		pathParam: 'packageId',
-	},
-	{
-		operation: 'testimonyCreate',
-		field: 'CPLC Definition ID',
-		set: with_((cplcId) => ({ cplcId })),
-	},
-	{
-		operation: 'testimonyUpdate',
-		field: 'Testimony ID',
-		set: with_((testimonyId) => ({ testimonyId })),
-		pathParam: 'testimonyId',
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Package ID',
-		set: with_((packageId) => ({ packageId })),
-		optional: true,
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Services',
-		set: with_((value) => ({ services: [SSN_TRACE, value] })),
-		list: true,
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Custom Service IDs',
-		set: with_((value) => ({ customServiceIds: `service-bankruptcy, ${value}` })),
-		list: true,
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Custom Excluded Service IDs',
-		set: with_((value) => ({ customExcludeServiceIds: value })),
-		list: true,
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Order Contacts 1: Custom Contact Type',
-		set: with_((customType) => ({
-			contacts: { contact: [{ type: '__other', customType, email: 'hr@example.com' }] },
-		})),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Order Data > Employment 1: Secure Document IDs',
-		set: with_((secureDocumentIds) => ({
-			orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, secureDocumentIds }] },
-		})),
-		list: true,
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Order Data > Shipment 1: Shipment Mask ID',
-		set: with_((shipmentMaskId) => ({
-			orderData: { shipment: [{ serviceId: '', shipmentMaskId }] },
-		})),
-		optional: true,
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Order Data > Other Order Data 1: Service (custom ID)',
-		set: with_((customServiceId) => ({
-			orderData: { other: [{ serviceId: '__custom', customServiceId, type: 't' }] },
-		})),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Order Data > DOT Drug Order Data 1: Service (custom ID)',
-		set: with_((customServiceId) => ({
+	...CASE_ID_OPERATIONS.map((operation) => inPath(operation, 'Case ID', 'caseId', byId)),
+	inPath('caseGetData', 'Service Type ID', 'serviceTypeId', byId),
+	inPath('caseDataCancelSearch', 'Case Data ID', 'caseDataId'),
+	inPath('caseDataCancelSearch', 'Search ID', 'searchId'),
+	inPath('packageGetServices', 'Package ID', 'packageId'),
+	slot('testimonyCreate', 'CPLC Definition ID', 'cplcId'),
+	inPath('testimonyUpdate', 'Testimony ID', 'testimonyId'),
+	optionalSlot('caseCreate', 'Package ID', 'packageId'),
+	listSlot('caseCreate', 'Services', (value) => ({ services: [SSN_TRACE, value] })),
+	listSlot('caseCreate', 'Custom Service IDs', (value) => ({
+		customServiceIds: `service-bankruptcy, ${value}`,
+	})),
+	listSlot('caseCreate', 'Custom Excluded Service IDs', 'customExcludeServiceIds'),
+	slot('caseCreate', 'Order Contacts 1: Custom Contact Type', (customType) => ({
+		contacts: { contact: [{ type: '__other', customType, email: 'hr@example.com' }] },
+	})),
+	listSlot('caseCreate', 'Order Data > Employment 1: Secure Document IDs', (secureDocumentIds) => ({
+		orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, secureDocumentIds }] },
+	})),
+	optionalSlot('caseCreate', 'Order Data > Shipment 1: Shipment Mask ID', (shipmentMaskId) => ({
+		orderData: { shipment: [{ serviceId: '', shipmentMaskId }] },
+	})),
+	slot('caseCreate', 'Order Data > Other Order Data 1: Service (custom ID)', (customServiceId) => ({
+		orderData: { other: [{ serviceId: '__custom', customServiceId, type: 't' }] },
+	})),
+	slot(
+		'caseCreate',
+		'Order Data > DOT Drug Order Data 1: Service (custom ID)',
+		(customServiceId) => ({
 			orderData: {
 				dotDrug: [
 					{ serviceId: '__custom', customServiceId, type: 'codt-drug-reason-for-test', value: 'x' },
 				],
 			},
-		})),
-	},
-	{
-		operation: 'caseAddServices',
-		field: 'Custom Service IDs',
-		set: with_((customServiceIds) => ({ customServiceIds })),
-		list: true,
-	},
-	{
-		operation: 'testimonyCreate',
-		field: 'Secure Document IDs',
-		set: with_((secureDocumentIds) => ({ testimonyOptions: { secureDocumentIds } })),
-		list: true,
-	},
-	{
-		operation: 'testimonyUpdate',
-		field: 'Other Definition Fields: Field ID',
-		set: with_((fieldId) => ({ customFields: { field: [{ fieldId, value: 'x' }] } })),
-	},
+		}),
+	),
+	listSlot('caseAddServices', 'Custom Service IDs', 'customServiceIds'),
+	listSlot('testimonyCreate', 'Secure Document IDs', (secureDocumentIds) => ({
+		testimonyOptions: { secureDocumentIds },
+	})),
+	slot('testimonyUpdate', 'Other Definition Fields: Field ID', (fieldId) => ({
+		customFields: { field: [{ fieldId, value: 'x' }] },
+	})),
 ];
 
 /** IDs the node must refuse; a blank one is "empty", the others "not a valid ID". */
 const BAD_IDS = [
-	'',
-	' ',
-	'\t',
-	'/',
-	'a/b',
-	'/case/list',
-	'..',
-	'.',
-	' .. ',
-	'../x',
-	'x/..',
-	'..\\x',
-	'\\',
-	'%2e%2e',
-	'%2E%2e',
-	'.%2e',
-	'%2f',
-	'..%2F..%2Fauth%2Fapi',
-	'%',
-	'100%',
-	'%00',
-	'?',
-	'a?b=1',
-	'#',
-	'a#b',
-	'a b',
-	'a\nb',
-	'a\rb',
-	'a\u0000b',
-	'a\u001bb',
-	'a\u00a0b',
-	'a\u2028b',
-];
+	['', ' ', '\t'],
+	['/', 'a/b', '/case/list', '..', '.', ' .. ', '../x', 'x/..', '..\\x', '\\'],
+	['%2e%2e', '%2E%2e', '.%2e', '%2f', '..%2F..%2Fauth%2Fapi', '%', '100%', '%00'],
+	['?', 'a?b=1', '#', 'a#b', 'a b', 'a\nb', 'a\rb', 'a\u0000b', 'a\u001bb', 'a\u00a0b', 'a\u2028b'],
+].flat();
 
 const NAME_SLOTS: Slot[] = [
-	{
-		operation: 'caseCreate',
-		field: 'candidate.firstName',
-		set: with_((candidateFirstName) => ({ candidateFirstName })),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'candidate.lastName',
-		set: with_((candidateLastName) => ({ candidateLastName })),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'candidate.middleName',
-		set: with_((middleName) => ({ candidateFields: { middleName } })),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'aliases[0].firstName',
-		set: with_((firstName) => ({ aliases: { alias: [{ firstName, lastName: 'Lee' }] } })),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'aliases[1].lastName',
-		set: with_((lastName) => ({
-			aliases: { alias: [{ firstName: 'Annie', lastName: 'Lee' }, { lastName }] },
-		})),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'candidate.middleName',
-		set: with_((middleName) => ({ additionalBody: JSON.stringify({ candidate: { middleName } }) })),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'aliases[0].middleInitial',
-		set: with_((middleInitial) => ({
-			additionalBody: JSON.stringify({ aliases: [{ firstName: 'A', middleInitial }] }),
-		})),
-	},
+	slot('caseCreate', 'candidate.firstName', 'candidateFirstName'),
+	slot('caseCreate', 'candidate.lastName', 'candidateLastName'),
+	slot('caseCreate', 'candidate.middleName', (middleName) => ({ candidateFields: { middleName } })),
+	slot('caseCreate', 'aliases[0].firstName', (firstName) => ({
+		aliases: { alias: [{ firstName, lastName: 'Lee' }] },
+	})),
+	slot('caseCreate', 'aliases[1].lastName', (lastName) => ({
+		aliases: { alias: [{ firstName: 'Annie', lastName: 'Lee' }, { lastName }] },
+	})),
+	slot('caseCreate', 'candidate.middleName', (middleName) =>
+		additionalBody({ candidate: { middleName } }),
+	),
+	slot('caseCreate', 'aliases[0].middleInitial', (middleInitial) =>
+		additionalBody({ aliases: [{ firstName: 'A', middleInitial }] }),
+	),
 	// Spec 7 names case creation, aliases and the candidate-info update only: the bodies of Add Services and
 	// the verification-book search are not held to the name rule (helpers/helpers.test.ts, checkBody).
 ];
 
 /** Inside the value (leading and trailing blanks are trimmed from the typed name fields). */
 const BAD_NAMES = [
-	'Ann!',
-	'Van Dyke',
-	'Ann\tLee',
-	'O"Neil',
-	'<script>',
-	'Ann;Lee',
-	'Ann@Lee',
-	'Ann/Lee',
-	'Ann%20Lee',
-	'Ann#1',
-	'Ann?',
-	'Ann(Lee)',
-	'Ann\u0000',
-	'A\u00a0B',
-	'Ann😀',
-	'Ann+Lee',
-	'${{1}}',
-	'Ann\nLee',
-];
+	['Ann!', 'Van Dyke', 'Ann\tLee', 'O"Neil', '<script>', 'Ann;Lee', 'Ann@Lee', 'Ann/Lee'],
+	['Ann%20Lee', 'Ann#1', 'Ann?', 'Ann(Lee)', 'Ann\u0000', 'A\u00a0B', 'Ann😀', 'Ann+Lee'],
+	['${{1}}', 'Ann\nLee'],
+].flat();
 
 const STAFFING_SLOTS: Slot[] = [
-	{
-		operation: 'caseCreate',
-		field: 'orderData[0].staffingAgency',
-		set: with_((staffingAgency) => ({
-			orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }] },
+	slot('caseCreate', 'orderData[0].staffingAgency', (staffingAgency) => ({
+		orderData: { employment: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }] },
+	})),
+	slot('caseCreate', 'orderData[0].staffingAgency', (staffingAgency) =>
+		additionalBody({ orderData: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }] }),
+	),
+	...(['testimonyCreate', 'testimonyUpdate'] as const).map((operation) =>
+		slot(operation, 'staffingAgency', (staffingAgency) => ({
+			testimonyOptions: { staffingAgency },
 		})),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'orderData[0].staffingAgency',
-		set: with_((staffingAgency) => ({
-			additionalBody: JSON.stringify({
-				orderData: [{ serviceId: EMPLOYMENT_VERIFICATION, staffingAgency }],
-			}),
-		})),
-	},
-	{
-		operation: 'testimonyCreate',
-		field: 'staffingAgency',
-		set: with_((staffingAgency) => ({ testimonyOptions: { staffingAgency } })),
-	},
-	{
-		operation: 'testimonyUpdate',
-		field: 'staffingAgency',
-		set: with_((staffingAgency) => ({ testimonyOptions: { staffingAgency } })),
-	},
-	{
-		operation: 'caseDataCancelSearch',
-		field: 'staffingAgency',
-		set: with_((staffingAgency) => ({ additionalBody: JSON.stringify({ staffingAgency }) })),
-	},
+	),
+	slot('caseDataCancelSearch', 'staffingAgency', (staffingAgency) =>
+		additionalBody({ staffingAgency }),
+	),
 ];
 
 const LONG_STAFFING_AGENCIES = [101, 102, 1_000, 100_000].map((length) =>
@@ -462,81 +291,46 @@ const LONG_STAFFING_AGENCIES = [101, 102, 1_000, 100_000].map((length) =>
 );
 
 const JSON_SLOTS: Slot[] = [
-	{
-		operation: 'caseCreate',
-		field: 'Additional Fields (JSON)',
-		set: with_((additionalBody) => ({ additionalBody })),
-	},
-	{
-		operation: 'caseCreate',
-		field: 'Order Data > Other Order Data 1: Additional Fields (JSON)',
-		set: with_((additionalFields) => ({
+	slot('caseCreate', 'Additional Fields (JSON)', 'additionalBody'),
+	slot(
+		'caseCreate',
+		'Order Data > Other Order Data 1: Additional Fields (JSON)',
+		(additionalFields) => ({
 			orderData: { other: [{ serviceId: '', type: 't', additionalFields }] },
-		})),
-	},
-	{
-		operation: 'caseGetMany',
-		field: 'Additional Query Parameters (JSON)',
-		set: with_((additionalQuery) => ({ additionalQuery })),
-	},
-	{
-		operation: 'caseAddServices',
-		field: 'Additional Fields (JSON)',
-		set: with_((additionalBody) => ({ additionalBody })),
-	},
-	{
-		operation: 'caseDataCancelSearch',
-		field: 'Additional Fields (JSON)',
-		set: with_((additionalBody) => ({ additionalBody })),
-	},
-	{
-		operation: 'verificationBookSearch',
-		field: 'Additional Fields (JSON)',
-		set: with_((additionalBody) => ({ additionalBody })),
-	},
-	{
-		operation: 'testimonyCreate',
-		field: 'Additional Fields (JSON)',
-		set: with_((additionalBody) => ({ additionalBody })),
-	},
-	{
-		operation: 'testimonyUpdate',
-		field: 'Additional Fields (JSON)',
-		set: with_((additionalBody) => ({ additionalBody })),
-	},
-	{
-		operation: 'secureDocumentCreate',
-		field: 'Additional Document Fields (JSON)',
-		set: with_((additionalDocumentFields) => ({ additionalDocumentFields })),
-	},
+		}),
+	),
+	slot('caseGetMany', 'Additional Query Parameters (JSON)', 'additionalQuery'),
+	...(
+		[
+			'caseAddServices',
+			'caseDataCancelSearch',
+			'verificationBookSearch',
+			'testimonyCreate',
+			'testimonyUpdate',
+		] as const
+	).map((operation) => slot(operation, 'Additional Fields (JSON)', 'additionalBody')),
+	slot('secureDocumentCreate', 'Additional Document Fields (JSON)', 'additionalDocumentFields'),
 ];
 
 /** A seeded mix of JSON that does not parse, JSON that is not an object, and JSON nested too deeply. */
 function badJsonTexts(): Array<{ text: string; problem: RegExp }> {
 	const random = seededRandom(7);
+	const refusedAs = (problem: RegExp, texts: string[]) => texts.map((text) => ({ text, problem }));
 	const notJson = /is not valid JSON/;
-	const notObject = /must be a JSON object/;
 	const tooDeep = /is nested more than 100 levels deep/;
 	const fixed = [
-		{ text: '{', problem: notJson },
-		{ text: '{"a":}', problem: notJson },
-		{ text: "{'a': 1}", problem: notJson },
-		{ text: '{"a": 1}}', problem: notJson },
-		{ text: '{"a": 1,}', problem: notJson },
-		{ text: '{a: 1}', problem: notJson },
-		{ text: 'undefined', problem: notJson },
-		{ text: '{"a": NaN}', problem: notJson },
-		{ text: '\u0000', problem: notJson },
-		{ text: '[1, 2]', problem: notObject },
-		{ text: '"text"', problem: notObject },
-		{ text: '42', problem: notObject },
-		{ text: 'true', problem: notObject },
-		{ text: 'null', problem: notObject },
+		...refusedAs(notJson, ['{', '{"a":}', "{'a': 1}", '{"a": 1}}', '{"a": 1,}', '{a: 1}']),
+		...refusedAs(notJson, ['undefined', '{"a": NaN}', '\u0000']),
+		...refusedAs(/must be a JSON object/, ['[1, 2]', '"text"', '42', 'true', 'null']),
 		// Huge: 4 MB that never closes, and 2 MB of valid JSON after which comes garbage.
-		{ text: `{"a":"${'x'.repeat(4 * 1024 * 1024)}`, problem: notJson },
-		{ text: `{"a":[${'1,'.repeat(1024 * 1024)}1]} trailing`, problem: notJson },
-		{ text: `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`, problem: tooDeep },
-		{ text: `{"a":${'['.repeat(101)}${']'.repeat(101)}}`, problem: tooDeep },
+		...refusedAs(notJson, [
+			`{"a":"${'x'.repeat(4 * 1024 * 1024)}`,
+			`{"a":[${'1,'.repeat(1024 * 1024)}1]} trailing`,
+		]),
+		...refusedAs(tooDeep, [
+			`${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`,
+			`{"a":${'['.repeat(101)}${']'.repeat(101)}}`,
+		]),
 	];
 	// Valid objects cut at a random point, and single characters flipped into garbage.
 	const source = JSON.stringify({
@@ -560,66 +354,79 @@ interface Outcome {
 
 async function run(operation: Operation, parameters: Parameters): Promise<Outcome> {
 	context.sandbox.admin.reset();
-	let outcome: Outcome;
-	try {
-		outcome = { output: await context.run(parameters, { items: operation.items }), requests: [] };
-	} catch (error) {
-		outcome = { error: error as Error, requests: [] };
-	}
-	outcome.requests = context.allRequests();
-	received.push(...outcome.requests);
-	return outcome;
+	const outcome = await context.run(parameters, { items: operation.items }).then(
+		(output) => ({ output }),
+		(error: Error) => ({ error }),
+	);
+	const requests = context.allRequests();
+	received.push(...requests);
+	return { ...outcome, requests };
 }
 
-/** Runs every (slot, value) pair and returns a line for each one that was not refused as expected. */
-async function refusals(
+const runSlot = (slot: Slot, value: string) =>
+	run(OPERATIONS[slot.operation], slot.set(OPERATIONS[slot.operation].parameters, value));
+
+/**
+ * Runs every (slot, value) pair, but the blank values an optional or list field skips and the values a list
+ * splits; `check` reports what is wrong with a run. Returns the number of runs and the labelled reports.
+ */
+async function runEach(
 	slots: Slot[],
 	values: string[],
-	expected: (slot: Slot, value: string) => string | RegExp,
+	check: (outcome: Outcome, slot: Slot, value: string, report: (problem: string) => void) => void,
 ): Promise<{ runs: number; problems: string[] }> {
 	const problems: string[] = [];
 	let runs = 0;
 	for (const slot of slots) {
-		const operation = OPERATIONS[slot.operation];
 		for (const value of values) {
 			if ((slot.list || slot.optional) && value.trim() === '') continue;
 			if (slot.list && /[,\n]/.test(value)) continue;
 			runs++;
-			const { error, requests } = await run(operation, slot.set(operation.parameters, value));
-			const want = expected(slot, value);
-			const label = `${operation.name} / ${slot.field} = ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...(${value.length})` : value)}`;
-			if (!(error instanceof NodeOperationError))
-				problems.push(
-					`${label}: ${error ? `${error.constructor.name} ${error.message}` : 'accepted'}`,
-				);
-			else if (typeof want === 'string' ? error.message !== want : !want.test(error.message))
-				problems.push(`${label}: message ${JSON.stringify(error.message.slice(0, 200))}`);
-			else if ((error as NodeOperationError).context.itemIndex !== 0)
-				problems.push(`${label}: itemIndex ${(error as NodeOperationError).context.itemIndex}`);
-			if (requests.length > 0)
-				problems.push(
-					`${label}: sent ${requests.map((entry) => `${entry.method} ${entry.path}`).join(', ')}`,
-				);
+			const shown = value.length > 60 ? `${value.slice(0, 60)}...(${value.length})` : value;
+			const label = `${OPERATIONS[slot.operation].name} / ${slot.field} = ${JSON.stringify(shown)}`;
+			check(await runSlot(slot, value), slot, value, (problem) =>
+				problems.push(`${label}: ${problem}`),
+			);
 		}
 	}
 	return { runs, problems };
 }
 
+/**
+ * Expects every (slot, value) pair refused with the `expected` message, naming item 0, before any request;
+ * returns the number of runs.
+ */
+async function expectRefused(
+	slots: Slot[],
+	values: string[],
+	expected: (slot: Slot, value: string) => string | RegExp,
+): Promise<number> {
+	const { runs, problems } = await runEach(slots, values, (outcome, slot, value, report) => {
+		const { error, requests } = outcome;
+		const want = expected(slot, value);
+		if (!(error instanceof NodeOperationError))
+			report(error ? `${error.constructor.name} ${error.message}` : 'accepted');
+		else if (typeof want === 'string' ? error.message !== want : !want.test(error.message))
+			report(`message ${JSON.stringify(error.message.slice(0, 200))}`);
+		else if (error.context.itemIndex !== 0) report(`itemIndex ${error.context.itemIndex}`);
+		if (requests.length > 0)
+			report(`sent ${requests.map((entry) => `${entry.method} ${entry.path}`).join(', ')}`);
+	});
+	expect(problems).toEqual([]);
+	return runs;
+}
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The whole message: the field, then `rest` (a regular expression's source), then the item. */
+const fieldMessage = (slot: Slot, rest: string) =>
+	new RegExp(`^${escapeRegExp(slot.field)} ${rest} \\[item 0\\]$`);
 
 describe('the endpoints the path checks use', () => {
 	test('the check refuses paths outside them and accepts encoded single segments', () => {
 		const escapes = [
-			'/case/id/a/b',
-			'/case/id/',
-			'/case/id/..',
-			'/case/id/%2e%2e',
-			'/case/id/a%2Fb',
-			'/case/id/x/../list',
-			'/case/listx',
-			'/auth/api/',
-			'/case/id/%E0%A4%A',
-		];
+			['/case/id/a/b', '/case/id/', '/case/id/..', '/case/id/%2e%2e', '/case/id/a%2Fb'],
+			['/case/id/x/../list', '/case/listx', '/auth/api/', '/case/id/%E0%A4%A'],
+		].flat();
 		expect(escapes.filter((path) => matchEndpoint({ method: 'GET', path }))).toEqual([]);
 		expect(matchEndpoint({ method: 'GET', path: '/case/id/%252e%252e' })).toBeUndefined();
 		expect(matchEndpoint({ method: 'GET', path: '/case/id/%25252F' })).toBeUndefined();
@@ -655,168 +462,95 @@ describe('every operation', () => {
 
 describe('refused before any request, naming the field', () => {
 	test(`IDs: ${BAD_IDS.length} bad values in every ID field of every operation`, async () => {
-		const { runs, problems } = await refusals(ID_SLOTS, BAD_IDS, (slot, value) =>
+		const runs = await expectRefused(ID_SLOTS, BAD_IDS, (slot, value) =>
 			value.trim() === ''
 				? `${slot.field} is empty [item 0]`
 				: `${slot.field} "${value.trim()}" is not a valid ID [item 0]`,
 		);
-		expect(problems).toEqual([]);
 		expect(runs).toBeGreaterThan(500);
 	});
 
 	test(`names: ${BAD_NAMES.length} values with refused characters in every name field, typed or in JSON`, async () => {
-		const { runs, problems } = await refusals(
-			NAME_SLOTS,
-			BAD_NAMES,
-			(slot) =>
-				new RegExp(
-					`^${escapeRegExp(slot.field)} contains characters the API does not accept \\(.+\\); allowed are .* \\[item 0\\]$`,
-				),
+		const runs = await expectRefused(NAME_SLOTS, BAD_NAMES, (slot) =>
+			fieldMessage(slot, 'contains characters the API does not accept \\(.+\\); allowed are .*'),
 		);
-		expect(problems).toEqual([]);
 		expect(runs).toBe(NAME_SLOTS.length * BAD_NAMES.length);
 	});
 
 	test('empty required names and email', async () => {
-		const slots: Slot[] = [
-			{
-				operation: 'caseCreate',
-				field: 'Candidate First Name',
-				set: with_((candidateFirstName) => ({ candidateFirstName })),
-			},
-			{
-				operation: 'caseCreate',
-				field: 'Candidate Last Name',
-				set: with_((candidateLastName) => ({ candidateLastName })),
-			},
-			{
-				operation: 'caseCreate',
-				field: 'Candidate Email',
-				set: with_((candidateEmail) => ({ candidateEmail })),
-			},
-		];
-		const { problems } = await refusals(
-			slots,
+		await expectRefused(
+			[
+				slot('caseCreate', 'Candidate First Name', 'candidateFirstName'),
+				slot('caseCreate', 'Candidate Last Name', 'candidateLastName'),
+				slot('caseCreate', 'Candidate Email', 'candidateEmail'),
+			],
 			['', ' ', '\n\t'],
 			(slot) => `${slot.field} is empty [item 0]`,
 		);
-		expect(problems).toEqual([]);
 	});
 
 	test('staffingAgency over 100 characters, typed or in JSON, in order data and testimony', async () => {
-		const { runs, problems } = await refusals(
-			STAFFING_SLOTS,
-			LONG_STAFFING_AGENCIES,
-			(slot, value) =>
-				new RegExp(
-					`^${escapeRegExp(slot.field)} is ${value.length} characters long; the API accepts at most 100 \\[item 0\\]$`,
-				),
+		const runs = await expectRefused(STAFFING_SLOTS, LONG_STAFFING_AGENCIES, (slot, value) =>
+			fieldMessage(slot, `is ${value.length} characters long; the API accepts at most 100`),
 		);
-		expect(problems).toEqual([]);
 		expect(runs).toBe(STAFFING_SLOTS.length * LONG_STAFFING_AGENCIES.length);
 		// 100 is allowed.
-		const slot = STAFFING_SLOTS[2];
-		const { error } = await run(
-			OPERATIONS[slot.operation],
-			slot.set(OPERATIONS[slot.operation].parameters, 'S'.repeat(100)),
-		);
+		const { error } = await runSlot(STAFFING_SLOTS[2], 'S'.repeat(100));
 		expect(error).not.toBeInstanceOf(NodeOperationError);
 	});
 
 	test('JSON fields: malformed, not an object, nested too deeply, huge and malformed', async () => {
 		const texts = badJsonTexts();
-		const { runs, problems } = await refusals(
+		const runs = await expectRefused(
 			JSON_SLOTS,
 			texts.map((entry) => entry.text),
 			(slot, value) =>
-				new RegExp(
-					`^${escapeRegExp(slot.field)} ${texts.find((entry) => entry.text === value)!.problem.source} \\[item 0\\]$`,
-				),
+				fieldMessage(slot, texts.find((entry) => entry.text === value)!.problem.source),
 		);
-		expect(problems).toEqual([]);
 		expect(runs).toBe(JSON_SLOTS.length * texts.length);
 	});
 
 	test('secure document: no binary field of that name, or none given', async () => {
-		const slot: Slot = {
-			operation: 'secureDocumentCreate',
-			field: '',
-			set: with_((binaryPropertyName) => ({ binaryPropertyName })),
-		};
-		const { problems } = await refusals(
-			[slot],
+		await expectRefused(
+			[slot('secureDocumentCreate', '', 'binaryPropertyName')],
 			['', ' , ', 'license', 'data, scan'],
 			(_slot, value) =>
 				value.replace(/[ ,]/g, '') === ''
 					? 'Input Binary Field is empty [item 0]'
 					: /^The item has no binary field '(license|scan)'/,
 		);
-		expect(problems).toEqual([]);
 	});
 });
 
 describe('odd but allowed values stay inside their path segment', () => {
 	/** Not refused by the node: each must arrive as one segment of the operation's endpoint, unchanged. */
 	const ODD_IDS = [
-		'ａ／ｂ',
-		'∕',
-		'⁄x',
-		'a;b',
-		'a:b',
-		'@x',
-		'a+b',
-		"a'b",
-		'~',
-		'...',
-		'.a',
-		'a.',
-		'a..b',
-		'..a',
-		'-',
-		'_',
-		'(a)',
-		'$',
-		'&a=1',
-		'=',
-		'*',
-		'[a]',
-		'{a}',
-		'|',
-		'^',
-		'`',
-		'"',
-		'<a>',
-		'é',
-		'😀',
-		'2f1c9a4e-7b3d-4e8f-9a10-5c6d7e8f9a0b',
-		'x'.repeat(5000),
-	];
+		['ａ／ｂ', '∕', '⁄x', 'a;b', 'a:b', '@x', 'a+b', "a'b", '~', '...', '.a', 'a.', 'a..b', '..a'],
+		['-', '_', '(a)', '$', '&a=1', '=', '*', '[a]', '{a}', '|', '^', '`', '"', '<a>', 'é', '😀'],
+		['2f1c9a4e-7b3d-4e8f-9a10-5c6d7e8f9a0b', 'x'.repeat(5000)],
+	].flat();
+	const PATH_SLOTS = ID_SLOTS.filter((candidate) => candidate.pathParam);
 
 	test(`${ODD_IDS.length} values in every ID that is a path segment: one request, to the operation's endpoint, the ID received as entered`, async () => {
-		const problems: string[] = [];
-		let runs = 0;
-		for (const slot of ID_SLOTS.filter((candidate) => candidate.pathParam)) {
-			const operation = OPERATIONS[slot.operation];
-			for (const value of ODD_IDS) {
-				runs++;
-				const { error, requests } = await run(operation, slot.set(operation.parameters, value));
-				const label = `${operation.name} / ${slot.field} = ${JSON.stringify(value.slice(0, 40))}`;
+		const { runs, problems } = await runEach(
+			PATH_SLOTS,
+			ODD_IDS,
+			(outcome, slot, value, report) => {
+				const { error, requests } = outcome;
 				if (error && !(error instanceof NodeApiError))
-					problems.push(`${label}: ${error.constructor.name} ${error.message}`);
-				if (error && !error.message) problems.push(`${label}: an error without a message`);
+					report(`${error.constructor.name} ${error.message}`);
+				if (error && !error.message) report('an error without a message');
 				const calls = requests.filter((entry) => entry.path !== '/auth/api');
 				const matched = calls.map((entry) => matchEndpoint(entry));
-				if (calls.length !== 1) problems.push(`${label}: ${calls.length} requests`);
-				else if (matched[0]?.endpoint !== operation.endpoint)
-					problems.push(`${label}: went to ${calls[0].method} ${calls[0].path}`);
+				if (calls.length !== 1) report(`${calls.length} requests`);
+				else if (matched[0]?.endpoint !== OPERATIONS[slot.operation].endpoint)
+					report(`went to ${calls[0].method} ${calls[0].path}`);
 				else if (matched[0].params[slot.pathParam!] !== value)
-					problems.push(
-						`${label}: received as ${JSON.stringify(matched[0].params[slot.pathParam!])}`,
-					);
-			}
-		}
+					report(`received as ${JSON.stringify(matched[0].params[slot.pathParam!])}`);
+			},
+		);
 		expect(problems).toEqual([]);
-		expect(runs).toBe(ID_SLOTS.filter((candidate) => candidate.pathParam).length * ODD_IDS.length);
+		expect(runs).toBe(PATH_SLOTS.length * ODD_IDS.length);
 	});
 
 	test("a huge JSON body that is valid is sent once and the API's refusal is shown (the spec gives no size limit, the sandbox takes 10 MB)", async () => {

@@ -13,7 +13,6 @@ import {
 	memoryOf,
 	type Admission,
 	type Change,
-	type Claim,
 } from '../../../nodes/BackgroundCheckTrigger/memory';
 import {
 	WEBHOOK_DELIVERY_ATTEMPTS,
@@ -24,35 +23,35 @@ import {
 /** On an hour boundary, so that bucket arithmetic in the tests is plain. */
 const NOW = 1_760_000_400 - (1_760_000_400 % BUCKET_SECONDS);
 
-function admitted(admission: Admission): Claim {
-	if (admission.outcome !== 'admitted')
-		throw new Error(`expected admission, got ${admission.outcome}`);
-	return admission.claim;
-}
-
 const change = (key: string, extra: Partial<Change> = {}): Change => ({ key, ...extra });
+const stamped = (key: string, subject: string, modStamp: string) =>
+	change(key, { subject, modStamp });
 
-/** Admits `key` and starts its execution at `now`. */
-function run(
-	memory: TriggerMemory,
-	key: string,
-	now = NOW,
-	extra: Partial<Change> = {},
-	dropOlder = false,
-): void {
-	admitted(memory.admit(change(key, extra), dropOlder, now)).start(now);
+/** An admission whose outcome must be `expected`. */
+function expectOutcome<O extends Admission['outcome']>(expected: O, admission: Admission) {
+	expect(admission.outcome).toBe(expected);
+	return admission as Extract<Admission, { outcome: O }>;
 }
 
-/** The event hashes of a saved string, oldest first. */
-function savedHashes(saved: string): string[] {
-	return saved
-		.split('\n')
-		.filter((line) => line.startsWith('e\t'))
-		.flatMap((line) => line.split('\t')[2].match(new RegExp(`.{${HASH_LENGTH}}`, 'g')) ?? []);
-}
+// These take their arguments in the order of TriggerMemory.admit; a key alone is a change without subject.
+const admit = (memory: TriggerMemory, given: string | Change, dropOlder = false, now = NOW) =>
+	memory.admit(typeof given === 'string' ? change(given) : given, dropOlder, now);
+const outcome = (memory: TriggerMemory, given: string | Change, dropOlder = false, now = NOW) =>
+	admit(memory, given, dropOlder, now).outcome;
+/** Claims a change, which must be admitted. */
+const claim = (memory: TriggerMemory, given: string | Change, dropOlder = false, now = NOW) =>
+	expectOutcome('admitted', admit(memory, given, dropOlder, now)).claim;
+/** Admits a change and starts its execution at `now`. */
+const run = (memory: TriggerMemory, given: string | Change, dropOlder = false, now = NOW) =>
+	claim(memory, given, dropOlder, now).start(now);
 
 const linesOf = (saved: string, kind: string) =>
 	saved.split('\n').filter((line) => line.startsWith(`${kind}\t`));
+
+const HASH = new RegExp(`.{${HASH_LENGTH}}`, 'g');
+/** The event hashes of a saved string, oldest first. */
+const savedHashes = (saved: string) =>
+	linesOf(saved, 'e').flatMap((line) => line.split('\t')[2].match(HASH) ?? []);
 
 /** What n8n saves and a restarted process reads back. */
 const throughJson = (memory: TriggerMemory) =>
@@ -66,23 +65,29 @@ function restarted(memory: TriggerMemory, now = NOW): TriggerMemory {
 	return after;
 }
 
+/** Spies on the (private) parsing of a saved string. */
+const spyOnParse = (memory: TriggerMemory) =>
+	jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
+
 describe('TriggerMemory', () => {
+	let memory: TriggerMemory;
+	beforeEach(() => (memory = new TriggerMemory()));
+
 	describe('originOfFound: the first step of an execution a watchdog emitted', () => {
 		const at = (status: string, modStamp: string) =>
 			change(`case:1|${status}|${modStamp}`, { subject: 'case:1', status, modStamp });
 		const delivered = at('B', '2026-01-01T00:00:01.000Z');
 
 		it('is ours while this memory’s watchdog claims it, and known once that claim has started its execution', () => {
-			const memory = new TriggerMemory();
-			const claim = admitted(memory.admit(delivered, false, NOW, { found: true }));
+			const admission = memory.admit(delivered, false, NOW, { found: true });
+			const watchdog = expectOutcome('admitted', admission).claim;
 			expect(memory.originOfFound(delivered)).toBe('ours');
-			claim.start(NOW);
+			watchdog.start(NOW);
 			expect(memory.originOfFound(delivered)).toBe('known');
 		});
 
 		it('is known when it ran here, or a delivery of it is being started here', () => {
-			const memory = new TriggerMemory();
-			const starting = admitted(memory.admit(delivered, false, NOW));
+			const starting = claim(memory, delivered);
 			expect(memory.originOfFound(delivered)).toBe('known');
 			starting.release();
 			expect(memory.originOfFound(delivered)).toBe('new');
@@ -90,11 +95,10 @@ describe('TriggerMemory', () => {
 
 		it('is known at the status this memory knows only when it read the saved memory (it holds every delivery)', () => {
 			const edited = at('B', '2026-01-01T00:00:05.000Z');
-			const process = new TriggerMemory();
-			process.absorb(undefined, NOW);
-			admitted(process.admit(delivered, false, NOW)).start(NOW);
-			expect(process.originOfFound(edited)).toBe('known');
-			expect(process.originOfFound(at('C', '2026-01-01T00:00:05.000Z'))).toBe('new');
+			memory.absorb(undefined, NOW);
+			run(memory, delivered);
+			expect(memory.originOfFound(edited)).toBe('known');
+			expect(memory.originOfFound(at('C', '2026-01-01T00:00:05.000Z'))).toBe('new');
 			// A queue-mode worker: only execution copies, so what it knows of a subject may be old.
 			const worker = new TriggerMemory();
 			worker.absorb(undefined, NOW, { executionCopy: true });
@@ -105,90 +109,75 @@ describe('TriggerMemory', () => {
 	});
 
 	it('admits an event once and calls any later copy a duplicate', () => {
-		const memory = new TriggerMemory();
 		run(memory, 'case:1');
-		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
-		expect(memory.admit(change('case:2'), false, NOW).outcome).toBe('admitted');
+		expect(outcome(memory, 'case:1')).toBe('duplicate');
+		expect(outcome(memory, 'case:2')).toBe('admitted');
 	});
 
 	it('holds a copy back as busy while the first is being started, and calls it a duplicate once started', async () => {
-		const memory = new TriggerMemory();
-		const first = admitted(memory.admit(change('case:1'), false, NOW));
-		const copy = memory.admit(change('case:1'), false, NOW);
-		expect(copy.outcome).toBe('busy');
+		const first = claim(memory, 'case:1');
 		let settled = false;
-		void (copy as Extract<Admission, { outcome: 'busy' }>).settled.then(() => (settled = true));
+		void expectOutcome('busy', admit(memory, 'case:1')).settled.then(() => (settled = true));
 		await Promise.resolve();
 		expect(settled).toBe(false);
 		first.start(NOW);
 		await Promise.resolve();
 		expect(settled).toBe(true);
-		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
+		expect(outcome(memory, 'case:1')).toBe('duplicate');
 	});
 
 	it('admits a copy again after the first released its claim (filtered out, or n8n could not start it)', async () => {
-		const memory = new TriggerMemory();
-		const first = admitted(memory.admit(change('case:1'), false, NOW));
-		const copy = memory.admit(change('case:1'), false, NOW) as Extract<
-			Admission,
-			{ outcome: 'busy' }
-		>;
+		const first = claim(memory, 'case:1');
+		const copy = expectOutcome('busy', admit(memory, 'case:1'));
 		first.release();
 		await copy.settled;
 		run(memory, 'case:1');
-		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
+		expect(outcome(memory, 'case:1')).toBe('duplicate');
 	});
 
 	it(`stops holding copies back ${CLAIM_SECONDS} seconds after a claim whose outcome never came`, () => {
-		const memory = new TriggerMemory();
-		admitted(memory.admit(change('case:1'), false, NOW));
-		expect(memory.admit(change('case:1'), false, NOW + CLAIM_SECONDS - 1).outcome).toBe('busy');
-		expect(memory.admit(change('case:1'), false, NOW + CLAIM_SECONDS).outcome).toBe('admitted');
+		claim(memory, 'case:1');
+		expect(outcome(memory, 'case:1', false, NOW + CLAIM_SECONDS - 1)).toBe('busy');
+		expect(outcome(memory, 'case:1', false, NOW + CLAIM_SECONDS)).toBe('admitted');
 	});
 
 	it('ignores a second settle of the same claim, and a settle of a claim replaced after it expired', () => {
-		const memory = new TriggerMemory();
-		const claim = admitted(memory.admit(change('case:1'), false, NOW));
-		claim.start(NOW);
-		claim.release();
-		expect(memory.admit(change('case:1'), false, NOW).outcome).toBe('duplicate');
+		const settledTwice = claim(memory, 'case:1');
+		settledTwice.start(NOW);
+		settledTwice.release();
+		expect(outcome(memory, 'case:1')).toBe('duplicate');
 
-		const stale = admitted(memory.admit(change('case:2'), false, NOW));
-		admitted(memory.admit(change('case:2'), false, NOW + CLAIM_SECONDS));
+		const stale = claim(memory, 'case:2');
+		claim(memory, 'case:2', false, NOW + CLAIM_SECONDS);
 		stale.release();
-		expect(memory.admit(change('case:2'), false, NOW + CLAIM_SECONDS).outcome).toBe('busy');
+		expect(outcome(memory, 'case:2', false, NOW + CLAIM_SECONDS)).toBe('busy');
 	});
 
 	it('saves nothing of an event until its execution has started', () => {
-		const memory = new TriggerMemory();
-		const claim = admitted(memory.admit(change('case:1'), false, NOW));
+		const pending = claim(memory, 'case:1');
 		expect(savedHashes(memory.serialize())).toEqual([]);
 		expect(memory.size).toBe(0);
-		claim.start(NOW);
+		pending.start(NOW);
 		expect(savedHashes(memory.serialize())).toEqual([hashKey('case:1')]);
 	});
 
 	it('survives a restart through its saved string', () => {
-		const before = new TriggerMemory();
-		run(before, 'case:1');
-		const after = restarted(before, NOW + 60);
-		expect(after.admit(change('case:1'), false, NOW + 60).outcome).toBe('duplicate');
+		run(memory, 'case:1');
+		const after = restarted(memory, NOW + 60);
+		expect(outcome(after, 'case:1', false, NOW + 60)).toBe('duplicate');
 		expect(after.size).toBe(1);
 	});
 
 	it('saves 10-character hashes, not the keys, run together by hour: about 10 bytes per event', () => {
-		const memory = new TriggerMemory();
-		run(memory, 'case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]');
+		const key = 'case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]';
+		run(memory, key);
 		run(memory, 'case:2');
 		const hash = createHash('sha256').update('case:2').digest('base64url').slice(0, 10);
-		expect(memory.serialize()).toBe(
-			`m1 0\ne\t${NOW}\t${hashKey('case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]')}${hash}`,
-		);
+		expect(memory.serialize()).toBe(`m1 0\ne\t${NOW}\t${hashKey(key)}${hash}`);
 		expect(memory.serialize()).not.toContain('c-1');
 	});
 
 	it('hands n8n a plain string, which its change-tracking proxy saves as it is', () => {
-		const memory = new TriggerMemory();
 		const staticData = ObservableObject.create({ 'node:Trigger': {} }) as IDataObject & {
 			__dataChanged: boolean;
 		};
@@ -200,23 +189,18 @@ describe('TriggerMemory', () => {
 	});
 
 	it('merges what another process saved with what it holds, and saves the union', () => {
-		const processA = new TriggerMemory();
-		const processB = new TriggerMemory();
-		run(processA, 'case:a');
-		run(processB, 'case:b', NOW, { subject: 's', modStamp: '2025-01-02T00:00:00.000Z' }, true);
-		processA.absorb(throughJson(processB), NOW);
-		expect(processA.admit(change('case:b'), false, NOW).outcome).toBe('duplicate');
-		expect(
-			processA.admit(change('x', { subject: 's', modStamp: '2025-01-01T00:00:00.000Z' }), true, NOW)
-				.outcome,
-		).toBe('outOfOrder');
-		expect(savedHashes(processA.serialize())).toHaveLength(2);
-		processA.absorb(throughJson(processB), NOW);
-		expect(processA.size).toBe(2);
+		const other = new TriggerMemory();
+		run(memory, 'case:a');
+		run(other, stamped('case:b', 's', '2025-01-02T00:00:00.000Z'), true);
+		memory.absorb(throughJson(other), NOW);
+		expect(outcome(memory, 'case:b')).toBe('duplicate');
+		expect(outcome(memory, stamped('x', 's', '2025-01-01T00:00:00.000Z'), true)).toBe('outOfOrder');
+		expect(savedHashes(memory.serialize())).toHaveLength(2);
+		memory.absorb(throughJson(other), NOW);
+		expect(memory.size).toBe(2);
 	});
 
 	it('reads back an old string of its own (more saves since than it recognises) without sorting or re-saving', () => {
-		const memory = new TriggerMemory();
 		run(memory, 'case:a');
 		const old = throughJson(memory);
 		for (let saves = 0; saves < 70; saves++) {
@@ -224,7 +208,7 @@ describe('TriggerMemory', () => {
 			memory.serialize();
 		}
 		const current = memory.serialize();
-		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
+		const parse = spyOnParse(memory);
 		const sort = jest.spyOn(memory as unknown as { sortEvents(): void }, 'sortEvents');
 		memory.absorb(old, NOW);
 		expect(parse).toHaveBeenCalledTimes(1);
@@ -235,80 +219,65 @@ describe('TriggerMemory', () => {
 	});
 
 	it('recognises the strings of its last 60 saves without parsing them (a request reads a copy several saves old)', () => {
-		const memory = new TriggerMemory();
 		const strings: string[] = [];
 		for (let saves = 0; saves < 60; saves++) {
 			run(memory, `case:${saves}`);
 			strings.push(throughJson(memory));
 		}
-		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
+		const parse = spyOnParse(memory);
 		for (const text of strings) memory.absorb(text, NOW);
 		expect(parse).not.toHaveBeenCalled();
 	});
 
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
-		const memory = new TriggerMemory();
-		const parse = jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
+		const parse = spyOnParse(memory);
 		run(memory, 'case:a');
 		const first = throughJson(memory);
 		run(memory, 'case:b');
 		const second = throughJson(memory);
-		memory.absorb(second, NOW);
-		memory.absorb(first, NOW);
-		memory.absorb(second, NOW);
+		for (const text of [second, first, second]) memory.absorb(text, NOW);
 		expect(parse).not.toHaveBeenCalled();
 		expect(memory.size).toBe(2);
 
 		const other = new TriggerMemory();
 		run(other, 'case:c');
 		const foreign = other.serialize();
-		memory.absorb(foreign, NOW);
-		memory.absorb(foreign, NOW);
+		for (const text of [foreign, foreign]) memory.absorb(text, NOW);
 		expect(parse).toHaveBeenCalledTimes(1);
 	});
 
 	it('keeps any modStamp text intact through the string', () => {
 		const modStamp = 'odd "stamp"\twith a tab,\na newline \\ and spaces';
-		const before = new TriggerMemory();
-		run(before, 'a', NOW, { subject: 's', modStamp }, true);
-		const after = restarted(before);
+		run(memory, stamped('a', 's', modStamp), true);
+		const after = restarted(memory);
 		expect(after.modStampOf('s')).toBe(modStamp);
-		expect(after.serialize()).toBe(before.serialize());
+		expect(after.serialize()).toBe(memory.serialize());
 	});
 
 	it('keeps an ISO modStamp in 9 characters and reads it back as the same instant; a leading ~ stays text', () => {
-		const before = new TriggerMemory();
-		run(before, 'a', NOW, { subject: 's', modStamp: '2025-03-01T10:00:00.123Z' }, true);
-		run(before, 'b', NOW, { subject: 't', modStamp: '~not a time' }, true);
-		const [iso, tilde] = linesOf(before.serialize(), 'o');
+		run(memory, stamped('a', 's', '2025-03-01T10:00:00.123Z'), true);
+		run(memory, stamped('b', 't', '~not a time'), true);
+		const [iso, tilde] = linesOf(memory.serialize(), 'o');
 		expect(iso).toBe(`o\t${hashKey('s')}\t~${Date.parse('2025-03-01T10:00:00.123Z').toString(36)}`);
 		expect(iso.split('\t')[2]).toHaveLength(9);
 		expect(tilde).toBe(`o\t${hashKey('t')}\t"~not a time"`);
-		const after = restarted(before);
+		const after = restarted(memory);
 		expect(after.modStampOf('t')).toBe('~not a time');
-		expect(
-			after.admit(change('c', { subject: 's', modStamp: '2025-03-01T10:00:00.122Z' }), true, NOW)
-				.outcome,
-		).toBe('outOfOrder');
-		expect(
-			after.admit(change('d', { subject: 's', modStamp: '2025-03-01T10:00:00.123Z' }), true, NOW)
-				.outcome,
-		).toBe('admitted');
-		expect(after.serialize()).toBe(before.serialize());
+		expect(outcome(after, stamped('c', 's', '2025-03-01T10:00:00.122Z'), true)).toBe('outOfOrder');
+		expect(outcome(after, stamped('d', 's', '2025-03-01T10:00:00.123Z'), true)).toBe('admitted');
+		expect(after.serialize()).toBe(memory.serialize());
 	});
 
 	it('skips lines of a saved string it cannot read', () => {
-		const memory = new TriggerMemory();
 		memory.absorb(
 			`m1 0\ne\tnot-a-time\taaaaaaaaaa\ne\t${NOW}\tshort\ne\t${NOW}\tbbbbbbbbbbcc\nc\tcccccccccc\tx\t~1\no\tdddddddddd\t"broken\nw\t0\tx\nq\tunknown`,
 			NOW,
 		);
 		expect(memory.size).toBe(1);
-		expect(memory.admit(change('x'), false, NOW).outcome).toBe('admitted');
+		expect(outcome(memory, 'x')).toBe('admitted');
 	});
 
 	it('absorbs its own string without duplicating entries', () => {
-		const memory = new TriggerMemory();
 		run(memory, 'case:1');
 		memory.absorb(memory.serialize(), NOW);
 		expect(memory.size).toBe(1);
@@ -322,7 +291,6 @@ describe('TriggerMemory', () => {
 		'w1 1 1 0123abcd\n\t"x"\naaaaaaaaaa0',
 		{ deliveries: [[['k'], NOW]] },
 	])('ignores saved data it cannot read: %p', (saved) => {
-		const memory = new TriggerMemory();
 		expect(() => memory.absorb(saved, NOW)).not.toThrow();
 		expect(memory.size).toBe(0);
 		expect(memory.recorded).toBe(false);
@@ -339,35 +307,29 @@ describe('TriggerMemory', () => {
 		});
 
 		it('recognises a retry 28 hours later, also after 5,000 other events and a restart in between', () => {
-			const memory = new TriggerMemory();
 			memory.duplicateMemorySize = DUPLICATE_MEMORY_SIZE.max;
-			run(memory, 'case:first', NOW + 59 * 60);
+			run(memory, 'case:first', false, NOW + 59 * 60);
 			for (let index = 0; index < 5000; index++)
-				run(memory, `case:other-${index}`, NOW + 3600 + index * 20);
+				run(memory, `case:other-${index}`, false, NOW + 3600 + index * 20);
 			const retryAt = NOW + 59 * 60 + RETENTION_SECONDS;
-			expect(memory.admit(change('case:first'), false, retryAt).outcome).toBe('duplicate');
-			expect(restarted(memory, retryAt).admit(change('case:first'), false, retryAt).outcome).toBe(
-				'duplicate',
-			);
+			expect(outcome(memory, 'case:first', false, retryAt)).toBe('duplicate');
+			expect(outcome(restarted(memory, retryAt), 'case:first', false, retryAt)).toBe('duplicate');
 		});
 
 		it('forgets an event once its hour is more than 28 hours old', () => {
-			const memory = new TriggerMemory();
-			run(memory, 'case:old', NOW + 10);
-			run(memory, 'case:new', NOW + BUCKET_SECONDS + RETENTION_SECONDS);
+			const later = NOW + BUCKET_SECONDS + RETENTION_SECONDS;
+			run(memory, 'case:old', false, NOW + 10);
+			run(memory, 'case:new', false, later);
 			expect(memory.size).toBe(1);
-			expect(
-				memory.admit(change('case:old'), false, NOW + BUCKET_SECONDS + RETENTION_SECONDS).outcome,
-			).toBe('admitted');
+			expect(outcome(memory, 'case:old', false, later)).toBe('admitted');
 		});
 
 		it(`holds at most ${PROCESS_LIMIT.toLocaleString('en-US')} events in process memory, forgetting the oldest`, () => {
-			const memory = new TriggerMemory();
 			for (let index = 0; index < PROCESS_LIMIT + 10; index++)
-				run(memory, `case:${index}`, NOW + Math.floor(index / 10));
+				run(memory, `case:${index}`, false, NOW + Math.floor(index / 10));
 			expect(memory.size).toBe(PROCESS_LIMIT);
-			expect(memory.admit(change('case:9'), false, NOW + PROCESS_LIMIT).outcome).toBe('admitted');
-			expect(memory.admit(change('case:10'), false, NOW + PROCESS_LIMIT).outcome).toBe('duplicate');
+			expect(outcome(memory, 'case:9', false, NOW + PROCESS_LIMIT)).toBe('admitted');
+			expect(outcome(memory, 'case:10', false, NOW + PROCESS_LIMIT)).toBe('duplicate');
 		});
 	});
 
@@ -375,64 +337,54 @@ describe('TriggerMemory', () => {
 		const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
 		const caseChange = (key: string, minute: number, status = `status-${minute}`) =>
 			change(key, { subject: 'case:c-1', modStamp: at(minute), status });
+		/** What is known of case c-1: its status and modStamp. */
+		const known = () => [memory.statusOf('case:c-1'), memory.modStampOf('case:c-1')];
 
 		it('drops an event older than one already started for the same subject', () => {
-			const memory = new TriggerMemory();
-			admitted(memory.admit(caseChange('e2', 2), true, NOW)).start(NOW);
-			expect(memory.admit(caseChange('e1', 1), true, NOW).outcome).toBe('outOfOrder');
+			run(memory, caseChange('e2', 2), true);
+			expect(outcome(memory, caseChange('e1', 1), true)).toBe('outOfOrder');
 		});
 
 		it('admits an equal or newer modStamp, and other subjects', () => {
-			const memory = new TriggerMemory();
-			admitted(memory.admit(caseChange('e2', 2), true, NOW)).start(NOW);
-			expect(memory.admit(caseChange('e2b', 2), true, NOW).outcome).toBe('admitted');
-			expect(memory.admit(caseChange('e3', 3), true, NOW).outcome).toBe('admitted');
-			expect(
-				memory.admit(change('e0', { subject: 'case:c-2', modStamp: at(0) }), true, NOW).outcome,
-			).toBe('admitted');
+			run(memory, caseChange('e2', 2), true);
+			expect(outcome(memory, caseChange('e2b', 2), true)).toBe('admitted');
+			expect(outcome(memory, caseChange('e3', 3), true)).toBe('admitted');
+			expect(outcome(memory, stamped('e0', 'case:c-2', at(0)), true)).toBe('admitted');
 		});
 
 		it('keeps older events when dropping is off, without losing the newest modStamp or its status', () => {
-			const memory = new TriggerMemory();
-			admitted(memory.admit(caseChange('e2', 2), false, NOW)).start(NOW);
-			admitted(memory.admit(caseChange('e1', 1), false, NOW)).start(NOW);
-			expect(memory.modStampOf('case:c-1')).toBe(at(2));
-			expect(memory.statusOf('case:c-1')).toBe('status-2');
-			expect(memory.admit(caseChange('e0', 0), true, NOW).outcome).toBe('outOfOrder');
+			run(memory, caseChange('e2', 2));
+			run(memory, caseChange('e1', 1));
+			expect(known()).toEqual(['status-2', at(2)]);
+			expect(outcome(memory, caseChange('e0', 0), true)).toBe('outOfOrder');
 		});
 
 		it('learns what a claim carries only once it has started: a released claim leaves the subject as it was', () => {
-			const memory = new TriggerMemory();
-			const concurrent = admitted(memory.admit(caseChange('e2', 2), true, NOW));
-			expect(memory.admit(caseChange('e1', 1), true, NOW).outcome).toBe('admitted');
+			const concurrent = claim(memory, caseChange('e2', 2), true);
+			expect(outcome(memory, caseChange('e1', 1), true)).toBe('admitted');
 			concurrent.release();
 			expect(memory.modStampOf('case:c-1')).toBeUndefined();
 			expect(memory.statusOf('case:c-1')).toBeUndefined();
 		});
 
 		it('moves what is known of a subject forward only', () => {
-			const memory = new TriggerMemory();
 			memory.learn('case:c-1', 'B', at(5));
 			memory.learn('case:c-1', 'A', at(4));
-			expect([memory.statusOf('case:c-1'), memory.modStampOf('case:c-1')]).toEqual(['B', at(5)]);
+			expect(known()).toEqual(['B', at(5)]);
 			memory.learn('case:c-1', 'C');
-			expect([memory.statusOf('case:c-1'), memory.modStampOf('case:c-1')]).toEqual(['C', at(5)]);
+			expect(known()).toEqual(['C', at(5)]);
 			memory.learn('case:c-1', 'D', at(6));
-			expect([memory.statusOf('case:c-1'), memory.modStampOf('case:c-1')]).toEqual(['D', at(6)]);
+			expect(known()).toEqual(['D', at(6)]);
 		});
 
 		it('does not drop when a modStamp is not a timestamp', () => {
-			const memory = new TriggerMemory();
-			run(memory, 'a', NOW, { subject: 's', modStamp: 'yesterday' }, true);
-			expect(memory.admit(change('b', { subject: 's', modStamp: at(1) }), true, NOW).outcome).toBe(
-				'admitted',
-			);
+			run(memory, stamped('a', 's', 'yesterday'), true);
+			expect(outcome(memory, stamped('b', 's', at(1)), true)).toBe('admitted');
 		});
 
 		it('keeps the newest modStamp across a restart', () => {
-			const before = new TriggerMemory();
-			admitted(before.admit(caseChange('e2', 2), true, NOW)).start(NOW);
-			expect(restarted(before).admit(caseChange('e1', 1), true, NOW).outcome).toBe('outOfOrder');
+			run(memory, caseChange('e2', 2), true);
+			expect(outcome(restarted(memory), caseChange('e1', 1), true)).toBe('outOfOrder');
 		});
 	});
 
@@ -442,42 +394,34 @@ describe('TriggerMemory', () => {
 			change(key, { subject: 'case:c-1', status: 'complete', modStamp: modStamp.toISOString() });
 
 		it('calls a later delivery of a change the watchdog ran, with an older or equal modStamp, a duplicate', () => {
-			const memory = new TriggerMemory();
 			memory.record(complete(at(10)), NOW, { found: true });
-			expect(memory.admit(complete(at(5)), false, NOW).outcome).toBe('duplicate');
-			expect(memory.admit(complete(at(10), 'other-key'), false, NOW).outcome).toBe('duplicate');
+			expect(outcome(memory, complete(at(5)))).toBe('duplicate');
+			expect(outcome(memory, complete(at(10), 'other-key'))).toBe('duplicate');
 		});
 
 		it('admits a newer change to the same status, another status, and another subject', () => {
-			const memory = new TriggerMemory();
 			memory.record(complete(at(10)), NOW, { found: true });
-			expect(memory.admit(complete(at(11)), false, NOW).outcome).toBe('admitted');
-			expect(
-				memory.admit({ ...complete(at(5)), key: 'other', status: 'pending' }, false, NOW).outcome,
-			).toBe('admitted');
-			expect(
-				memory.admit({ ...complete(at(5)), key: 'c-2', subject: 'case:c-2' }, false, NOW).outcome,
-			).toBe('admitted');
+			const older = complete(at(5));
+			expect(outcome(memory, complete(at(11)))).toBe('admitted');
+			expect(outcome(memory, { ...older, key: 'other', status: 'pending' })).toBe('admitted');
+			expect(outcome(memory, { ...older, key: 'c-2', subject: 'case:c-2' })).toBe('admitted');
 		});
 
 		it('covers nothing for a delivered change (only for one the watchdog ran)', () => {
-			const memory = new TriggerMemory();
 			memory.record(complete(at(10)), NOW);
-			expect(memory.admit(complete(at(5)), false, NOW).outcome).toBe('admitted');
+			expect(outcome(memory, complete(at(5)))).toBe('admitted');
 		});
 
 		it('keeps covers across a restart, the newest modStamp of each', () => {
-			const memory = new TriggerMemory();
 			memory.record(complete(at(10)), NOW, { found: true });
 			memory.record(complete(at(3)), NOW, { found: true });
 			expect(linesOf(memory.serialize(), 'c')).toHaveLength(1);
-			expect(restarted(memory).admit(complete(at(9)), false, NOW).outcome).toBe('duplicate');
+			expect(outcome(restarted(memory), complete(at(9)))).toBe('duplicate');
 		});
 	});
 
 	describe("the watchdog's record", () => {
 		it("saves every subject's status while it has a record: the distinct statuses once, then 10 + 1 characters per subject", () => {
-			const memory = new TriggerMemory();
 			memory.recordActivation([
 				['case:1', '["pending",null]'],
 				['casedata:1', '["s",null]'],
@@ -495,7 +439,6 @@ describe('TriggerMemory', () => {
 		});
 
 		it('starts from nothing when the record is dropped (a user activates again)', () => {
-			const memory = new TriggerMemory();
 			memory.recordActivation([['case:1', 'A']]);
 			run(memory, 'case:1@x');
 			memory.dropRecord();
@@ -504,42 +447,38 @@ describe('TriggerMemory', () => {
 			expect(memory.serialize().split('\n')[0]).toBe('m1 0');
 			expect(linesOf(memory.serialize(), 'w')).toEqual([]);
 			// Events are kept: copies of them are still duplicates.
-			expect(memory.admit(change('case:1@x'), false, NOW).outcome).toBe('duplicate');
+			expect(outcome(memory, 'case:1@x')).toBe('duplicate');
 		});
 	});
 });
 
 describe('the saved string', () => {
 	/** `count` events, one every 20 seconds, the newest last. */
-	const memoryWith = (
-		count: number,
-		dropOlder = false,
-		duplicateMemorySize: number = DUPLICATE_MEMORY_SIZE.default,
-	) => {
+	const memoryWith = (count: number, dropOlder = false, size?: number) => {
 		const memory = new TriggerMemory();
-		memory.duplicateMemorySize = duplicateMemorySize;
+		memory.duplicateMemorySize = size ?? DUPLICATE_MEMORY_SIZE.default;
 		for (let index = 0; index < count; index++) {
-			const ordering = {
-				subject: `case:case-${index}`,
-				modStamp: new Date((NOW + index) * 1000).toISOString(),
-			};
-			run(memory, `case:${index}`, NOW + index * 20, ordering, dropOlder);
+			const modStamp = new Date((NOW + index) * 1000).toISOString();
+			const event = stamped(`case:${index}`, `case:case-${index}`, modStamp);
+			run(memory, event, dropOlder, NOW + index * 20);
 		}
 		return memory;
 	};
+	/** The length of the saved string as n8n stores it, in JSON. */
+	const savedLength = (memory: TriggerMemory) => JSON.stringify(throughJson(memory)).length;
 
 	it('holds the newest Duplicate Memory Size events, 10 bytes each (default 100: about 1 KB); process memory holds them all', () => {
 		const memory = memoryWith(3000);
 		expect(memory.size).toBe(3000);
 		expect(savedHashes(throughJson(memory))).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
-		expect(JSON.stringify(throughJson(memory)).length).toBeLessThan(1100);
+		expect(savedLength(memory)).toBeLessThan(1100);
 		const larger = memoryWith(3000, false, 1000);
 		expect(savedHashes(throughJson(larger))).toHaveLength(1000);
-		expect(JSON.stringify(throughJson(larger)).length).toBeLessThan(10_200);
+		expect(savedLength(larger)).toBeLessThan(10_200);
 		// With Ignore Older Events it also holds the newest subjects' modStamps, 26 bytes each in JSON.
 		const withOrdering = memoryWith(3000, true);
 		expect(linesOf(withOrdering.serialize(), 'o')).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
-		expect(JSON.stringify(throughJson(withOrdering)).length).toBeLessThan(3700);
+		expect(savedLength(withOrdering)).toBeLessThan(3700);
 	});
 
 	it('after a restart, copies and retries of the saved events are duplicates; older ones were only in process memory', () => {
@@ -547,10 +486,10 @@ describe('the saved string', () => {
 		const later = NOW + 3000 * 20;
 		const after = restarted(before, later);
 		const oldestSaved = 3000 - 1000;
-		expect(after.admit(change('case:2999'), false, later).outcome).toBe('duplicate');
-		expect(after.admit(change(`case:${oldestSaved}`), false, later).outcome).toBe('duplicate');
-		expect(after.admit(change(`case:${oldestSaved - 1}`), false, later).outcome).toBe('admitted');
-		expect(before.admit(change('case:0'), false, later).outcome).toBe('duplicate');
+		expect(outcome(after, 'case:2999', false, later)).toBe('duplicate');
+		expect(outcome(after, `case:${oldestSaved}`, false, later)).toBe('duplicate');
+		expect(outcome(after, `case:${oldestSaved - 1}`, false, later)).toBe('admitted');
+		expect(outcome(before, 'case:0', false, later)).toBe('duplicate');
 	});
 
 	it('follows a change of Duplicate Memory Size', () => {
@@ -562,23 +501,18 @@ describe('the saved string', () => {
 
 	it('keeps the modStamps of subjects checked with Ignore Older Events, the newest ones', () => {
 		const memory = new TriggerMemory();
+		const newer = '2025-01-02T00:00:00.000Z';
 		for (let index = 0; index < 105; index++)
-			run(
-				memory,
-				`checked:${index}`,
-				NOW,
-				{ subject: `checked-${index}`, modStamp: '2025-01-02T00:00:00.000Z' },
-				true,
-			);
-		run(memory, 'unchecked', NOW, { subject: 'unchecked', modStamp: '2025-01-02T00:00:00.000Z' });
+			run(memory, stamped(`checked:${index}`, `checked-${index}`, newer), true);
+		run(memory, stamped('unchecked', 'unchecked', newer));
 		const after = restarted(memory);
 		const older = (subject: string) =>
-			change(`older:${subject}`, { subject, modStamp: '2025-01-01T00:00:00.000Z' });
-		expect(after.admit(older('checked-104'), true, NOW).outcome).toBe('outOfOrder');
-		expect(after.admit(older('checked-0'), true, NOW).outcome).toBe('admitted');
-		expect(after.admit(older('unchecked'), true, NOW).outcome).toBe('admitted');
+			stamped(`older:${subject}`, subject, '2025-01-01T00:00:00.000Z');
+		expect(outcome(after, older('checked-104'), true)).toBe('outOfOrder');
+		expect(outcome(after, older('checked-0'), true)).toBe('admitted');
+		expect(outcome(after, older('unchecked'), true)).toBe('admitted');
 		// In process memory every subject's modStamp is kept, checked or not.
-		expect(memory.admit(older('unchecked'), true, NOW).outcome).toBe('outOfOrder');
+		expect(outcome(memory, older('unchecked'), true)).toBe('outOfOrder');
 	});
 });
 

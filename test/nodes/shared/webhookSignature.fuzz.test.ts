@@ -18,11 +18,22 @@ import {
 	signStandardWebhook,
 	verifyLegacyWebhook,
 	verifyStandardWebhook,
+	type VerificationResult,
 } from '../../../nodes/shared/webhookSignature';
 import { RUNS, assertLinear, hex, prefixed, runs, stringOf } from '../../helpers/fuzzSettings';
+import { headersOf, signedDelivery } from '../../helpers/signedDelivery';
 
 const NOW_SECONDS = 1_760_000_000;
 const NOW_MS = NOW_SECONDS * 1000 + 123;
+
+/** The trigger's configuration with scheme Both. */
+const bothSchemes = (signingSecret: string, legacySecret: string): VerificationConfig => ({
+	scheme: 'both',
+	signingSecrets: [signingSecret],
+	legacySecret,
+	legacyHeaderName: '',
+	toleranceSeconds: 300,
+});
 
 const secretKey = fc
 	.uint8Array({ minLength: 1, maxLength: 64 })
@@ -31,8 +42,15 @@ const legacySecret = fc.string({ minLength: 1, maxLength: 64 });
 const body = fc.uint8Array({ maxLength: 512 }).map((bytes) => Buffer.from(bytes));
 const messageId = fc.string({ minLength: 1, maxLength: 64 });
 const offsetSeconds = fc.integer({ min: -299, max: 299 });
+const optional = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined });
 /** How n8n or a proxy may join several lines of one header. */
 const lineJoin = fc.constantFrom(' ', ', ', ',', '  ', ' , ', ',\t');
+/** `entries` as one header, `joins[index]` before the entry at `index` (the first is not used). */
+const joinLines = (entries: string[], joins: string[]) =>
+	entries.map((entry, index) => (index === 0 ? entry : joins[index] + entry)).join('');
+/** A refusal with a reason, as every unsigned delivery must get. */
+const refused = (result: VerificationResult) =>
+	result.valid === false && typeof result.reason === 'string';
 /** Anything a sender may put in a header, unicode and control characters included. */
 const anyHeader = fc.oneof(
 	fc.string({ maxLength: 300 }),
@@ -44,23 +62,14 @@ describe('Standard Webhooks verifier', () => {
 	it('answers any headers and body without throwing, and accepts none it did not sign', () => {
 		fc.assert(
 			fc.property(
-				fc.option(fc.string({ maxLength: 80 }), { nil: undefined }),
-				fc.option(fc.oneof(fc.string({ maxLength: 20 }), fc.constant(String(NOW_SECONDS))), {
-					nil: undefined,
-				}),
-				fc.option(anyHeader, { nil: undefined }),
+				optional(fc.string({ maxLength: 80 })),
+				optional(fc.oneof(fc.string({ maxLength: 20 }), fc.constant(String(NOW_SECONDS)))),
+				optional(anyHeader),
 				body,
 				fc.array(fc.oneof(secretKey, fc.string({ maxLength: 40 })), { maxLength: 3 }),
 				(webhookId, webhookTimestamp, webhookSignature, rawBody, secrets) => {
-					const result = verifyStandardWebhook({
-						rawBody,
-						webhookId,
-						webhookTimestamp,
-						webhookSignature,
-						secrets,
-						nowSeconds: NOW_SECONDS,
-					});
-					return result.valid === false && typeof result.reason === 'string';
+					const input = { webhookId, webhookTimestamp, webhookSignature, rawBody, secrets };
+					return refused(verifyStandardWebhook({ ...input, nowSeconds: NOW_SECONDS }));
 				},
 			),
 			runs(RUNS.many),
@@ -85,26 +94,11 @@ describe('Standard Webhooks verifier', () => {
 				fc.nat(),
 				fc.array(lineJoin, { minLength: 7, maxLength: 7 }),
 				(secret, id, offset, rawBody, others, position, joins) => {
-					const timestamp = NOW_SECONDS + offset;
+					const delivery = signedDelivery(secret, id, NOW_SECONDS + offset, rawBody, NOW_SECONDS);
 					const entries = [...others];
-					entries.splice(
-						position % (others.length + 1),
-						0,
-						signStandardWebhook(secret, id, timestamp, rawBody),
-					);
-					const header = entries.reduce(
-						(joined, entry, index) => (index === 0 ? entry : joined + joins[index] + entry),
-						'',
-					);
-					const result = verifyStandardWebhook({
-						rawBody,
-						webhookId: id,
-						webhookTimestamp: String(timestamp),
-						webhookSignature: header,
-						secrets: [secret],
-						nowSeconds: NOW_SECONDS,
-					});
-					return result.valid;
+					entries.splice(position % (others.length + 1), 0, delivery.webhookSignature);
+					const header = joinLines(entries, joins);
+					return verifyStandardWebhook({ ...delivery, webhookSignature: header }).valid;
 				},
 			),
 			runs(RUNS.some),
@@ -112,27 +106,17 @@ describe('Standard Webhooks verifier', () => {
 	});
 
 	it('never accepts a forged or altered delivery', () => {
+		const kind = <K extends string>(name: K) => fc.constant(name);
 		const alteration = fc.oneof(
+			fc.record({ kind: kind('body'), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
+			fc.record({ kind: kind('id'), suffix: fc.string({ minLength: 1, maxLength: 4 }) }),
 			fc.record({
-				kind: fc.constant('body' as const),
-				at: fc.nat(),
-				bit: fc.integer({ min: 0, max: 7 }),
-			}),
-			fc.record({
-				kind: fc.constant('id' as const),
-				suffix: fc.string({ minLength: 1, maxLength: 4 }),
-			}),
-			fc.record({
-				kind: fc.constant('timestamp' as const),
+				kind: kind('timestamp'),
 				by: fc.integer({ min: -200, max: 200 }).filter((by) => by !== 0),
 			}),
-			fc.record({
-				kind: fc.constant('signature' as const),
-				at: fc.nat(),
-				bit: fc.integer({ min: 0, max: 5 }),
-			}),
-			fc.record({ kind: fc.constant('secret' as const), other: secretKey }),
-			fc.record({ kind: fc.constant('truncated' as const), keep: fc.nat() }),
+			fc.record({ kind: kind('signature'), at: fc.nat(), bit: fc.integer({ min: 0, max: 5 }) }),
+			fc.record({ kind: kind('secret'), other: secretKey }),
+			fc.record({ kind: kind('truncated'), keep: fc.nat() }),
 		);
 		fc.assert(
 			fc.property(
@@ -143,27 +127,26 @@ describe('Standard Webhooks verifier', () => {
 				alteration,
 				(secret, id, offset, rawBody, change) => {
 					const timestamp = NOW_SECONDS + offset;
-					let deliveredBody = rawBody;
-					let deliveredId = id;
-					let deliveredTimestamp = timestamp;
-					let signature = signStandardWebhook(secret, id, timestamp, rawBody);
+					const delivered = signedDelivery(secret, id, timestamp, rawBody, NOW_SECONDS);
+					let signature = delivered.webhookSignature;
 					const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 					switch (change.kind) {
 						case 'body':
-							if (rawBody.length === 0) deliveredBody = Buffer.from([change.bit]);
+							if (rawBody.length === 0) delivered.rawBody = Buffer.from([change.bit]);
 							else {
-								deliveredBody = Buffer.from(rawBody);
-								deliveredBody[change.at % rawBody.length] ^= 1 << change.bit;
+								const altered = Buffer.from(rawBody);
+								altered[change.at % rawBody.length] ^= 1 << change.bit;
+								delivered.rawBody = altered;
 							}
 							break;
 						case 'id':
-							deliveredId = id + change.suffix;
+							delivered.webhookId = id + change.suffix;
 							break;
 						case 'timestamp':
-							deliveredTimestamp = timestamp + change.by;
+							delivered.webhookTimestamp = String(timestamp + change.by);
 							break;
 						case 'signature': {
-							// change one base64 digit of the signature (not the padding) to another
+							// One base64 digit of the signature (not the padding) changed to another.
 							const at = 3 + (change.at % 43);
 							const digit = base64.indexOf(signature[at]);
 							signature =
@@ -180,14 +163,7 @@ describe('Standard Webhooks verifier', () => {
 							signature = signature.slice(0, 3 + (change.keep % 44));
 							break;
 					}
-					const result = verifyStandardWebhook({
-						rawBody: deliveredBody,
-						webhookId: deliveredId,
-						webhookTimestamp: String(deliveredTimestamp),
-						webhookSignature: signature,
-						secrets: [secret],
-						nowSeconds: NOW_SECONDS,
-					});
+					const result = verifyStandardWebhook({ ...delivered, webhookSignature: signature });
 					return result.valid === false;
 				},
 			),
@@ -199,24 +175,12 @@ describe('Standard Webhooks verifier', () => {
 describe('legacy verifier', () => {
 	it('answers any header without throwing, and accepts none it did not sign', () => {
 		fc.assert(
-			fc.property(
-				fc.option(anyHeader, { nil: undefined }),
-				body,
-				legacySecret,
-				(header, rawBody, secret) => {
-					const withTimestamp = header === undefined ? undefined : `t=${NOW_MS},${header}`;
-					for (const candidate of [header, withTimestamp]) {
-						const result = verifyLegacyWebhook({
-							rawBody,
-							header: candidate,
-							secret,
-							nowMs: NOW_MS,
-						});
-						if (result.valid !== false || typeof result.reason !== 'string') return false;
-					}
-					return true;
-				},
-			),
+			fc.property(optional(anyHeader), body, legacySecret, (header, rawBody, secret) => {
+				const withTimestamp = header === undefined ? undefined : `t=${NOW_MS},${header}`;
+				return [header, withTimestamp].every((candidate) =>
+					refused(verifyLegacyWebhook({ rawBody, header: candidate, secret, nowMs: NOW_MS })),
+				);
+			}),
 			runs(RUNS.many),
 		);
 	});
@@ -237,13 +201,8 @@ describe('legacy verifier', () => {
 					const entries = others.map((hex) => `v1=${hex}`);
 					entries.splice(position % (others.length + 1), 0, signed.slice(signed.indexOf('v1=')));
 					const header = `t=${timestampMs},${entries.join(join.includes(',') ? join : `,${join}`)}`;
-					const verify = (candidateSecret: string, candidateBody: Buffer) =>
-						verifyLegacyWebhook({
-							rawBody: candidateBody,
-							header,
-							secret: candidateSecret,
-							nowMs: NOW_MS,
-						}).valid;
+					const verify = (key: string, bytes: Buffer) =>
+						verifyLegacyWebhook({ rawBody: bytes, header, secret: key, nowMs: NOW_MS }).valid;
 					const tampered = Buffer.concat([rawBody, Buffer.from(' ')]);
 					return (
 						verify(secret, rawBody) &&
@@ -259,23 +218,17 @@ describe('legacy verifier', () => {
 	it('never takes a standard signature for a legacy one, or the reverse (scheme Both)', () => {
 		fc.assert(
 			fc.property(secretKey, messageId, body, (secret, id, rawBody) => {
-				const config: VerificationConfig = {
-					scheme: 'both',
-					signingSecrets: [secret],
-					legacySecret: secret,
-					legacyHeaderName: '',
-					toleranceSeconds: 300,
-				};
-				const standard = signStandardWebhook(secret, id, NOW_SECONDS, rawBody);
+				const standard = signedDelivery(secret, id, NOW_SECONDS, rawBody);
 				const legacy = signLegacyWebhook(secret, NOW_MS, rawBody);
+				const legacyHex = legacy.slice(legacy.indexOf('v1=') + 3);
 				const crossed = [
-					{ 'x-brand-signature': `t=${NOW_MS},v1=${standard.slice(3)}` },
-					{
-						'webhook-id': id,
-						'webhook-timestamp': String(NOW_SECONDS),
-						'webhook-signature': `v1,${Buffer.from(legacy.slice(legacy.indexOf('v1=') + 3), 'hex').toString('base64')}`,
-					},
+					{ 'x-brand-signature': `t=${NOW_MS},v1=${standard.webhookSignature.slice(3)}` },
+					headersOf({
+						...standard,
+						webhookSignature: `v1,${Buffer.from(legacyHex, 'hex').toString('base64')}`,
+					}),
 				];
+				const config = bothSchemes(secret, secret);
 				return crossed.every(
 					(headers) => verifyDelivery(headers, rawBody, config, NOW_MS).valid === false,
 				);
@@ -292,10 +245,7 @@ describe('header parsers', () => {
 
 	it('webhook-signature: returns exactly the v1 signatures of well-formed entries, however they are joined', () => {
 		const entry = fc.oneof(
-			base64Signature.map((signature) => ({
-				text: `v1,${signature}`,
-				v1: signature as string | undefined,
-			})),
+			base64Signature.map((v1) => ({ text: `v1,${v1}`, v1: v1 as string | undefined })),
 			fc
 				.tuple(fc.constantFrom('v2', 'v1a', 'v0'), base64Signature)
 				.map(([version, signature]) => ({ text: `${version},${signature}`, v1: undefined })),
@@ -306,12 +256,8 @@ describe('header parsers', () => {
 				fc.array(lineJoin, { minLength: 8, maxLength: 8 }),
 				fc.constantFrom('', ' ', '  '),
 				(entries, joins, pad) => {
-					const header =
-						pad +
-						entries
-							.map((item, index) => (index === 0 ? item.text : joins[index] + item.text))
-							.join('') +
-						pad;
+					const texts = entries.map((item) => item.text);
+					const header = pad + joinLines(texts, joins) + pad;
 					const expected = entries.flatMap((item) => (item.v1 === undefined ? [] : [item.v1]));
 					expect(parseSignatureHeader(header)).toEqual(expected);
 				},
@@ -344,13 +290,11 @@ describe('header parsers', () => {
 				fc.array(part, { maxLength: 10 }),
 				fc.constantFrom(',', ', ', ' ,'),
 				(parts, join) => {
-					const parsed = parseLegacyHeader(
-						parts.map((item) => `${item.name}=${item.value}`).join(join),
-					);
+					const header = parts.map((item) => `${item.name}=${item.value}`).join(join);
+					const parsed = parseLegacyHeader(header);
 					expect(parsed.timestamp).toBe(parts.find((item) => item.name === 't')?.value);
-					expect(parsed.signatures).toEqual(
-						parts.filter((item) => item.name === 'v1').map((item) => item.value),
-					);
+					const v1 = parts.filter((item) => item.name === 'v1').map((item) => item.value);
+					expect(parsed.signatures).toEqual(v1);
 				},
 			),
 			runs(RUNS.many),
@@ -368,19 +312,13 @@ describe('header parsers', () => {
 describe('linear time (generated units repeated to 16 and 64 KiB)', () => {
 	const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 	const unit = stringOf(['v1', ',', ' ', '=', 't=', 'v1=', 'a', 'AAAA', 'v1,', '\t', '1'], 12);
+	/** A signed delivery whose webhook-signature is replaced by the generated header. */
+	const delivery = signedDelivery(secret, 'msg_1', NOW_SECONDS, '{}');
 
 	it('webhook-signature through the verifier, many entries (v1,AAAA, v1,...) among them', () => {
 		assertLinear(
 			unit,
-			(header) =>
-				verifyStandardWebhook({
-					rawBody: '{}',
-					webhookId: 'msg_1',
-					webhookTimestamp: String(NOW_SECONDS),
-					webhookSignature: header,
-					secrets: [secret],
-					nowSeconds: NOW_SECONDS,
-				}),
+			(header) => verifyStandardWebhook({ ...delivery, webhookSignature: header }),
 			undefined,
 			['v1,AAAA, v1,'],
 		);
@@ -396,27 +334,14 @@ describe('linear time (generated units repeated to 16 and 64 KiB)', () => {
 	}, 120_000);
 
 	it("a delivery with both schemes through the trigger's header handling", () => {
-		const config: VerificationConfig = {
-			scheme: 'both',
-			signingSecrets: [secret],
-			legacySecret: 'legacy',
-			legacyHeaderName: '',
-			toleranceSeconds: 300,
-		};
+		const config = bothSchemes(secret, 'legacy');
 		assertLinear(
 			unit,
-			(header) =>
-				verifyDelivery(
-					{
-						'webhook-id': 'msg_1',
-						'webhook-timestamp': String(NOW_SECONDS),
-						'webhook-signature': header,
-						'x-brand-signature': header.replace(/^v1,/, 't='),
-					},
-					Buffer.from('{}'),
-					config,
-					NOW_MS,
-				),
+			(header) => {
+				const legacy = { 'x-brand-signature': header.replace(/^v1,/, 't=') };
+				const headers = { ...headersOf({ ...delivery, webhookSignature: header }), ...legacy };
+				return verifyDelivery(headers, Buffer.from('{}'), config, NOW_MS);
+			},
 			prefixed('v1,'),
 		);
 	}, 120_000);

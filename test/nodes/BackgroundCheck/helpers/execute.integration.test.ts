@@ -12,7 +12,12 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { DEFAULT_CONCURRENCY } from '../../../../nodes/BackgroundCheck/helpers/execute';
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../../../sandbox';
+import {
+	startSandbox,
+	type FaultRuleInput,
+	type RequestLogEntry,
+	type Sandbox,
+} from '../../../../sandbox';
 import {
 	byId,
 	createExecuteContext,
@@ -42,63 +47,118 @@ interface TraceOptions {
 	beforeSend?: (requestNumber: number) => void;
 }
 
+type Setup = Partial<Omit<RunSetup, 'parameters'>>;
+
 /** Runs the node like runNode, counting the requests it has in flight through n8n's authenticated helper. */
 async function runTraced(
 	parameters: IDataObject,
-	options: Partial<Omit<RunSetup, 'parameters'>> = {},
+	setup: Setup = {},
 	trace: TraceOptions = {},
 ): Promise<TracedRun> {
-	const setup: RunSetup = { credentials: context.credentials(), ...options, parameters };
-	const execute = createExecuteContext(setup);
+	const execute = createExecuteContext({
+		credentials: context.credentials(),
+		...setup,
+		parameters,
+	});
 	const send = execute.helpers.httpRequestWithAuthentication;
 	let inFlight = 0;
 	let maxInFlight = 0;
 	const tokensSent: unknown[] = [];
-	(
-		execute.helpers as {
-			httpRequestWithAuthentication: IExecuteFunctions['helpers']['httpRequestWithAuthentication'];
-		}
-	).httpRequestWithAuthentication = async function (
-		this: IExecuteFunctions,
-		...args: Parameters<typeof send>
-	) {
-		trace.beforeSend?.(tokensSent.length + 1);
-		tokensSent.push(args[2]?.credentialsDecrypted?.data?.token);
-		inFlight++;
-		maxInFlight = Math.max(maxInFlight, inFlight);
-		try {
-			return await send.apply(this, args);
-		} finally {
-			inFlight--;
-		}
-	};
+	Object.assign(execute.helpers, {
+		async httpRequestWithAuthentication(this: IExecuteFunctions, ...args: Parameters<typeof send>) {
+			trace.beforeSend?.(tokensSent.length + 1);
+			tokensSent.push(args[2]?.credentialsDecrypted?.data?.token);
+			inFlight++;
+			maxInFlight = Math.max(maxInFlight, inFlight);
+			try {
+				return await send.apply(this, args);
+			} finally {
+				inFlight--;
+			}
+		},
+	});
 	const [output] = await new BackgroundCheck().execute!.call(execute);
 	return { output, maxInFlight, tokensSent };
 }
 
+const MAY_OR_MAY_NOT = /may or may not have been carried out/;
 const caseIdFromItem = (item: { json: IDataObject }) => byId(item.json.caseId as string);
-const itemsFor = (caseIds: string[]) => caseIds.map((caseId) => ({ json: { caseId } }));
+const emailFromItem = (item: { json: IDataObject }) => item.json.email;
+const emailOf = (entry: RequestLogEntry) =>
+	(entry.body as { candidate: { email: string } }).candidate.email;
+const isCreate = (entry: RequestLogEntry) => entry.path === '/case/create';
+/** The pairedItem of each output item when output item n comes from input item n. */
+const pairedInOrder = (inputs: unknown[]) => inputs.map((_, item) => ({ item }));
+const CREATES = { method: 'POST', pathPrefix: '/case/create' };
+const rateLimit = (perSecond: number, target: { method: string; pathPrefix: string }) =>
+	({ kind: 'rateLimit', perSecond, ...target }) as const;
+
+/** Reads `log` from now on: each call of the returned function gives the entries logged since. */
+function logFromNow(log: () => RequestLogEntry[]): () => RequestLogEntry[] {
+	const start = log().length;
+	return () => log().slice(start);
+}
+
+async function createCases(count: number): Promise<string[]> {
+	const caseIds: string[] = [];
+	for (let i = 0; i < count; i++) caseIds.push((await createCase(context)).id as string);
+	return caseIds;
+}
+
+/** IDs of `count` new cases, created before each test of the enclosing describe (refilled in place). */
+function casesForEachTest(count: number): string[] {
+	const caseIds: string[] = [];
+	beforeEach(async () => {
+		caseIds.splice(0, caseIds.length, ...(await createCases(count)));
+	});
+	return caseIds;
+}
+
+/** Case > Get, one item per ID; Concurrent Requests `concurrency`, or the default when not given. */
+const getCases = (
+	caseIds: string[],
+	{ concurrency, ...setup }: Setup & { concurrency?: number } = {},
+	trace?: TraceOptions,
+) =>
+	runTraced(
+		{
+			resource: 'case',
+			operation: 'get',
+			caseId: caseIdFromItem,
+			...(concurrency === undefined ? {} : { options: { concurrency } }),
+		},
+		{ items: caseIds.map((caseId) => ({ json: { caseId } })), ...setup },
+		trace,
+	);
+
+/** Case > Create with the parameters of `cases[0]`, one item per case giving its candidate email. */
+const createEach = (cases: IDataObject[], concurrency: number, setup: Setup = {}) =>
+	runTraced(
+		{ ...cases[0], candidateEmail: emailFromItem, options: { concurrency } },
+		{
+			items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })),
+			...setup,
+		},
+	);
+const newCases = (count: number) => Array.from({ length: count }, () => newCaseParameters());
+
+/** Output item n is case n of `caseIds`, paired with input item n. */
+function expectCasesInOrder(output: INodeExecutionData[], caseIds: string[]) {
+	expect(output.map((item) => item.json.id)).toEqual(caseIds);
+	expect(output.map((item) => item.pairedItem)).toEqual(pairedInOrder(caseIds));
+}
 
 describe('a read with Concurrent Requests', () => {
-	let caseIds: string[];
-
-	beforeEach(async () => {
-		caseIds = [];
-		for (let i = 0; i < 30; i++) caseIds.push((await createCase(context)).id as string);
-	});
+	const caseIds = casesForEachTest(30);
 
 	it('returns every case in input order, paired with its item, with at most the asked number of requests in flight and one token exchange', async () => {
 		const credentials = context.credentials();
-		const before = context.allRequests().length;
-		const { output, maxInFlight } = await runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 8 } },
-			{ items: itemsFor(caseIds), credentials },
-		);
-		expect(output.map((item) => item.json.id)).toEqual(caseIds);
-		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+		const log = logFromNow(context.allRequests);
+		const { output, maxInFlight } = await getCases(caseIds, { concurrency: 8, credentials });
+		expectCasesInOrder(output, caseIds);
 		expect(maxInFlight).toBeLessThanOrEqual(8);
 		expect(maxInFlight).toBeGreaterThan(1);
-		const requests = context.allRequests().slice(before);
+		const requests = log();
 		expect(requests.filter((entry) => entry.path === '/auth/api')).toHaveLength(1);
 		expect(credentials.exchanges).toBe(1);
 		expect(
@@ -111,63 +171,43 @@ describe('a read with Concurrent Requests', () => {
 
 	it('without the option, requests several items at a time (at most the default), in order, with one token exchange', async () => {
 		const credentials = context.credentials();
-		const { output, maxInFlight } = await runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
-			{ items: itemsFor(caseIds), credentials },
-		);
-		expect(output.map((item) => item.json.id)).toEqual(caseIds);
-		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+		const { output, maxInFlight } = await getCases(caseIds, { credentials });
+		expectCasesInOrder(output, caseIds);
 		expect(maxInFlight).toBeGreaterThan(1);
 		expect(maxInFlight).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
 		expect(credentials.exchanges).toBe(1);
 	});
 
 	it('with Concurrent Requests 1, requests one item at a time', async () => {
-		const { output, maxInFlight } = await runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 1 } },
-			{ items: itemsFor(caseIds.slice(0, 6)) },
-		);
+		const { output, maxInFlight } = await getCases(caseIds.slice(0, 6), { concurrency: 1 });
 		expect(output.map((item) => item.json.id)).toEqual(caseIds.slice(0, 6));
 		expect(maxInFlight).toBe(1);
 	});
 
 	it('with Continue On Fail, puts each error on its own item, in place, and returns every other case', async () => {
-		const inputs = caseIds
-			.slice(0, 10)
-			.map((id, index) =>
-				index === 2 ? 'no-such-case' : index === 5 ? 'a/b' : index === 9 ? '' : id,
-			);
-		const before = context.apiRequests().length;
-		const { output, maxInFlight } = await runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 4 } },
-			{ items: itemsFor(inputs), continueOnFail: true },
-		);
+		const badInputs: Record<number, string> = { 2: 'no-such-case', 5: 'a/b', 9: '' };
+		const inputs = caseIds.slice(0, 10).map((id, index) => badInputs[index] ?? id);
+		const sent = logFromNow(context.apiRequests);
+		const { output, maxInFlight } = await getCases(inputs, {
+			concurrency: 4,
+			continueOnFail: true,
+		});
 		expect(maxInFlight).toBeLessThanOrEqual(4);
 		// the two refused IDs sent nothing
-		expect(context.apiRequests().slice(before)).toHaveLength(inputs.length - 2);
+		expect(sent()).toHaveLength(inputs.length - 2);
+		const errors: Record<number, IDataObject> = {
+			2: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') },
+			5: {
+				error: 'Case ID "a/b" is not a valid ID [item 5]',
+				errorDescription: expect.any(String),
+			},
+			9: { error: 'Case ID is empty [item 9]', errorDescription: expect.any(String) },
+		};
 		expect(output).toEqual(
-			inputs.map((id, index) => {
-				const pairedItem = { item: index };
-				if (index === 2)
-					return {
-						json: { error: 'Invalid case', errorDescription: expect.stringContaining('HTTP 404') },
-						pairedItem,
-					};
-				if (index === 5)
-					return {
-						json: {
-							error: 'Case ID "a/b" is not a valid ID [item 5]',
-							errorDescription: expect.any(String),
-						},
-						pairedItem,
-					};
-				if (index === 9)
-					return {
-						json: { error: 'Case ID is empty [item 9]', errorDescription: expect.any(String) },
-						pairedItem,
-					};
-				return { json: expect.objectContaining({ id }), pairedItem };
-			}),
+			inputs.map((id, item) => ({
+				json: errors[item] ?? expect.objectContaining({ id }),
+				pairedItem: { item },
+			})),
 		);
 	});
 
@@ -175,17 +215,11 @@ describe('a read with Concurrent Requests', () => {
 		const inputs = caseIds.map((id, index) =>
 			index === 7 || index === 12 ? `missing-${index}` : id,
 		);
-		const before = context.apiRequests().length;
-		const run = runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency: 3 } },
-			{ items: itemsFor(inputs) },
-		);
+		const sent = logFromNow(context.apiRequests);
+		const run = getCases(inputs, { concurrency: 3 });
 		await expect(run).rejects.toBeInstanceOf(NodeApiError);
 		await expect(run).rejects.toMatchObject({ message: 'Invalid case', context: { itemIndex: 7 } });
-		const gets = context
-			.apiRequests()
-			.slice(before)
-			.map((entry) => entry.path);
+		const gets = sent().map((entry) => entry.path);
 		expect(gets).toContain('/case/id/missing-7');
 		expect(gets).not.toContain('/case/id/missing-12');
 		expect(gets.length).toBeLessThanOrEqual(7 + 3);
@@ -225,26 +259,13 @@ describe('a read the API rate-limits', () => {
 	});
 
 	it('with default settings, waits as the 429s ask, then slows down: every case in order, each read once successfully, few refusals', async () => {
-		const caseIds: string[] = [];
-		for (let i = 0; i < 80; i++) caseIds.push((await createCase(context)).id as string);
+		const caseIds = await createCases(80);
 		const credentials = context.credentials();
-		context.sandbox.admin.injectFault({
-			kind: 'rateLimit',
-			perSecond: 20,
-			method: 'GET',
-			pathPrefix: '/case/id/',
-		});
-		const before = context.allRequests().length;
-		const { output } = await runTraced(
-			{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
-			{ items: itemsFor(caseIds), credentials },
-		);
-		expect(output.map((item) => item.json.id)).toEqual(caseIds);
-		expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
-		const gets = context
-			.allRequests()
-			.slice(before)
-			.filter((entry) => entry.path.startsWith('/case/id/'));
+		context.sandbox.admin.injectFault(rateLimit(20, { method: 'GET', pathPrefix: '/case/id/' }));
+		const log = logFromNow(context.allRequests);
+		const { output } = await getCases(caseIds, { credentials });
+		expectCasesInOrder(output, caseIds);
+		const gets = log().filter((entry) => entry.path.startsWith('/case/id/'));
 		const refused = gets.filter((entry) => entry.status === 429).length;
 		expect(refused).toBeGreaterThan(0);
 		// Only the requests in flight when the limit was first reached are refused (at most one per item in
@@ -257,54 +278,28 @@ describe('a read the API rate-limits', () => {
 	}, 30_000);
 
 	it('sends a write the API refused with 429 again after the wait asked, and each candidate is ordered once', async () => {
-		context.sandbox.admin.injectFault({
-			kind: 'rateLimit',
-			perSecond: 1,
-			method: 'POST',
-			pathPrefix: '/case/create',
-		});
-		const cases = [newCaseParameters(), newCaseParameters(), newCaseParameters()];
-		const before = context.apiRequests().length;
-		const { output } = await runTraced(
-			{
-				...cases[0],
-				candidateEmail: (item: { json: IDataObject }) => item.json.email,
-				options: { concurrency: 1 },
-			},
-			{ items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })) },
-		);
-		const creates = context
-			.apiRequests()
-			.slice(before)
-			.filter((entry) => entry.path === '/case/create');
-		expect(creates.filter((entry) => entry.status === 201)).toHaveLength(3);
+		context.sandbox.admin.injectFault(rateLimit(1, CREATES));
+		const cases = newCases(3);
+		const sent = logFromNow(context.apiRequests);
+		const { output } = await createEach(cases, 1);
+		const creates = sent().filter(isCreate);
+		const created = creates.filter((entry) => entry.status === 201);
+		expect(created).toHaveLength(3);
 		expect(creates.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
-		expect(
-			creates
-				.filter((entry) => entry.status === 201)
-				.map((entry) => (entry.body as { candidate: { email: string } }).candidate.email),
-		).toEqual(cases.map((parameters) => parameters.candidateEmail));
+		expect(created.map(emailOf)).toEqual(cases.map((parameters) => parameters.candidateEmail));
 		expect(output.map((item) => item.json.error)).toEqual([undefined, undefined, undefined]);
-		expect(output.map((item) => item.pairedItem)).toEqual(cases.map((_, item) => ({ item })));
+		expect(output.map((item) => item.pairedItem)).toEqual(pairedInOrder(cases));
 	}, 20_000);
 });
 
 describe('the credential of a run', () => {
-	let caseIds: string[];
-
-	beforeEach(async () => {
-		caseIds = [];
-		for (let i = 0; i < 30; i++) caseIds.push((await createCase(context)).id as string);
-	});
+	const caseIds = casesForEachTest(30);
 
 	it.each([1, 8])(
 		'is loaded once per run and handed to n8n with every request (Concurrent Requests %i)',
 		async (concurrency) => {
 			const credentials = context.credentials();
-			const { output, tokensSent } = await runTraced(
-				{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
-				{ items: itemsFor(caseIds), credentials },
-			);
+			const { output, tokensSent } = await getCases(caseIds, { concurrency, credentials });
 			expect(output.map((item) => item.json.id)).toEqual(caseIds);
 			expect(credentials.loads).toBe(1);
 			expect(credentials.exchanges).toBe(1);
@@ -314,10 +309,7 @@ describe('the credential of a run', () => {
 			expect(new Set(tokensSent.slice(1))).toEqual(new Set([credentials.data.token]));
 
 			// The next run starts from the stored token: loaded once again, no exchange.
-			const again = await runTraced(
-				{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
-				{ items: itemsFor(caseIds.slice(0, 5)), credentials },
-			);
+			const again = await getCases(caseIds.slice(0, 5), { concurrency, credentials });
 			expect(again.output).toHaveLength(5);
 			expect(credentials.loads).toBe(2);
 			expect(credentials.exchanges).toBe(1);
@@ -328,24 +320,20 @@ describe('the credential of a run', () => {
 		'a token revoked mid-run is exchanged again once, and every later request sends the new one (Concurrent Requests %i)',
 		async (concurrency) => {
 			const credentials = context.credentials();
-			await runTraced(
-				{ resource: 'case', operation: 'get', caseId: caseIdFromItem },
-				{ items: itemsFor(caseIds.slice(0, 1)), credentials },
-			);
+			await getCases(caseIds.slice(0, 1), { credentials });
 			const firstToken = credentials.data.token;
-			const before = context.allRequests().length;
+			const log = logFromNow(context.allRequests);
 
-			const { output, tokensSent } = await runTraced(
-				{ resource: 'case', operation: 'get', caseId: caseIdFromItem, options: { concurrency } },
-				{ items: itemsFor(caseIds), credentials },
+			const { output, tokensSent } = await getCases(
+				caseIds,
+				{ concurrency, credentials },
 				{
 					beforeSend: (requestNumber) =>
 						requestNumber === 12 &&
 						context.sandbox.admin.revokeToken({ groupProfileId: 'group-profile-east' }),
 				},
 			);
-			expect(output.map((item) => item.json.id)).toEqual(caseIds);
-			expect(output.map((item) => item.pairedItem)).toEqual(caseIds.map((_, item) => ({ item })));
+			expectCasesInOrder(output, caseIds);
 			expect(credentials.exchanges).toBe(2);
 			expect(credentials.loads).toBe(2);
 			const newToken = credentials.data.token;
@@ -356,7 +344,7 @@ describe('the credential of a run', () => {
 			const firstWithNew = tokensSent.indexOf(newToken);
 			expect(tokensSent.slice(firstWithNew).every((token) => token === newToken)).toBe(true);
 
-			const requests = context.allRequests().slice(before);
+			const requests = log();
 			expect(requests.filter((entry) => entry.path === '/auth/api')).toHaveLength(1);
 			const gets = requests.filter((entry) => entry.method === 'GET');
 			expect(
@@ -375,94 +363,54 @@ describe('the credential of a run', () => {
 
 describe('writes with Concurrent Requests', () => {
 	it('Case > Create sends several candidates at a time, each once, output in input order and paired', async () => {
-		const cases = Array.from({ length: 12 }, () => newCaseParameters());
-		const before = context.apiRequests().length;
-		const { output, maxInFlight } = await runTraced(
-			{
-				...cases[0],
-				candidateEmail: (item: { json: IDataObject }) => item.json.email,
-				options: { concurrency: 5 },
-			},
-			{ items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })) },
-		);
+		const cases = newCases(12);
+		const emails = cases.map((parameters) => parameters.candidateEmail);
+		const sent = logFromNow(context.apiRequests);
+		const { output, maxInFlight } = await createEach(cases, 5);
 		expect(maxInFlight).toBeGreaterThan(1);
 		expect(maxInFlight).toBeLessThanOrEqual(5);
-		const sentEmails = context
-			.apiRequests()
-			.slice(before)
-			.filter((entry) => entry.path === '/case/create')
-			.map((entry) => (entry.body as { candidate: { email: string } }).candidate.email);
-		expect(sentEmails.sort()).toEqual(cases.map((parameters) => parameters.candidateEmail).sort());
-		expect(output.map((item) => (item.json.candidate as { email: string }).email)).toEqual(
-			cases.map((parameters) => parameters.candidateEmail),
-		);
-		expect(output.map((item) => item.pairedItem)).toEqual(cases.map((_, item) => ({ item })));
+		expect(sent().filter(isCreate).map(emailOf).sort()).toEqual([...emails].sort());
+		expect(output.map((item) => (item.json.candidate as { email: string }).email)).toEqual(emails);
+		expect(output.map((item) => item.pairedItem)).toEqual(pairedInOrder(cases));
 	});
 
 	it('a 503 without Retry-After on a write is not sent again, and the other items go on', async () => {
-		const cases = Array.from({ length: 6 }, () => newCaseParameters());
+		const cases = newCases(6);
 		context.sandbox.admin.clearFaults();
-		context.sandbox.admin.injectFault({
-			kind: 'status',
-			status: 503,
-			method: 'POST',
-			pathPrefix: '/case/create',
-			times: 1,
-		});
-		const before = context.apiRequests().length;
-		const { output } = await runTraced(
-			{
-				...cases[0],
-				candidateEmail: (item: { json: IDataObject }) => item.json.email,
-				options: { concurrency: 4 },
-			},
-			{
-				items: cases.map((parameters) => ({ json: { email: parameters.candidateEmail } })),
-				continueOnFail: true,
-			},
-		);
+		context.sandbox.admin.injectFault({ ...CREATES, kind: 'status', status: 503, times: 1 });
+		const sent = logFromNow(context.apiRequests);
+		const { output } = await createEach(cases, 4, { continueOnFail: true });
 		expect(output[0].json.error).toMatch(/HTTP 503/);
-		expect(output[0].json.errorDescription).toMatch(/may or may not have been carried out/);
+		expect(output[0].json.errorDescription).toMatch(MAY_OR_MAY_NOT);
 		expect(output.slice(1).every((item) => item.json.error === undefined)).toBe(true);
-		expect(
-			context
-				.apiRequests()
-				.slice(before)
-				.filter((entry) => entry.path === '/case/create'),
-		).toHaveLength(6);
+		expect(sent().filter(isCreate)).toHaveLength(6);
 	});
 
 	it('Case > Add Services sends several items at a time; Verification Book > Search (a POST read) one at a time', async () => {
-		const existing = await createCase(context);
+		const caseId = byId((await createCase(context)).id as string);
+		const emptyItems = (count: number) => ({
+			items: Array.from({ length: count }, () => ({ json: {} })),
+		});
 		const addServices = await runTraced(
 			{
 				resource: 'case',
 				operation: 'addServices',
 				services: ['service-bankruptcy'],
-				caseId: byId(existing.id as string),
+				caseId,
 				options: { concurrency: 10 },
 			},
-			{ items: Array.from({ length: 8 }, () => ({ json: {} })) },
+			emptyItems(8),
 		);
 		expect(addServices.maxInFlight).toBeGreaterThan(1);
 		expect(addServices.output).toHaveLength(8);
 		const search = await runTraced(
-			{
-				resource: 'verificationBook',
-				operation: 'search',
-				caseId: byId(existing.id as string),
-				options: { concurrency: 10 },
-			},
-			{ items: Array.from({ length: 5 }, () => ({ json: {} })) },
+			{ resource: 'verificationBook', operation: 'search', caseId, options: { concurrency: 10 } },
+			emptyItems(5),
 		);
 		expect(search.maxInFlight).toBe(1);
 		expect(search.output.length).toBeGreaterThanOrEqual(5);
 	});
 });
-
-const MAY_OR_MAY_NOT = /may or may not have been carried out/;
-const emailOf = (entry: RequestLogEntry) =>
-	(entry.body as { candidate: { email: string } }).candidate.email;
 
 /** Every case of the East group, by candidate email (the API's own list, every page). */
 async function casesByEmail(sandbox: Sandbox): Promise<Map<string, string[]>> {
@@ -495,10 +443,6 @@ describe('500 Case > Create at the default Concurrent Requests, against an API t
 		{ length: 500 },
 		(_, index) => `bulk-${index}-${Date.now()}@example.com`,
 	);
-	const parameters = {
-		...newCaseParameters(),
-		candidateEmail: (item: { json: IDataObject }) => item.json.email,
-	};
 	const items = emails.map((email) => ({ json: { email } }));
 
 	/**
@@ -510,61 +454,49 @@ describe('500 Case > Create at the default Concurrent Requests, against an API t
 	 */
 	async function runWithFaults(continueOnFail: boolean) {
 		const random = seededRandom(25);
-		const timeoutAt = new Set([100, 300]);
-		const retryAfterAt = new Map([
-			[150, 503],
-			[200, 429],
-			[350, 503],
-			[400, 429],
-			[450, 503],
+		const timeout = { kind: 'latency', latencyMs: 61_000 } as const;
+		const retryAfter = (status: number) =>
+			({ kind: 'status', status, retryAfterSeconds: 1 }) as const;
+		const atSend = new Map<number, FaultRuleInput>([
+			[100, timeout],
+			[150, retryAfter(503)],
+			[200, retryAfter(429)],
+			[300, timeout],
+			[350, retryAfter(503)],
+			[400, retryAfter(429)],
+			[450, retryAfter(503)],
 		]);
-		sandbox.admin.injectFault({
-			kind: 'rateLimit',
-			perSecond: 40,
-			method: 'POST',
-			pathPrefix: '/case/create',
-		});
-		const rule = { method: 'POST', pathPrefix: '/case/create', times: 1 } as const;
+		// The other sends: the first fault whose bound the draw is under, else latency.
+		const drawn: Array<[number, FaultRuleInput]> = [
+			[0.03, { kind: 'status', status: 500 }],
+			[0.06, { kind: 'status', status: 502, afterHandling: true }],
+			[0.09, { kind: 'drop' }],
+			[0.12, { kind: 'drop', afterHandling: true }],
+		];
+		sandbox.admin.injectFault(rateLimit(40, CREATES));
+		const rule = { ...CREATES, times: 1 };
 		let sends = 0;
 		const credentials = CredentialStore.forSandbox(sandbox.url, sandbox.demoCredentials[0]);
-		const run = runTraced(
-			{ ...parameters },
+		const outcome = await runTraced(
+			{ ...newCaseParameters(), candidateEmail: emailFromItem },
 			{ items, credentials, continueOnFail },
 			{
 				beforeSend: (requestNumber) => {
 					sends = requestNumber;
 					const draw = random();
-					if (timeoutAt.has(requestNumber))
-						sandbox.admin.injectFault({ ...rule, kind: 'latency', latencyMs: 61_000 });
-					else if (retryAfterAt.has(requestNumber))
-						sandbox.admin.injectFault({
-							...rule,
-							kind: 'status',
-							status: retryAfterAt.get(requestNumber),
-							retryAfterSeconds: 1,
-						});
-					else if (draw < 0.03) sandbox.admin.injectFault({ ...rule, kind: 'status', status: 500 });
-					else if (draw < 0.06)
-						sandbox.admin.injectFault({
-							...rule,
-							kind: 'status',
-							status: 502,
-							afterHandling: true,
-						});
-					else if (draw < 0.09) sandbox.admin.injectFault({ ...rule, kind: 'drop' });
-					else if (draw < 0.12)
-						sandbox.admin.injectFault({ ...rule, kind: 'drop', afterHandling: true });
-					else sandbox.admin.injectFault({ ...rule, kind: 'latency', latencyMs: 5 + draw * 35 });
+					const fault = atSend.get(requestNumber) ?? drawn.find(([bound]) => draw < bound)?.[1];
+					sandbox.admin.injectFault({
+						...rule,
+						...(fault ?? { kind: 'latency', latencyMs: 5 + draw * 35 }),
+					});
 				},
 			},
-		);
-		const outcome = await run.then(
+		).then(
 			(traced) => ({ traced, error: undefined }),
 			(error: unknown) => ({ traced: undefined, error: error as NodeApiError }),
 		);
 		// The sends the node gave up on (its timeout) are still being carried out: wait until each is logged.
-		const creates = () =>
-			sandbox.admin.requestLog().filter((entry) => entry.path === '/case/create');
+		const creates = () => sandbox.admin.requestLog().filter(isCreate);
 		for (let waited = 0; creates().length < sends && waited < 15_000; waited += 100)
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		expect({ logged: creates().length, sends }).toEqual({ logged: sends, sends });
@@ -583,7 +515,7 @@ describe('500 Case > Create at the default Concurrent Requests, against an API t
 		expect(error).toBeUndefined();
 		const output = traced!.output;
 		expect(output).toHaveLength(500);
-		expect(output.map((item) => item.pairedItem)).toEqual(emails.map((_, item) => ({ item })));
+		expect(output.map((item) => item.pairedItem)).toEqual(pairedInOrder(emails));
 
 		const sendsOf = new Map<string, RequestLogEntry[]>();
 		for (const entry of creates)
