@@ -303,8 +303,7 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 		}
 		expect(deliveries).toHaveLength(TOTAL);
 
-		const sendingStarted = Date.now();
-		const answers = await runPool(shuffle(deliveries, random), 50, async (delivery) => {
+		const send = async (delivery: Delivery) => {
 			const { body, headers } = delivery.build();
 			const answer = await trigger.post(body, headers);
 			const outcome =
@@ -318,7 +317,18 @@ describe('2,000 deliveries at 50 concurrent senders', () => {
 							? 'started'
 							: `HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`;
 			return { delivery, outcome };
-		});
+		};
+		const sendingStarted = Date.now();
+		const answers = await runPool(shuffle(deliveries, random), 50, send);
+		// A copy that arrives while n8n has not started its original's execution for 5 s (a loaded machine) is
+		// answered 503, and the provider delivers it again later: then it is a duplicate, as the tally expects.
+		const busy = 'HTTP 503 {"message":"A copy of this event is being started"}';
+		const waitedFor = answers.filter(({ outcome }) => outcome === busy);
+		for (const answer of waitedFor) answer.outcome = (await send(answer.delivery)).outcome;
+		if (waitedFor.length > 0)
+			process.stderr.write(
+				`[reliability] ${waitedFor.length} copies answered 503 busy, sent again\n`,
+			);
 
 		const sendingSeconds = (Date.now() - sendingStarted) / 1000;
 		// n8n's answers: every bad or stale delivery refused, one start per valid event, every copy a duplicate.
