@@ -15,19 +15,6 @@ import {
 } from '../../credentials/shared/apiEnvironment';
 import { rejectionOf } from '../helpers/rejection';
 
-function helperAnswering(answer: (options: IHttpRequestOptions) => unknown) {
-	const calls: IHttpRequestOptions[] = [];
-	const helper = {
-		helpers: {
-			httpRequest: async (options: IHttpRequestOptions) => {
-				calls.push(options);
-				return answer(options);
-			},
-		},
-	} as unknown as IHttpRequestHelper;
-	return { helper, calls };
-}
-
 const credential = new BackgroundCheckApi();
 
 const sandboxCredentials = {
@@ -37,17 +24,37 @@ const sandboxCredentials = {
 	clientAccessToken: 'demo-client-token',
 	token: '',
 };
+const signedIn = { ...sandboxCredentials, token: 'jwt-token' };
+
+/** The token exchange of `credentials` against an httpRequest answering `answer`, and its `calls`. */
+function exchange(
+	answer: (options: IHttpRequestOptions) => unknown,
+	credentials: ICredentialDataDecryptedObject = sandboxCredentials,
+) {
+	const calls: IHttpRequestOptions[] = [];
+	const httpRequest = async (options: IHttpRequestOptions) => {
+		calls.push(options);
+		return answer(options);
+	};
+	const helper = { helpers: { httpRequest } } as unknown as IHttpRequestHelper;
+	return { result: credential.preAuthentication.call(helper, credentials), calls };
+}
+const failingExchange = (error: Error, credentials?: ICredentialDataDecryptedObject) =>
+	exchange(() => {
+		throw error;
+	}, credentials);
+
+const property = (name: string) => credential.properties.find((p) => p.name === name);
 
 describe('Background Check API credential', () => {
 	it('exchanges apiKey + clientAccessToken for the token with one POST /auth/api', async () => {
-		const { helper, calls } = helperAnswering(() => ({
+		const { result, calls } = exchange(() => ({
 			id: 'c1',
 			username: 'api-x',
 			token: 'jwt-token',
 			groupProfileId: 'g1',
 		}));
-		const result = await credential.preAuthentication.call(helper, sandboxCredentials);
-		expect(result).toEqual({ token: 'jwt-token' });
+		expect(await result).toEqual({ token: 'jwt-token' });
 		expect(calls).toHaveLength(1);
 		expect(calls[0]).toMatchObject({
 			method: 'POST',
@@ -57,46 +64,38 @@ describe('Background Check API credential', () => {
 	});
 
 	it('reads a 403 from /auth/api as credentials that were not accepted, without echoing them', async () => {
-		const { helper } = helperAnswering(() => {
-			throw Object.assign(new Error('Request failed with status code 403'), {
+		const { result } = failingExchange(
+			Object.assign(new Error('Request failed with status code 403'), {
 				response: { status: 403 },
-			});
-		});
-		const failure = credential.preAuthentication.call(helper, sandboxCredentials);
-		await expect(failure).rejects.toThrow('the API key or client access token was not accepted');
-		await failure.catch((error: Error) => {
-			expect(error.message).not.toContain('demo-api-key');
-			expect(error.message).not.toContain('demo-client-token');
-		});
+			}),
+		);
+		const error = await rejectionOf(result);
+		expect(error.message).toContain('the API key or client access token was not accepted');
+		expect(error.message).not.toContain('demo-api-key');
+		expect(error.message).not.toContain('demo-client-token');
 	});
 
 	it('refuses an answer without a token', async () => {
-		const { helper } = helperAnswering(() => ({ id: 'c1' }));
-		await expect(credential.preAuthentication.call(helper, sandboxCredentials)).rejects.toThrow(
-			'without a token',
-		);
+		await expect(exchange(() => ({ id: 'c1' })).result).rejects.toThrow('without a token');
+		for (const token of ['', 42, null])
+			await expect(exchange(() => ({ id: 'c1', token })).result).rejects.toThrow('without a token');
 	});
 
 	it('refuses to exchange over plain HTTP to a remote host', async () => {
-		const { helper, calls } = helperAnswering(() => ({ token: 't' }));
-		await expect(
-			credential.preAuthentication.call(helper, {
-				...sandboxCredentials,
-				customBaseUrl: 'http://api.example.com',
-			}),
-		).rejects.toThrow(/HTTPS/);
+		const { result, calls } = exchange(() => ({ token: 't' }), {
+			...sandboxCredentials,
+			customBaseUrl: 'http://api.example.com',
+		});
+		await expect(result).rejects.toThrow(/HTTPS/);
 		expect(calls).toHaveLength(0);
 	});
 
 	it('sends the token as a bearer header, never in the query string', async () => {
-		const signed = await credential.authenticate(
-			{ ...sandboxCredentials, token: 'jwt-token' },
-			{
-				url: 'http://127.0.0.1:7450/case/list',
-				qs: { limit: 1 },
-				headers: { Accept: 'application/json' },
-			},
-		);
+		const signed = await credential.authenticate(signedIn, {
+			url: 'http://127.0.0.1:7450/case/list',
+			qs: { limit: 1 },
+			headers: { Accept: 'application/json' },
+		});
 		expect(signed.headers).toEqual({
 			Accept: 'application/json',
 			Authorization: 'Bearer jwt-token',
@@ -114,21 +113,12 @@ describe('Background Check API credential', () => {
 	it('will not attach the token to a plain-HTTP request for a remote host given as `uri` (HTTP Request node)', async () => {
 		// The HTTP Request node (v4) calls requestWithAuthentication with request-library options: the
 		// address is in `uri`, and neither `url` nor `baseURL` is set.
-		const legacyOptions = {
-			uri: 'http://0.0.0.0:7450/shipment/mask/list',
-			method: 'GET',
-		} as unknown as IHttpRequestOptions;
-		await expect(
-			credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, legacyOptions),
-		).rejects.toThrow(/HTTPS/);
-		const loopback = {
-			uri: 'http://127.0.0.1:7450/shipment/mask/list',
-			method: 'GET',
-		} as unknown as IHttpRequestOptions;
-		expect(
-			(await credential.authenticate({ ...sandboxCredentials, token: 'jwt-token' }, loopback))
-				.headers,
-		).toEqual({ Authorization: 'Bearer jwt-token' });
+		const legacy = (uri: string) =>
+			credential.authenticate(signedIn, { uri, method: 'GET' } as unknown as IHttpRequestOptions);
+		await expect(legacy('http://0.0.0.0:7450/shipment/mask/list')).rejects.toThrow(/HTTPS/);
+		expect((await legacy('http://127.0.0.1:7450/shipment/mask/list')).headers).toEqual({
+			Authorization: 'Bearer jwt-token',
+		});
 	});
 
 	it('attaches the token only for the origin of its own base URL', async () => {
@@ -139,9 +129,7 @@ describe('Background Check API credential', () => {
 		};
 		await expect(
 			credential.authenticate(production, { url: 'https://api.example.com/v1/case/list' }),
-		).resolves.toMatchObject({
-			headers: { Authorization: 'Bearer jwt-token' },
-		});
+		).resolves.toMatchObject({ headers: { Authorization: 'Bearer jwt-token' } });
 		await expect(
 			credential.authenticate(production, { url: 'https://other.example.com/case/list' }),
 		).rejects.toThrow(
@@ -228,19 +216,15 @@ describe('Background Check API credential', () => {
 	});
 
 	it('exchanges the key pair without following redirects (a 307 would resend the pair elsewhere)', async () => {
-		const { helper, calls } = helperAnswering(() => ({ token: 't' }));
-		await credential.preAuthentication.call(helper, sandboxCredentials);
+		const { result, calls } = exchange(() => ({ token: 't' }));
+		await result;
 		expect(calls[0]).toMatchObject({ disableFollowRedirect: true });
 	});
 
 	it('keeps the token hidden and expirable so n8n caches it and refreshes it only after a 401', () => {
-		const token = credential.properties.find((property) => property.name === 'token');
-		expect(token).toMatchObject({ type: 'hidden', typeOptions: { expirable: true } });
-		for (const secret of ['apiKey', 'clientAccessToken']) {
-			expect(credential.properties.find((p) => p.name === secret)?.typeOptions?.password).toBe(
-				true,
-			);
-		}
+		expect(property('token')).toMatchObject({ type: 'hidden', typeOptions: { expirable: true } });
+		for (const secret of ['apiKey', 'clientAccessToken'])
+			expect(property(secret)?.typeOptions?.password).toBe(true);
 	});
 
 	it('tests the pair with POST /auth/api and names a 403 plainly', () => {
@@ -253,6 +237,14 @@ describe('Background Check API credential', () => {
 });
 
 describe('base URL rules', () => {
+	/** One URL per environment, in the field that environment reads. */
+	const urlPerEnvironment = () =>
+		Object.fromEntries(
+			API_ENVIRONMENTS.map(({ field }, index) => [field, `https://api-${index}.example.com`]),
+		);
+	const customUrl = (customBaseUrl: string) =>
+		resolveBaseUrl({ environment: 'custom', customBaseUrl });
+
 	it("the credential test's expression picks the base URL the code picks, for every environment and an unknown one", () => {
 		expect(credential.test.request.baseURL).toBe(BASE_URL_EXPRESSION);
 		// The expression's body, evaluated as n8n's expression engine would with $credentials in scope.
@@ -261,23 +253,17 @@ describe('base URL rules', () => {
 			`return ${BASE_URL_EXPRESSION.slice('={{'.length, -'}}'.length)}`,
 		) as (credentials: Record<string, unknown>) => unknown;
 		for (const environment of [...API_ENVIRONMENTS.map(({ name }) => name), 'unknown']) {
-			const credentials: Record<string, unknown> = { environment };
-			for (const [index, { field }] of API_ENVIRONMENTS.entries())
-				credentials[field] = `https://api-${index}.example.com`;
+			const credentials = { ...urlPerEnvironment(), environment };
 			expect(evaluate(credentials)).toBe(resolveBaseUrl(credentials));
 		}
 	});
 
 	it('offers the environments the code knows, and defaults to the one the code falls back to', () => {
-		const environment = new BackgroundCheckApi().properties.find(
-			({ name }) => name === 'environment',
-		);
+		const environment = property('environment');
 		expect(
 			environment?.options?.map((option) => ('value' in option ? option.value : undefined)),
 		).toEqual(API_ENVIRONMENTS.map(({ name }) => name));
-		const credentials = Object.fromEntries(
-			API_ENVIRONMENTS.map(({ field }, index) => [field, `https://api-${index}.example.com`]),
-		);
+		const credentials = urlPerEnvironment();
 		expect(resolveBaseUrl({ ...credentials, environment: environment?.default })).toBe(
 			resolveBaseUrl(credentials),
 		);
@@ -304,34 +290,26 @@ describe('base URL rules', () => {
 				productionBaseUrl: 'https://api.example.com/v1/',
 			}),
 		).toBe('https://api.example.com/v1');
-		expect(() => resolveBaseUrl({ environment: 'custom', customBaseUrl: '' })).toThrow('empty');
-		expect(() => resolveBaseUrl({ environment: 'custom', customBaseUrl: 'not a url' })).toThrow(
-			'not a valid URL',
-		);
+		expect(() => customUrl('')).toThrow('empty');
+		expect(() => customUrl('not a url')).toThrow('not a valid URL');
 	});
 
 	it('trims any number of trailing slashes and keeps the path', () => {
-		expect(
-			resolveBaseUrl({
-				environment: 'custom',
-				customBaseUrl: `https://api.example.com/v1${'/'.repeat(50)}`,
-			}),
-		).toBe('https://api.example.com/v1');
+		expect(customUrl(`https://api.example.com/v1${'/'.repeat(50)}`)).toBe(
+			'https://api.example.com/v1',
+		);
 	});
 
 	describe('a custom base URL with user info, a query or a fragment', () => {
 		const custom = (customBaseUrl: string) => ({ ...sandboxCredentials, customBaseUrl });
-		const failing = (error: Error) =>
-			helperAnswering(() => {
-				throw error;
-			});
 
 		it('is refused before the token exchange, and no message holds the password', async () => {
-			const { helper, calls } = failing(
-				Object.assign(new Error('getaddrinfo ENOTFOUND api.example.com'), { code: 'ENOTFOUND' }),
-			);
 			const withPassword = custom('https://user:s3cr3t@api.example.com');
-			const error = await rejectionOf(credential.preAuthentication.call(helper, withPassword));
+			const { result, calls } = failingExchange(
+				Object.assign(new Error('getaddrinfo ENOTFOUND api.example.com'), { code: 'ENOTFOUND' }),
+				withPassword,
+			);
+			const error = await rejectionOf(result);
 			expect(error.message).toMatch(/user name or password/);
 			expect(error.message).not.toContain('s3cr3t');
 			expect(calls).toEqual([]);
@@ -354,12 +332,11 @@ describe('base URL rules', () => {
 			],
 			['an empty query', 'https://api.example.com/?', /query/],
 			['a fragment', 'https://api.example.com/#v1', /fragment/],
+			['an empty fragment', 'https://api.example.com/#', /fragment/],
 		])('is refused with %s, before the token exchange', async (_case, baseUrl, reason) => {
 			expect(() => resolveBaseUrl(custom(baseUrl))).toThrow(reason);
-			const { helper, calls } = failing(new Error('unreachable'));
-			await expect(credential.preAuthentication.call(helper, custom(baseUrl))).rejects.toThrow(
-				reason,
-			);
+			const { result, calls } = failingExchange(new Error('unreachable'), custom(baseUrl));
+			await expect(result).rejects.toThrow(reason);
 			expect(calls).toEqual([]);
 		});
 	});

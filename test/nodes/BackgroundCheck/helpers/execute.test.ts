@@ -22,6 +22,7 @@ import {
 	carriedOutNote,
 	readConcurrency,
 	runForEachItem,
+	type RunForEachItemOptions,
 } from '../../../../nodes/BackgroundCheck/helpers/execute';
 import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 
@@ -42,9 +43,13 @@ function context(
 	});
 }
 
-/** An operation whose later items finish first, recording what ran when. */
-function tracedOperation(
+/**
+ * runForEachItem over `itemCount` items with an operation whose later items finish first, recording what ran
+ * when; `result` is an item's output, or throws (a failed item).
+ */
+function tracedRun(
 	itemCount: number,
+	options?: RunForEachItemOptions & { continueOnFail?: boolean },
 	result: (itemIndex: number) => IDataObject | IDataObject[] = (i) => ({ item: i }),
 ) {
 	const trace = { inFlight: 0, maxInFlight: 0, events: [] as string[], started: [] as number[] };
@@ -61,29 +66,26 @@ function tracedOperation(
 			trace.events.push(`end ${itemIndex}`);
 		}
 	};
-	return { trace, operation };
+	const { continueOnFail, ...runOptions } = options ?? {};
+	const items = context(itemCount, { continueOnFail });
+	// Given no options, runForEachItem gets none either: its own default is under test too.
+	return { trace, run: runForEachItem.call(items, operation, options && runOptions) };
 }
+
+/** The events of items 0 to count - 1 run one after the other. */
+const oneAtATime = (count: number) =>
+	Array.from({ length: count }, (_, i) => [`start ${i}`, `end ${i}`]).flat();
 
 describe('runForEachItem with a concurrency', () => {
 	it('keeps input order and pairing although later items finish first, several outputs per item included', async () => {
-		const { trace, operation } = tracedOperation(12, (i) =>
-			i % 4 === 1
-				? [
-						{ item: i, n: 1 },
-						{ item: i, n: 2 },
-					]
-				: { item: i },
+		const several = (i: number) => [1, 2].map((n) => ({ item: i, n }));
+		const { trace, run } = tracedRun(12, { concurrency: 5 }, (i) =>
+			i % 4 === 1 ? several(i) : { item: i },
 		);
-		const output = await runForEachItem.call(context(12), operation, { concurrency: 5 });
 		const expected = Array.from({ length: 12 }, (_, i) =>
-			i % 4 === 1
-				? [
-						{ json: { item: i, n: 1 }, pairedItem: { item: i } },
-						{ json: { item: i, n: 2 }, pairedItem: { item: i } },
-					]
-				: [{ json: { item: i }, pairedItem: { item: i } }],
+			(i % 4 === 1 ? several(i) : [{ item: i }]).map((json) => ({ json, pairedItem: { item: i } })),
 		).flat();
-		expect(output).toEqual(expected);
+		expect(await run).toEqual(expected);
 		// Items really finished out of input order.
 		const ends = trace.events
 			.filter((event) => event.startsWith('end'))
@@ -94,66 +96,44 @@ describe('runForEachItem with a concurrency', () => {
 	it.each([2, 5, MAX_CONCURRENCY])(
 		'never has more than %i items in flight, and reaches that bound',
 		async (concurrency) => {
-			const { trace, operation } = tracedOperation(120);
-			await runForEachItem.call(context(120), operation, { concurrency });
+			const { trace, run } = tracedRun(120, { concurrency });
+			await run;
 			expect(trace.maxInFlight).toBe(concurrency);
 			expect(trace.started.sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));
 		},
 	);
 
 	it('caps a larger value at the maximum and runs one at a time for 1, 0 or no value', async () => {
-		const over = tracedOperation(150);
-		await runForEachItem.call(context(150), over.operation, { concurrency: 500 });
+		const over = tracedRun(150, { concurrency: 500 });
+		await over.run;
 		expect(over.trace.maxInFlight).toBe(MAX_CONCURRENCY);
 		for (const concurrency of [1, 0, undefined]) {
-			const { trace, operation } = tracedOperation(5);
-			await runForEachItem.call(
-				context(5),
-				operation,
-				concurrency === undefined ? undefined : { concurrency },
-			);
+			const { trace, run } = tracedRun(5, concurrency === undefined ? undefined : { concurrency });
+			await run;
 			expect(trace.maxInFlight).toBe(1);
-			expect(trace.events).toEqual([
-				'start 0',
-				'end 0',
-				'start 1',
-				'end 1',
-				'start 2',
-				'end 2',
-				'start 3',
-				'end 3',
-				'start 4',
-				'end 4',
-			]);
+			expect(trace.events).toEqual(oneAtATime(5));
 		}
 	});
 
 	it('runs the first item alone, so that a credential without a token is exchanged once', async () => {
-		const { trace, operation } = tracedOperation(6);
-		await runForEachItem.call(context(6), operation, { concurrency: 4 });
+		const { trace, run } = tracedRun(6, { concurrency: 4 });
+		await run;
 		expect(trace.events.slice(0, 2)).toEqual(['start 0', 'end 0']);
 		expect(trace.events.slice(2, 6)).toEqual(['start 1', 'start 2', 'start 3', 'start 4']);
 	});
 
 	it('with Continue On Fail, puts each error on its own item, in place, and runs every other item', async () => {
 		const failing = new Set([0, 3, 4, 9]);
-		const { trace, operation } = tracedOperation(10);
-		const output = await runForEachItem.call(
-			context(10, { continueOnFail: true }),
-			async (itemIndex) => {
-				const result = await operation(itemIndex);
-				if (failing.has(itemIndex)) {
-					throw new NodeApiError(
-						node,
-						{ message: 'Invalid case' },
-						{ message: 'Invalid case', description: `HTTP 404 item ${itemIndex}`, itemIndex },
-					);
-				}
-				return result;
-			},
-			{ concurrency: 3 },
-		);
-		expect(output).toEqual(
+		const { trace, run } = tracedRun(10, { concurrency: 3, continueOnFail: true }, (itemIndex) => {
+			if (failing.has(itemIndex))
+				throw new NodeApiError(
+					node,
+					{ message: 'Invalid case' },
+					{ message: 'Invalid case', description: `HTTP 404 item ${itemIndex}`, itemIndex },
+				);
+			return { item: itemIndex };
+		});
+		expect(await run).toEqual(
 			Array.from({ length: 10 }, (_, i) =>
 				failing.has(i)
 					? {
@@ -168,18 +148,11 @@ describe('runForEachItem with a concurrency', () => {
 	});
 
 	it('without Continue On Fail, starts no new item after a failure and throws the lowest failing item, as a one-at-a-time run would', async () => {
-		const { trace, operation } = tracedOperation(30);
-		const run = runForEachItem.call(
-			context(30),
-			async (itemIndex) => {
-				await operation(itemIndex);
-				// Item 6 fails after item 7 (later items finish first), and item 20 would fail too.
-				if (itemIndex === 6 || itemIndex === 7 || itemIndex === 20)
-					throw new TypeError(`bad shape ${itemIndex}`);
-				return {};
-			},
-			{ concurrency: 4 },
-		);
+		// Item 6 fails after item 7 (later items finish first), and item 20 would fail too.
+		const { trace, run } = tracedRun(30, { concurrency: 4 }, (i) => {
+			if (i === 6 || i === 7 || i === 20) throw new TypeError(`bad shape ${i}`);
+			return {};
+		});
 		await expect(run).rejects.toBeInstanceOf(NodeOperationError);
 		await expect(run).rejects.toMatchObject({ context: { itemIndex: 6 } });
 		expect(trace.inFlight).toBe(0);
@@ -190,21 +163,15 @@ describe('runForEachItem with a concurrency', () => {
 	it.each([1, 4])(
 		'for a write stopped by a failure, says which items the API carried out (Concurrent Requests %i)',
 		async (concurrency) => {
-			const { trace, operation } = tracedOperation(12);
-			const run = runForEachItem.call(
-				context(12),
-				async (itemIndex) => {
-					await operation(itemIndex);
-					if (itemIndex === 6)
-						throw new NodeApiError(
-							node,
-							{ message: 'boom' },
-							{ message: 'The API failed', description: 'It may or may not exist.', itemIndex },
-						);
-					return { item: itemIndex };
-				},
-				{ concurrency, write: true },
-			);
+			const { trace, run } = tracedRun(12, { concurrency, write: true }, (itemIndex) => {
+				if (itemIndex === 6)
+					throw new NodeApiError(
+						node,
+						{ message: 'boom' },
+						{ message: 'The API failed', description: 'It may or may not exist.', itemIndex },
+					);
+				return { item: itemIndex };
+			});
 			const error = (await run.catch((caught: unknown) => caught)) as NodeApiError;
 			expect(error.context.itemIndex).toBe(6);
 			const done = error.description!.match(/carried out items ([\d, -]+) \((\d+) of 12\)/)!;
@@ -238,15 +205,9 @@ describe('runForEachItem with a concurrency', () => {
 	});
 
 	it('stops before any other item when the first item fails', async () => {
-		const { trace, operation } = tracedOperation(5);
-		const run = runForEachItem.call(
-			context(5),
-			async (itemIndex) => {
-				await operation(itemIndex);
-				throw new TypeError('unexpected shape');
-			},
-			{ concurrency: 5 },
-		);
+		const { trace, run } = tracedRun(5, { concurrency: 5 }, () => {
+			throw new TypeError('unexpected shape');
+		});
 		await expect(run).rejects.toMatchObject({ context: { itemIndex: 0 } });
 		expect(trace.started).toEqual([0]);
 	});

@@ -66,17 +66,18 @@ describe('requireId', () => {
 });
 
 describe('parseJsonObject', () => {
+	const parse = (value: unknown, itemIndex = 0) =>
+		parseJsonObject(node, value, 'Additional Fields (JSON)', itemIndex);
+
 	it('accepts JSON text, an object from an expression, and empty input', () => {
-		expect(parseJsonObject(node, '{ "a": { "b": 1 } }', 'Additional Fields (JSON)', 0)).toEqual({
-			a: { b: 1 },
-		});
-		expect(parseJsonObject(node, { a: 1 }, 'Additional Fields (JSON)', 0)).toEqual({ a: 1 });
-		expect(parseJsonObject(node, '', 'Additional Fields (JSON)', 0)).toEqual({});
-		expect(parseJsonObject(node, undefined, 'Additional Fields (JSON)', 0)).toEqual({});
+		expect(parse('{ "a": { "b": 1 } }')).toEqual({ a: { b: 1 } });
+		expect(parse({ a: 1 })).toEqual({ a: 1 });
+		expect(parse('')).toEqual({});
+		expect(parse(undefined)).toEqual({});
 	});
 
 	it('refuses text that does not parse, naming the field and the item', () => {
-		const error = errorOf(() => parseJsonObject(node, '{ "a": ', 'Additional Fields (JSON)', 4));
+		const error = errorOf(() => parse('{ "a": ', 4));
 		expect(error.message).toBe('Additional Fields (JSON) is not valid JSON [item 4]');
 		expect(error.description).toMatch(/JSON/);
 	});
@@ -84,50 +85,40 @@ describe('parseJsonObject', () => {
 	it.each([['[1]'], ['"text"'], ['3'], ['null'], [[1, 2]]])(
 		'refuses %p as not an object',
 		(value) => {
-			expect(
-				errorOf(() => parseJsonObject(node, value, 'Additional Fields (JSON)', 0)).message,
-			).toBe('Additional Fields (JSON) must be a JSON object [item 0]');
+			expect(errorOf(() => parse(value)).message).toBe(
+				'Additional Fields (JSON) must be a JSON object [item 0]',
+			);
 		},
 	);
 });
 
 describe('checkBody', () => {
+	/** A name with a space (refused for case creation) and a staffing agency one character too long. */
+	const body = () => ({
+		candidate: { firstName: 'Ann Marie' },
+		orderData: [{ staffingAgency: 'A'.repeat(101) }],
+	});
+
 	it('applies the name rule only when asked (case creation), the staffingAgency length always', () => {
-		const body = {
-			candidate: { firstName: 'Ann Marie' },
-			orderData: [{ staffingAgency: 'A'.repeat(101) }],
-		};
-		expect(errorOf(() => checkBody(node, body, 0, { names: true })).message).toMatch(
+		expect(errorOf(() => checkBody(node, body(), 0, { names: true })).message).toMatch(
 			/^candidate\.firstName/,
 		);
-		expect(errorOf(() => checkBody(node, body, 0)).message).toMatch(
+		expect(errorOf(() => checkBody(node, body(), 0)).message).toMatch(
 			/^orderData\[0\]\.staffingAgency/,
 		);
 		expect(() => checkBody(node, { candidate: { firstName: 'Ann Marie' } }, 0)).not.toThrow();
 	});
 
 	it('passes names with the allowed characters and short staffing agencies', () => {
-		expect(() =>
-			checkBody(
-				node,
-				{
-					candidate: { firstName: "D'Arcy-Lee", lastName: 'Ñúñez,Jr.' },
-					staffingAgency: 'A'.repeat(100),
-				},
-				0,
-			),
-		).not.toThrow();
+		const allowed = {
+			candidate: { firstName: "D'Arcy-Lee", lastName: 'Ñúñez,Jr.' },
+			staffingAgency: 'A'.repeat(100),
+		};
+		expect(() => checkBody(node, allowed, 0)).not.toThrow();
 	});
 
 	it('names the first violation and lists the others', () => {
-		const error = errorOf(() =>
-			checkBody(
-				node,
-				{ candidate: { firstName: 'Ann Marie' }, orderData: [{ staffingAgency: 'A'.repeat(101) }] },
-				2,
-				{ names: true },
-			),
-		);
+		const error = errorOf(() => checkBody(node, body(), 2, { names: true }));
 		expect(error.message).toMatch(
 			/^candidate\.firstName contains characters the API does not accept \(space\).*\[item 2\]$/,
 		);
@@ -137,31 +128,14 @@ describe('checkBody', () => {
 
 describe('body building', () => {
 	it('drops values left empty', () => {
-		expect(
-			withoutEmptyValues({
-				a: '',
-				b: [],
-				c: {},
-				d: { e: '' },
-				f: 0,
-				g: false,
-				h: 'x',
-				i: undefined,
-			}),
-		).toEqual({
-			f: 0,
-			g: false,
-			h: 'x',
-		});
+		const values = { a: '', b: [], c: {}, d: { e: '' }, f: 0, g: false, h: 'x', i: undefined };
+		expect(withoutEmptyValues(values)).toEqual({ f: 0, g: false, h: 'x' });
 	});
 
 	it('merges the JSON field last: objects key by key, other values replace', () => {
-		expect(
-			mergeBody(
-				{ candidate: { firstName: 'Ann', email: 'a@x' }, services: [{ id: 'a' }], packageId: 'p' },
-				{ candidate: { phone: '1', email: 'b@x' }, services: [{ id: 'b' }] },
-			),
-		).toEqual({
+		const typed = { candidate: { firstName: 'Ann', email: 'a@x' }, services: [{ id: 'a' }] };
+		const json = { candidate: { phone: '1', email: 'b@x' }, services: [{ id: 'b' }] };
+		expect(mergeBody({ ...typed, packageId: 'p' }, json)).toEqual({
 			candidate: { firstName: 'Ann', email: 'b@x', phone: '1' },
 			services: [{ id: 'b' }],
 			packageId: 'p',
@@ -176,35 +150,25 @@ describe('describeStatuses', () => {
 		const scheduled = PENDING_STATUSES.find(
 			(status) => status.pendingStatusId === 'pending-status-scheduled',
 		)!;
-		const described = describeStatuses({
+		const record = { searchId: 's1', statusId: clear.statusId };
+		const answer = {
 			status: 'pending',
 			statusId: pending.statusId,
 			pendingStatus: 'Appointment Scheduled',
 			pendingStatusId: scheduled.pendingStatusId,
-			details: { records: [{ searchId: 's1', statusId: clear.statusId }] },
+			details: { records: [record] },
 			caseStatusId: 'case-status-pending',
-		});
-		expect(described).toEqual({
-			status: 'pending',
-			statusId: pending.statusId,
+		};
+		// Built before the call, so that a change made to the answer in place cannot pass unnoticed.
+		const expected = {
+			...answer,
 			statusName: 'pending',
 			statusMeaning: 'In progress',
-			pendingStatus: 'Appointment Scheduled',
-			pendingStatusId: scheduled.pendingStatusId,
 			pendingStatusName: 'Appointment Scheduled',
 			pendingStatusAppliesTo: 'OHS',
-			details: {
-				records: [
-					{
-						searchId: 's1',
-						statusId: clear.statusId,
-						statusName: 'clear',
-						statusMeaning: 'Done and good',
-					},
-				],
-			},
-			caseStatusId: 'case-status-pending',
-		});
+			details: { records: [{ ...record, statusName: 'clear', statusMeaning: 'Done and good' }] },
+		};
+		expect(describeStatuses(answer)).toEqual(expected);
 	});
 
 	it('adds nothing for IDs the spec does not list, or null ones', () => {
@@ -236,31 +200,28 @@ describe('lists', () => {
 		listMetadata: { page: index, totalPages: 3 },
 	}));
 
-	it('walks the pages until the last one with Return All', async () => {
+	/** collectPages over the pages `at` answers, with the page numbers it asked for. */
+	async function collect(at: (page: number) => unknown, limit?: number) {
 		const asked: number[] = [];
-		const records = await collectPages(
-			async (page) => (asked.push(page), pages[page]),
-			'items',
-			undefined,
-		);
-		expect(records.map((record) => record.id)).toEqual([1, 2, 3, 4, 5]);
+		const fetchPage = async (page: number) => (asked.push(page), at(page));
+		const records = await collectPages(fetchPage, 'items', limit);
+		return { records, ids: records.map((record) => record.id), asked };
+	}
+
+	it('walks the pages until the last one with Return All', async () => {
+		const { ids, asked } = await collect((page) => pages[page]);
+		expect(ids).toEqual([1, 2, 3, 4, 5]);
 		expect(asked).toEqual([0, 1, 2]);
 	});
 
 	it('stops as soon as the limit is reached', async () => {
-		const asked: number[] = [];
-		const records = await collectPages(async (page) => (asked.push(page), pages[page]), 'items', 3);
-		expect(records.map((record) => record.id)).toEqual([1, 2, 3]);
+		const { ids, asked } = await collect((page) => pages[page], 3);
+		expect(ids).toEqual([1, 2, 3]);
 		expect(asked).toEqual([0, 1]);
 	});
 
 	it('reads one page from an endpoint that reports no pages', async () => {
-		const asked: number[] = [];
-		const records = await collectPages(
-			async (page) => (asked.push(page), { items: [{ id: 1 }] }),
-			'items',
-			undefined,
-		);
+		const { records, asked } = await collect(() => ({ items: [{ id: 1 }] }));
 		expect(records).toEqual([{ id: 1 }]);
 		expect(asked).toEqual([0]);
 	});
