@@ -3,7 +3,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { startSandbox, type Sandbox, type SandboxAdmin, type SandboxOptions } from '../../sandbox';
 
 /** A sandbox on a free port whose clock only moves when a test advances it. */
 export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -122,6 +122,23 @@ export async function startReceiver(responder: Responder = () => 200): Promise<R
 	};
 }
 
+/**
+ * A receiver for one test file: started before its tests, emptied and answering 200 again before each one,
+ * closed after them. The object it returns is filled in before the first test runs.
+ */
+export function useReceiver(): Receiver {
+	const receiver = {} as Receiver;
+	beforeAll(async () => {
+		Object.assign(receiver, await startReceiver());
+	});
+	afterAll(() => receiver.close?.());
+	beforeEach(() => {
+		receiver.received.length = 0;
+		receiver.respondWith(() => 200);
+	});
+	return receiver;
+}
+
 /** A call to the admin HTTP interface (`/__sandbox...`). */
 export async function adminCall(
 	sandbox: Sandbox,
@@ -135,4 +152,52 @@ export async function adminCall(
 	});
 	const text = await response.text();
 	return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** One test file's sandbox and demo group 0's token, kept by `useSandboxClient`. */
+export interface SandboxClient {
+	sandbox: Sandbox;
+	readonly admin: SandboxAdmin;
+	/** Taken after each reset; empty (no bearer token) with `signIn: false`. */
+	token: string;
+	/** `call` with `token` unless the options name another (`token: undefined` sends none). */
+	call(
+		method: string,
+		path: string,
+		options?: { token?: string; body?: unknown },
+	): Promise<ApiResult>;
+	/** `createCase` with `token`. */
+	createCase(body?: Record<string, unknown>): Promise<any>;
+	adminCall(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+}
+
+/**
+ * The sandbox of one test file: started before its tests, reset before each one (then demo group 0 signs in,
+ * unless `signIn` is false: a test that counts requests then sees only its own), stopped after them. Call it
+ * at the top level of the file; the object it returns is filled in before the first test runs.
+ */
+export function useSandboxClient(
+	options: SandboxOptions = {},
+	{ signIn = true } = {},
+): SandboxClient {
+	const client: SandboxClient = {
+		sandbox: undefined as unknown as Sandbox,
+		get admin() {
+			return client.sandbox.admin;
+		},
+		token: '',
+		call: (method, path, callOptions) =>
+			call(client.sandbox, method, path, { token: client.token, ...callOptions }),
+		createCase: (body) => createCase(client.sandbox, client.token, body),
+		adminCall: (method, path, body) => adminCall(client.sandbox, method, path, body),
+	};
+	beforeAll(async () => {
+		client.sandbox = await startTestSandbox(options);
+	});
+	afterAll(() => client.sandbox?.stop());
+	beforeEach(async () => {
+		client.sandbox.admin.reset();
+		if (signIn) client.token = await tokenFor(client.sandbox);
+	});
+	return client;
 }

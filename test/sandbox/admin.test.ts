@@ -1,27 +1,17 @@
 /** The sandbox's admin side: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
-import type { Sandbox } from '../../sandbox';
 import { FaultInjector } from '../../sandbox/faults';
-import {
-	adminCall,
-	call,
-	caseBody,
-	createCase,
-	startTestSandbox,
-	tokenFor,
-} from '../helpers/sandbox';
+import { caseBody, createCase, tokenFor, useSandboxClient } from '../helpers/sandbox';
 
-let sandbox: Sandbox;
+// No sign-in before each test: several tests read the whole request log.
+const client = useSandboxClient({}, { signIn: false });
 
-beforeAll(async () => {
-	sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.stop());
-beforeEach(() => sandbox.admin.reset());
+const adminStatus = async (method: string, path: string, body?: unknown) =>
+	(await client.adminCall(method, path, body)).status;
 
 describe('faults', () => {
 	it('answers matching requests with the injected status for the given number of times', async () => {
-		const token = await tokenFor(sandbox);
-		const fault = sandbox.admin.injectFault({
+		const token = await tokenFor(client.sandbox);
+		const fault = client.admin.injectFault({
 			kind: 'status',
 			status: 502,
 			method: 'GET',
@@ -30,51 +20,45 @@ describe('faults', () => {
 		});
 
 		for (let attempt = 0; attempt < 2; attempt++) {
-			const result = await call(sandbox, 'GET', '/case/list', { token });
+			const result = await client.call('GET', '/case/list', { token });
 			expect(result.status).toBe(502);
 			expect(result.body).toMatchObject({ error: 'Bad Gateway', statusCode: 502 });
 		}
-		expect((await call(sandbox, 'GET', '/case/list', { token })).status).toBe(200);
-		expect(sandbox.admin.listFaults()).toEqual([]);
-		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(
-			2,
-		);
+		expect((await client.call('GET', '/case/list', { token })).status).toBe(200);
+		expect(client.admin.listFaults()).toEqual([]);
+		expect(client.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(2);
 	});
 
 	it('drops the connection without an answer', async () => {
-		sandbox.admin.injectFault({ kind: 'drop', pathPrefix: '/auth/api', times: 1 });
-		const [east] = sandbox.demoCredentials;
-		await expect(call(sandbox, 'POST', '/auth/api', { body: east })).rejects.toThrow();
-		expect(sandbox.admin.requestLog()[0]).toMatchObject({ path: '/auth/api', status: null });
-		expect((await call(sandbox, 'POST', '/auth/api', { body: east })).status).toBe(200);
+		client.admin.injectFault({ kind: 'drop', pathPrefix: '/auth/api', times: 1 });
+		const [east] = client.sandbox.demoCredentials;
+		await expect(client.call('POST', '/auth/api', { body: east })).rejects.toThrow();
+		expect(client.admin.requestLog()[0]).toMatchObject({ path: '/auth/api', status: null });
+		expect((await client.call('POST', '/auth/api', { body: east })).status).toBe(200);
 	});
 
 	it.each(['status', 'drop'] as const)(
 		'with afterHandling, a %s fault lets the route run first: the case exists although the answer is lost',
 		async (kind) => {
-			const token = await tokenFor(sandbox);
-			sandbox.admin.injectFault({
-				kind,
-				status: kind === 'status' ? 502 : undefined,
-				afterHandling: true,
-				times: 1,
-			});
-			const sent = call(sandbox, 'POST', '/case/create', { token, body: caseBody({}, '-after') });
+			const token = await tokenFor(client.sandbox);
+			const status = kind === 'status' ? 502 : undefined;
+			client.admin.injectFault({ kind, status, afterHandling: true, times: 1 });
+			const sent = client.call('POST', '/case/create', { token, body: caseBody({}, '-after') });
 			if (kind === 'status') expect((await sent).status).toBe(502);
 			else await expect(sent).rejects.toThrow();
-			const [entry] = sandbox.admin.requestLog().filter((logged) => logged.path === '/case/create');
-			expect(entry).toMatchObject({ status: kind === 'status' ? 502 : null, handledStatus: 201 });
-			expect(sandbox.admin.summary().counts.cases).toBe(1);
+			const [entry] = client.admin.requestLog().filter((logged) => logged.path === '/case/create');
+			expect(entry).toMatchObject({ status: status ?? null, handledStatus: 201 });
+			expect(client.admin.summary().counts.cases).toBe(1);
 		},
 	);
 
 	it('a status fault before the route creates nothing, and can carry Retry-After', async () => {
-		const token = await tokenFor(sandbox);
-		sandbox.admin.injectFault({ kind: 'status', status: 503, retryAfterSeconds: 2, times: 1 });
-		const result = await call(sandbox, 'POST', '/case/create', { token, body: caseBody() });
+		const token = await tokenFor(client.sandbox);
+		client.admin.injectFault({ kind: 'status', status: 503, retryAfterSeconds: 2, times: 1 });
+		const result = await client.call('POST', '/case/create', { token, body: caseBody() });
 		expect(result).toMatchObject({ status: 503, retryAfter: '2' });
-		expect(sandbox.admin.requestLog().at(-1)).toMatchObject({ handledStatus: null });
-		expect(sandbox.admin.summary().counts.cases).toBe(0);
+		expect(client.admin.requestLog().at(-1)).toMatchObject({ handledStatus: null });
+		expect(client.admin.summary().counts.cases).toBe(0);
 	});
 
 	it('refuses afterHandling on other kinds or with Retry-After, and Retry-After off a status fault', async () => {
@@ -85,45 +69,34 @@ describe('faults', () => {
 			{ kind: 'drop', retryAfterSeconds: 1 },
 			{ kind: 'status', retryAfterSeconds: -1 },
 		])
-			expect((await adminCall(sandbox, 'POST', '/faults', rule)).status).toBe(400);
+			expect(await adminStatus('POST', '/faults', rule)).toBe(400);
 	});
 
 	it('adds latency and then answers normally', async () => {
-		const fault = sandbox.admin.injectFault({ kind: 'latency', latencyMs: 20 });
-		expect(
-			(await call(sandbox, 'GET', '/shipment/mask/list', { token: await tokenFor(sandbox) }))
-				.status,
-		).toBe(200);
-		expect(sandbox.admin.requestLog().every((entry) => entry.faultId === fault.id)).toBe(true);
-		sandbox.admin.removeFault(fault.id);
-		expect(sandbox.admin.listFaults()).toEqual([]);
+		const fault = client.admin.injectFault({ kind: 'latency', latencyMs: 20 });
+		const token = await tokenFor(client.sandbox);
+		expect((await client.call('GET', '/shipment/mask/list', { token })).status).toBe(200);
+		expect(client.admin.requestLog().every((entry) => entry.faultId === fault.id)).toBe(true);
+		client.admin.removeFault(fault.id);
+		expect(client.admin.listFaults()).toEqual([]);
 	});
 
 	it('limits each token to N requests per second, answering the rest 429 with Retry-After', async () => {
-		const east = await tokenFor(sandbox, 0);
-		const west = await tokenFor(sandbox, 1);
-		const fault = sandbox.admin.injectFault({
-			kind: 'rateLimit',
-			perSecond: 3,
-			method: 'GET',
-			pathPrefix: '/shipment/',
-		});
-		const results = await Promise.all(
-			Array.from({ length: 5 }, () => call(sandbox, 'GET', '/shipment/mask/list', { token: east })),
-		);
+		const east = await tokenFor(client.sandbox, 0);
+		const west = await tokenFor(client.sandbox, 1);
+		const limit = { kind: 'rateLimit', perSecond: 3 } as const;
+		const fault = client.admin.injectFault({ ...limit, method: 'GET', pathPrefix: '/shipment/' });
+		const masks = (token: string) => client.call('GET', '/shipment/mask/list', { token });
+		const results = await Promise.all(Array.from({ length: 5 }, () => masks(east)));
 		expect(results.map((result) => result.status).sort()).toEqual([200, 200, 200, 429, 429]);
 		const refused = results.find((result) => result.status === 429)!;
 		expect(refused.retryAfter).toBe('1');
 		expect(refused.body).toMatchObject({ statusCode: 429 });
 		// Another token has its own allowance; other paths are not limited.
-		expect((await call(sandbox, 'GET', '/shipment/mask/list', { token: west })).status).toBe(200);
-		expect((await call(sandbox, 'GET', '/case/list', { token: east })).status).toBe(200);
-		expect(sandbox.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(
-			2,
-		);
-		expect(sandbox.admin.listFaults()).toEqual([
-			expect.objectContaining({ kind: 'rateLimit', perSecond: 3 }),
-		]);
+		expect((await masks(west)).status).toBe(200);
+		expect((await client.call('GET', '/case/list', { token: east })).status).toBe(200);
+		expect(client.admin.requestLog().filter((entry) => entry.faultId === fault.id)).toHaveLength(2);
+		expect(client.admin.listFaults()).toEqual([expect.objectContaining(limit)]);
 	});
 
 	it("starts a token's allowance again after its one-second window", () => {
@@ -136,77 +109,74 @@ describe('faults', () => {
 	});
 
 	it('refuses a rate limit without a positive whole perSecond, or with times', async () => {
-		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit' })).status).toBe(400);
-		expect(
-			(await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 0.5 })).status,
-		).toBe(400);
-		expect(
-			(await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5, times: 2 }))
-				.status,
-		).toBe(400);
-		expect(
-			(await adminCall(sandbox, 'POST', '/faults', { kind: 'rateLimit', perSecond: 5 })).status,
-		).toBe(200);
+		for (const [rule, status] of [
+			[{ kind: 'rateLimit' }, 400],
+			[{ kind: 'rateLimit', perSecond: 0.5 }, 400],
+			[{ kind: 'rateLimit', perSecond: 5, times: 2 }, 400],
+			[{ kind: 'rateLimit', perSecond: 5 }, 200],
+		] as const)
+			expect(await adminStatus('POST', '/faults', rule)).toBe(status);
 	});
 
 	it('rejects malformed rules over HTTP with 400', async () => {
-		expect((await adminCall(sandbox, 'POST', '/faults', { kind: 'explode' })).status).toBe(400);
+		expect(await adminStatus('POST', '/faults', { kind: 'explode' })).toBe(400);
 	});
 
 	it('never applies to the admin interface', async () => {
-		sandbox.admin.injectFault({ kind: 'status', status: 500 });
-		expect((await adminCall(sandbox, 'GET', '/clock')).status).toBe(200);
+		client.admin.injectFault({ kind: 'status', status: 500 });
+		expect(await adminStatus('GET', '/clock')).toBe(200);
 	});
 });
 
 describe('reset', () => {
 	it('forgets cases, tokens, subscriptions, logs and faults', async () => {
-		const token = await tokenFor(sandbox);
-		await createCase(sandbox, token);
-		sandbox.admin.createSubscription({ url: 'http://127.0.0.1:9/hooks' });
-		sandbox.admin.injectFault({ kind: 'latency', latencyMs: 1 });
+		const token = await tokenFor(client.sandbox);
+		await createCase(client.sandbox, token);
+		client.admin.createSubscription({ url: 'http://127.0.0.1:9/hooks' });
+		client.admin.injectFault({ kind: 'latency', latencyMs: 1 });
 
-		expect((await adminCall(sandbox, 'POST', '/reset')).status).toBe(204);
+		expect(await adminStatus('POST', '/reset')).toBe(204);
 
-		expect(sandbox.admin.summary().counts).toEqual({
+		expect(client.admin.summary().counts).toEqual({
 			cases: 0,
 			apiClients: 0,
 			subscriptions: 0,
 			deliveryAttempts: 0,
 			requests: 0,
 		});
-		expect(sandbox.admin.listFaults()).toEqual([]);
-		expect((await call(sandbox, 'GET', '/case/list', { token })).status).toBe(401);
+		expect(client.admin.listFaults()).toEqual([]);
+		expect((await client.call('GET', '/case/list', { token })).status).toBe(401);
 	});
 });
 
 describe('clock', () => {
 	it('advances and changes scale through the admin interface', async () => {
-		const before = sandbox.admin.clock();
+		const before = client.admin.clock();
 		expect(before.timeScale).toBe(0);
-		const advanced = (await adminCall(sandbox, 'POST', '/clock/advance', { seconds: 90 })).body;
+		const advanced = (await client.adminCall('POST', '/clock/advance', { seconds: 90 })).body;
 		expect(advanced.nowMs - before.nowMs).toBe(90_000);
-		const scaled = (await adminCall(sandbox, 'PUT', '/clock', { timeScale: 0 })).body;
+		// The clock runs at 0 already: a change to 2 shows the PUT acts; back to 0 freezes it again.
+		expect((await client.adminCall('PUT', '/clock', { timeScale: 2 })).body.timeScale).toBe(2);
+		const scaled = (await client.adminCall('PUT', '/clock', { timeScale: 0 })).body;
 		expect(scaled.timeScale).toBe(0);
-		await expect(sandbox.admin.advanceClock(-1)).rejects.toThrow();
+		await expect(client.admin.advanceClock(-1)).rejects.toThrow();
 	});
 
 	it('stamps cases with sandbox time', async () => {
-		await sandbox.admin.advanceClock(3600);
-		const created = await createCase(sandbox, await tokenFor(sandbox));
-		expect(created.crStamp).toBe(sandbox.admin.clock().now);
+		await client.admin.advanceClock(3600);
+		const created = await createCase(client.sandbox, await tokenFor(client.sandbox));
+		expect(created.crStamp).toBe(client.admin.clock().now);
 	});
 });
 
 describe('summary', () => {
 	it('lists the demo credentials and their groups', async () => {
-		const summary = (await adminCall(sandbox, 'GET', '')).body;
+		const summary = (await client.adminCall('GET', '')).body;
 		expect(summary.demoCredentials).toHaveLength(2);
-		expect(
-			new Set(
-				summary.demoCredentials.map((credential: { companyId: string }) => credential.companyId),
-			).size,
-		).toBe(1);
+		const companies = summary.demoCredentials.map(
+			(credential: { companyId: string }) => credential.companyId,
+		);
+		expect(new Set(companies).size).toBe(1);
 		expect(summary.webhookSettings).toEqual({
 			standardEnabled: true,
 			legacyEnabled: false,
@@ -217,16 +187,14 @@ describe('summary', () => {
 
 describe('demo inbox', () => {
 	it('records what the example workflows post, per inbox, and forgets it on reset', async () => {
-		expect(
-			(await adminCall(sandbox, 'POST', '/inbox/ats', { caseId: 'c1', result: 'clear' })).status,
-		).toBe(200);
-		await adminCall(sandbox, 'POST', '/inbox/onboarding', { caseId: 'c2' });
-		const ats = await adminCall(sandbox, 'GET', '/inbox/ats');
+		expect(await adminStatus('POST', '/inbox/ats', { caseId: 'c1', result: 'clear' })).toBe(200);
+		await client.adminCall('POST', '/inbox/onboarding', { caseId: 'c2' });
+		const ats = await client.adminCall('GET', '/inbox/ats');
 		expect(ats.body).toEqual([
 			expect.objectContaining({ inbox: 'ats', body: { caseId: 'c1', result: 'clear' } }),
 		]);
-		expect(sandbox.admin.inbox()).toHaveLength(2);
-		sandbox.admin.reset();
-		expect(sandbox.admin.inbox()).toEqual([]);
+		expect(client.admin.inbox()).toHaveLength(2);
+		client.admin.reset();
+		expect(client.admin.inbox()).toEqual([]);
 	});
 });

@@ -4,75 +4,52 @@ import {
 	CASE_STATUS_SEQUENCE,
 	PENDING_STATUSES,
 } from '../../nodes/shared/catalog';
-import type { Sandbox } from '../../sandbox';
-import {
-	adminCall,
-	call,
-	caseBody,
-	createCase,
-	startReceiver,
-	startTestSandbox,
-	tokenFor,
-	type Receiver,
-} from '../helpers/sandbox';
+import { caseBody, tokenFor, useReceiver, useSandboxClient } from '../helpers/sandbox';
 
 const STEP_SECONDS = 300;
 const DRUG_PANEL = 'service-drug-10-panel';
 const TB_TEST = 'service-ohs-tb-quantiferon-gold';
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 
-let sandbox: Sandbox;
-let receiver: Receiver;
-let token: string;
-
-beforeAll(async () => {
-	sandbox = await startTestSandbox({ stepSeconds: STEP_SECONDS });
-	receiver = await startReceiver();
-});
-afterAll(async () => {
-	await sandbox.stop();
-	await receiver.close();
-});
-beforeEach(async () => {
-	sandbox.admin.reset();
-	receiver.received.length = 0;
-	sandbox.admin.createSubscription({ url: receiver.url });
-	token = await tokenFor(sandbox);
-});
+const client = useSandboxClient({ stepSeconds: STEP_SECONDS });
+const receiver = useReceiver();
+beforeEach(() => client.admin.createSubscription({ url: receiver.url }));
 
 const statusIdOf = (status: string) =>
 	CASE_DATA_STATUSES.find((entry) => entry.status === status)!.statusId;
+/** A case data (or search record) status with its ID from the spec table. */
+const withStatus = (status: string) => ({ status, statusId: statusIdOf(status) });
 const pendingNameOf = (id: string) =>
 	PENDING_STATUSES.find((entry) => entry.pendingStatusId === id)!.name;
 
+const withServices = (...ids: string[]) => caseBody({ services: ids.map((id) => ({ id })) });
+
 async function fetchCase(caseId: string) {
-	return (await call(sandbox, 'GET', `/case/id/${caseId}`, { token })).body;
+	return (await client.call('GET', `/case/id/${caseId}`)).body;
 }
 
 /** Runs every transition of the case, one step of sandbox time at a time, until it is complete. */
 async function runToCompletion(caseId: string) {
 	for (let guard = 0; guard < 20 && (await fetchCase(caseId)).caseStatus !== 'Complete'; guard++) {
-		await sandbox.admin.advanceClock(STEP_SECONDS);
+		await client.admin.advanceClock(STEP_SECONDS);
 	}
-	await sandbox.admin.idle();
+	await client.admin.idle();
 }
 
-const caseEvents = () =>
+/** The event objects received for `event`, of one service when `serviceId` is given. */
+const eventsOf = (event: string, serviceId?: string) =>
 	receiver.received
-		.filter((hook) => hook.json.event === 'case.statuschange')
-		.map((hook) => hook.json.eventObject);
-const caseDataEvents = (serviceId: string) =>
-	receiver.received
+		.map((hook) => hook.json)
 		.filter(
-			(hook) =>
-				hook.json.event === 'casedata.statuschange' &&
-				hook.json.eventObject.serviceId === serviceId,
+			(json) => json.event === event && (!serviceId || json.eventObject.serviceId === serviceId),
 		)
-		.map((hook) => hook.json.eventObject);
+		.map((json) => json.eventObject);
+const caseEvents = () => eventsOf('case.statuschange');
+const caseDataEvents = (serviceId: string) => eventsOf('casedata.statuschange', serviceId);
 
 describe('case status sequence', () => {
 	it('walks the four steps of spec 3.3, emitting case.statuschange at each', async () => {
-		const created = await createCase(sandbox, token);
+		const created = await client.createCase();
 		expect(created).toMatchObject({
 			caseStatus: 'Pending',
 			secondaryStatus: 'Waiting for Authorization',
@@ -100,27 +77,19 @@ describe('case status sequence', () => {
 	});
 
 	it('does not move while the clock stands still', async () => {
-		const created = await createCase(sandbox, token);
-		await sandbox.admin.advanceClock(STEP_SECONDS - 1);
+		const created = await client.createCase();
+		await client.admin.advanceClock(STEP_SECONDS - 1);
 		expect((await fetchCase(created.id)).secondaryStatus).toBe('Waiting for Authorization');
-		await sandbox.admin.advanceClock(1);
+		await client.admin.advanceClock(1);
 		expect((await fetchCase(created.id)).secondaryStatus).toBe('Authorization in Progress');
 	});
 });
 
 describe('case data', () => {
 	it('goes from pending through the pending statuses of 3.2 (drug, OHS) to clear, with IDs from the spec tables', async () => {
-		const created = await createCase(
-			sandbox,
-			token,
-			caseBody({ services: [{ id: SSN_TRACE }, { id: DRUG_PANEL }, { id: TB_TEST }] }),
-		);
+		const created = await client.createCase(withServices(SSN_TRACE, DRUG_PANEL, TB_TEST));
 		for (const service of created.services) {
-			expect(service).toMatchObject({
-				status: 'pending',
-				statusId: statusIdOf('pending'),
-				pendingStatus: null,
-			});
+			expect(service).toMatchObject({ ...withStatus('pending'), pendingStatus: null });
 		}
 
 		await runToCompletion(created.id);
@@ -137,11 +106,7 @@ describe('case data', () => {
 			expect(event.status).toBe('pending');
 			expect(event.pendingStatus).toBe(pendingNameOf(event.pendingStatusId));
 		}
-		expect(drug.at(-1)).toMatchObject({
-			status: 'clear',
-			statusId: statusIdOf('clear'),
-			pendingStatus: null,
-		});
+		expect(drug.at(-1)).toMatchObject({ ...withStatus('clear'), pendingStatus: null });
 		expect(caseDataEvents(TB_TEST).map((event) => event.pendingStatusId)).toEqual([
 			'pending-status-scheduled',
 			'pending-status-pending',
@@ -153,35 +118,30 @@ describe('case data', () => {
 	it('carries per-record searchId / statusId for verifications and jurisdictions for county criminal', async () => {
 		const employment = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 		const county = 'fa226cb7-1214-4cdf-9296-6120a7376926';
-		const created = await createCase(
-			sandbox,
-			token,
+		const employers = ['Acme Logistics', 'Harbor Point Clinic'];
+		const created = await client.createCase(
 			caseBody({
 				services: [{ id: employment }, { id: county }],
 				orderData: [
-					{ serviceId: employment, employerName: 'Acme Logistics' },
-					{ serviceId: employment, employerName: 'Harbor Point Clinic' },
+					...employers.map((employerName) => ({ serviceId: employment, employerName })),
 					{ serviceId: county, jurisdictions: [{ county: 'Cook', state: 'IL' }] },
 				],
 			}),
 		);
-		const typeId = created.services[0].serviceTypeId;
-		const data = (await call(sandbox, 'GET', `/case/id/${created.id}/data/${typeId}`, { token }))
-			.body;
-		expect(data.caseDataList).toHaveLength(2);
-		const [employmentData, countyData] = data.caseDataList;
-		expect(employmentData.details.records).toEqual([
-			expect.objectContaining({
-				employerName: 'Acme Logistics',
-				searchId: expect.any(String),
-				statusId: statusIdOf('pending'),
-			}),
-			expect.objectContaining({
-				employerName: 'Harbor Point Clinic',
-				searchId: expect.any(String),
-				statusId: statusIdOf('pending'),
-			}),
-		]);
+		const dataOf = async (id: string) =>
+			(await client.call('GET', `/case/id/${created.id}/data/${id}`)).body.caseDataList;
+		const data = await dataOf(created.services[0].serviceTypeId);
+		expect(data).toHaveLength(2);
+		const [employmentData, countyData] = data;
+		expect(employmentData.details.records).toEqual(
+			employers.map((employerName) =>
+				expect.objectContaining({
+					employerName,
+					searchId: expect.any(String),
+					statusId: statusIdOf('pending'),
+				}),
+			),
+		);
 		expect(countyData.details.jurisdictions).toEqual([
 			expect.objectContaining({
 				county: 'Cook',
@@ -191,77 +151,56 @@ describe('case data', () => {
 			}),
 		]);
 
-		const byService = (
-			await call(sandbox, 'GET', `/case/id/${created.id}/data/${employment}`, { token })
-		).body;
-		expect(byService.caseDataList.map((entry: { serviceId: string }) => entry.serviceId)).toEqual([
-			employment,
-		]);
+		const byService = await dataOf(employment);
+		expect(byService.map((entry: { serviceId: string }) => entry.serviceId)).toEqual([employment]);
 	});
 
 	it('cancels one search record; a case data whose searches are all canceled ends canceled', async () => {
 		const education = '85307784-1f84-471a-8596-c8ea088c3a62';
-		const created = await createCase(
-			sandbox,
-			token,
+		const created = await client.createCase(
 			caseBody({
 				services: [{ id: education }],
 				orderData: [{ serviceId: education, schoolName: 'Valley State University' }],
 			}),
 		);
 		const caseDataId = created.services[0].caseDataId;
-		const detail = sandbox.admin.getCase(created.id).caseData[0];
+		const detail = client.admin.getCase(created.id).caseData[0];
 		const searchId = detail.details.records![0].searchId;
+		const cancel = (search: string, token = client.token) =>
+			client.call('POST', `/case/data/id/${caseDataId}/search/id/${search}/cancel`, { token });
 
-		const cancelPath = `/case/data/id/${caseDataId}/search/id/${searchId}/cancel`;
-		const result = await call(sandbox, 'POST', cancelPath, { token });
+		const result = await cancel(searchId);
 		expect(result.status).toBe(200);
-		expect(result.body.details.records[0]).toMatchObject({
-			status: 'canceled',
-			statusId: statusIdOf('canceled'),
-		});
-		expect(result.body).toMatchObject({ status: 'canceled', statusId: statusIdOf('canceled') });
-		expect((await call(sandbox, 'POST', cancelPath, { token })).status).toBe(400);
-		expect(
-			(await call(sandbox, 'POST', `/case/data/id/${caseDataId}/search/id/nope/cancel`, { token }))
-				.status,
-		).toBe(404);
-		expect(
-			(await call(sandbox, 'POST', cancelPath, { token: await tokenFor(sandbox, 1) })).status,
-		).toBe(403);
+		expect(result.body.details.records[0]).toMatchObject(withStatus('canceled'));
+		expect(result.body).toMatchObject(withStatus('canceled'));
+		expect((await cancel(searchId)).status).toBe(400);
+		expect((await cancel('nope')).status).toBe(404);
+		expect((await cancel(searchId, await tokenFor(client.sandbox, 1))).status).toBe(403);
 	});
 });
 
 describe('scripting', () => {
 	it('ends a scripted candidate with consider (admin script by email)', async () => {
 		const body = caseBody();
-		sandbox.admin.scriptCandidate((body.candidate as { email: string }).email, {
-			finalStatus: 'consider',
-		});
-		const created = await createCase(sandbox, token, body);
+		const { email } = body.candidate as { email: string };
+		client.admin.scriptCandidate(email, { finalStatus: 'consider' });
+		const created = await client.createCase(body);
 
 		await runToCompletion(created.id);
 
-		expect((await fetchCase(created.id)).services[0]).toMatchObject({
-			status: 'consider',
-			statusId: statusIdOf('consider'),
-		});
+		expect((await fetchCase(created.id)).services[0]).toMatchObject(withStatus('consider'));
 		expect((await fetchCase(created.id)).caseStatus).toBe('Complete');
 	});
 
 	it('reads a final status tag from the email (jane+not_found@...)', async () => {
-		const created = await createCase(sandbox, token, caseBody({}, '+not_found'));
+		const created = await client.createCase(caseBody({}, '+not_found'));
 		await runToCompletion(created.id);
 		expect((await fetchCase(created.id)).services[0].status).toBe('not_found');
 	});
 
 	it('holds a case at a step until advanced, and scripts single services and pending paths', async () => {
-		const created = await createCase(
-			sandbox,
-			token,
-			caseBody({ services: [{ id: SSN_TRACE }, { id: DRUG_PANEL }] }),
-		);
-		sandbox.admin.scriptCase(created.id, {
+		const created = await client.createCase(withServices(SSN_TRACE, DRUG_PANEL));
+		client.admin.scriptCase(created.id, {
 			holdAtStep: 1,
 			services: {
 				[DRUG_PANEL]: {
@@ -271,32 +210,29 @@ describe('scripting', () => {
 			},
 		});
 
-		await sandbox.admin.advanceClock(10 * STEP_SECONDS);
+		await client.admin.advanceClock(10 * STEP_SECONDS);
 		expect((await fetchCase(created.id)).secondaryStatus).toBe('Waiting for Authorization');
 
-		expect(sandbox.admin.advanceCase(created.id).case.secondaryStatus).toBe(
-			'Authorization in Progress',
-		);
-		expect(sandbox.admin.advanceCase(created.id).case.secondaryStatus).toBeNull();
-		const processing = sandbox.admin.advanceCase(created.id).case;
-		expect(processing.services.map((service) => [service.status, service.pendingStatusId])).toEqual(
-			[
-				['clear', null],
-				['pending', 'pending-status-followup-required'],
-			],
-		);
-		const done = sandbox.admin.advanceCase(created.id);
+		const advance = () => client.admin.advanceCase(created.id);
+		expect(advance().case.secondaryStatus).toBe('Authorization in Progress');
+		expect(advance().case.secondaryStatus).toBeNull();
+		const { services } = advance().case;
+		expect(services.map((service) => [service.status, service.pendingStatusId])).toEqual([
+			['clear', null],
+			['pending', 'pending-status-followup-required'],
+		]);
+		const done = advance();
 		expect(done.case.caseStatus).toBe('Complete');
 		expect(done.case.services[1].status).toBe('consider');
-		expect(sandbox.admin.advanceCase(created.id).advanced).toBe(false);
+		expect(advance().advanced).toBe(false);
 	});
 
 	it('rejects scripts with statuses that are not in the spec', async () => {
-		const created = await createCase(sandbox, token);
-		expect(() => sandbox.admin.scriptCase(created.id, { finalStatus: 'great' as never })).toThrow(
+		const created = await client.createCase();
+		expect(() => client.admin.scriptCase(created.id, { finalStatus: 'great' as never })).toThrow(
 			/finalStatus/,
 		);
-		const response = await adminCall(sandbox, 'POST', `/cases/${created.id}/script`, {
+		const response = await client.adminCall('POST', `/cases/${created.id}/script`, {
 			services: { [SSN_TRACE]: { pendingStatusIds: ['not-a-status'] } },
 		});
 		expect(response.status).toBe(400);
@@ -305,11 +241,10 @@ describe('scripting', () => {
 
 describe('adding services', () => {
 	it('reopens a complete case: back to Pending / null, then Complete again', async () => {
-		const created = await createCase(sandbox, token);
+		const created = await client.createCase();
 		await runToCompletion(created.id);
 
-		const result = await call(sandbox, 'POST', `/case/id/${created.id}/add/services`, {
-			token,
+		const result = await client.call('POST', `/case/id/${created.id}/add/services`, {
 			body: { services: [{ id: SSN_TRACE }, { id: 'service-bankruptcy' }] },
 		});
 		expect(result.status).toBe(200);

@@ -6,70 +6,56 @@ import { createHash, createHmac } from 'crypto';
 import { Webhook } from 'standardwebhooks';
 
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../nodes/shared/catalog';
-import type { Sandbox } from '../../sandbox';
+import type { SubscriptionInput } from '../../sandbox';
 import { DeliveryFaults } from '../../sandbox/webhooks/deliveryFaults';
 import {
-	adminCall,
 	caseBody,
 	createCase,
-	startReceiver,
-	startTestSandbox,
 	tokenFor,
+	useReceiver,
+	useSandboxClient,
 	type ReceivedWebhook,
 	type Receiver,
 } from '../helpers/sandbox';
 
 const DEADLINE_MS = 300;
+const ALL_RETRIES_SECONDS = WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
 
-let sandbox: Sandbox;
-let receiver: Receiver;
-let other: Receiver;
+const client = useSandboxClient({ webhookDeadlineMs: DEADLINE_MS }, { signIn: false });
+const receiver = useReceiver();
+const other = useReceiver();
 
-beforeAll(async () => {
-	sandbox = await startTestSandbox({ webhookDeadlineMs: DEADLINE_MS });
-	receiver = await startReceiver();
-	other = await startReceiver();
-});
-afterAll(async () => {
-	await sandbox.stop();
-	await receiver.close();
-	await other.close();
-});
-beforeEach(() => {
-	sandbox.admin.reset();
-	for (const target of [receiver, other]) {
-		target.received.length = 0;
-		target.respondWith(() => 200);
-	}
-});
+const subscribe = (target: Receiver, input: Omit<SubscriptionInput, 'url'> = {}) =>
+	client.admin.createSubscription({ url: target.url, ...input });
 
-function standardHeaders(hook: ReceivedWebhook): Record<string, string> {
-	return {
+/** What the standardwebhooks package makes of `hook` with `secret`: the payload, or a throw. */
+function verify(secret: string, hook: ReceivedWebhook) {
+	return new Webhook(secret).verify(hook.rawBody, {
 		'webhook-id': String(hook.headers['webhook-id']),
 		'webhook-timestamp': String(hook.headers['webhook-timestamp']),
 		'webhook-signature': String(hook.headers['webhook-signature']),
-	};
+	});
 }
 
 /** Creates a case for group `groupIndex` that stays at step 1, so exactly one event (step 1) is sent. */
 async function oneEventFor(groupIndex = 0) {
 	const body = caseBody();
-	sandbox.admin.scriptCandidate((body.candidate as { email: string }).email, { holdAtStep: 1 });
-	const created = await createCase(sandbox, await tokenFor(sandbox, groupIndex), body);
-	await sandbox.admin.idle();
+	client.admin.scriptCandidate((body.candidate as { email: string }).email, { holdAtStep: 1 });
+	const token = await tokenFor(client.sandbox, groupIndex);
+	const created = await createCase(client.sandbox, token, body);
+	await client.admin.idle();
 	return created;
 }
 
 describe('standard delivery (6.2, 6.3)', () => {
 	it('signs each delivery so the standardwebhooks package verifies it, with the payload of 6.2', async () => {
-		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		const subscription = subscribe(receiver);
 		expect(subscription.secret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
 		const created = await oneEventFor();
 
 		expect(receiver.received).toHaveLength(1);
 		const [hook] = receiver.received;
-		const verified = new Webhook(subscription.secret).verify(hook.rawBody, standardHeaders(hook));
-		expect(verified).toEqual({
+		expect(verify(subscription.secret, hook)).toEqual({
 			messageId: hook.headers['webhook-id'],
 			event: 'case.statuschange',
 			apiTrackingCode: null,
@@ -84,24 +70,16 @@ describe('standard delivery (6.2, 6.3)', () => {
 			}),
 		});
 		expect(hook.headers['content-type']).toBe('application/json');
-		expect(() =>
-			new Webhook(sandbox.admin.createSubscription({ url: other.url }).secret).verify(
-				hook.rawBody,
-				standardHeaders(hook),
-			),
-		).toThrow();
+		const otherSecret = subscribe(other).secret;
+		expect(() => verify(otherSecret, hook)).toThrow();
 	});
 
 	it('carries apiTrackingCode / apiTrackingUser from the case and sends casedata.statuschange', async () => {
-		sandbox.admin.createSubscription({ url: receiver.url, eventTypes: ['casedata.statuschange'] });
-		const token = await tokenFor(sandbox);
-		const created = await createCase(
-			sandbox,
-			token,
-			caseBody({ apiTrackingCode: 'REQ-7', apiTrackingUser: 'ats-user-1' }),
-		);
-		for (let step = 0; step < 3; step++) sandbox.admin.advanceCase(created.id);
-		await sandbox.admin.idle();
+		subscribe(receiver, { eventTypes: ['casedata.statuschange'] });
+		const body = caseBody({ apiTrackingCode: 'REQ-7', apiTrackingUser: 'ats-user-1' });
+		const created = await createCase(client.sandbox, await tokenFor(client.sandbox), body);
+		for (let step = 0; step < 3; step++) client.admin.advanceCase(created.id);
+		await client.admin.idle();
 
 		expect(receiver.received.map((hook) => hook.json.event)).toEqual(['casedata.statuschange']);
 		expect(receiver.received[0].json).toMatchObject({
@@ -115,13 +93,12 @@ describe('standard delivery (6.2, 6.3)', () => {
 describe('retries (6.5, 8)', () => {
 	it('makes 8 attempts with the delays of section 8, same webhook-id, re-signed each time', async () => {
 		receiver.respondWith(() => 500);
-		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		const subscription = subscribe(receiver);
 		await oneEventFor();
 
-		const total = WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
-		await sandbox.admin.advanceClock(total + 24 * 3600);
+		await client.admin.advanceClock(ALL_RETRIES_SECONDS + 24 * 3600);
 
-		const attempts = sandbox.admin.deliveryLog({ subscriptionId: subscription.id });
+		const attempts = client.admin.deliveryLog({ subscriptionId: subscription.id });
 		expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 		const gapsSeconds = attempts
 			.slice(1)
@@ -138,50 +115,36 @@ describe('retries (6.5, 8)', () => {
 		expect(receiver.received).toHaveLength(8);
 		expect(new Set(receiver.received.map((hook) => hook.headers['webhook-id'])).size).toBe(1);
 		for (const hook of receiver.received) {
-			expect(() =>
-				new Webhook(subscription.secret).verify(hook.rawBody, standardHeaders(hook)),
-			).not.toThrow();
+			expect(() => verify(subscription.secret, hook)).not.toThrow();
 		}
 	});
 
 	it('stops retrying after the first 2xx', async () => {
 		receiver.respondWith((_hook, index) => (index < 2 ? 503 : 204));
-		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		const subscription = subscribe(receiver);
 		await oneEventFor();
-		await sandbox.admin.advanceClock(3 * 24 * 3600);
+		await client.admin.advanceClock(3 * 24 * 3600);
 
-		expect(
-			sandbox.admin
-				.deliveryLog({ subscriptionId: subscription.id })
-				.map((attempt) => attempt.outcome),
-		).toEqual(['failed', 'failed', 'succeeded']);
+		const attempts = client.admin.deliveryLog({ subscriptionId: subscription.id });
+		expect(attempts.map((attempt) => attempt.outcome)).toEqual(['failed', 'failed', 'succeeded']);
 	});
 
 	it('counts a 3xx, a missed deadline and a refused connection as failures', async () => {
-		const redirecting = sandbox.admin.createSubscription({ url: receiver.url });
+		const redirecting = subscribe(receiver);
 		receiver.respondWith(() => 302);
-		const hanging = sandbox.admin.createSubscription({ url: other.url });
+		const hanging = subscribe(other);
 		other.respondWith(() => 'hang');
-		const refused = sandbox.admin.createSubscription({ url: 'http://127.0.0.1:9/unreachable' });
+		const refused = client.admin.createSubscription({ url: 'http://127.0.0.1:9/unreachable' });
 
 		await oneEventFor();
 
-		const first = (subscriptionId: string) => sandbox.admin.deliveryLog({ subscriptionId })[0];
-		expect(first(redirecting.id)).toMatchObject({
-			outcome: 'failed',
-			statusCode: 302,
-			failure: expect.stringMatching(/redirect/),
-		});
-		expect(first(hanging.id)).toMatchObject({
-			outcome: 'failed',
-			statusCode: null,
-			failure: `no response within ${DEADLINE_MS} ms`,
-		});
-		expect(first(refused.id)).toMatchObject({
-			outcome: 'failed',
-			failure: expect.stringMatching(/connection failed/),
-		});
-		for (const subscription of [redirecting, hanging, refused]) {
+		const first = (subscriptionId: string) => client.admin.deliveryLog({ subscriptionId })[0];
+		for (const [subscription, failure] of [
+			[redirecting, { statusCode: 302, failure: expect.stringMatching(/redirect/) }],
+			[hanging, { statusCode: null, failure: `no response within ${DEADLINE_MS} ms` }],
+			[refused, { failure: expect.stringMatching(/connection failed/) }],
+		] as const) {
+			expect(first(subscription.id)).toMatchObject({ outcome: 'failed', ...failure });
 			expect(first(subscription.id).nextAttemptAt).not.toBeNull();
 		}
 	});
@@ -189,53 +152,40 @@ describe('retries (6.5, 8)', () => {
 
 describe('subscriptions (6.1)', () => {
 	it("sends a group's events only to its group subscription when it has one", async () => {
-		const company = sandbox.admin.createSubscription({ url: receiver.url });
-		const east = sandbox.admin.createSubscription({
-			url: other.url,
-			groupProfileId: 'group-profile-east',
-		});
+		const company = subscribe(receiver);
+		const east = subscribe(other, { groupProfileId: 'group-profile-east' });
 
 		const eastCase = await oneEventFor(0);
 		const westCase = await oneEventFor(1);
 
-		expect(receiver.received.map((hook) => hook.json.eventObject.id)).toEqual([westCase.id]);
-		expect(other.received.map((hook) => hook.json.eventObject.id)).toEqual([eastCase.id]);
-		expect(
-			sandbox.admin.deliveryLog({ caseId: eastCase.id }).map((attempt) => attempt.subscriptionId),
-		).toEqual([east.id]);
-		expect(
-			sandbox.admin.deliveryLog({ caseId: westCase.id }).map((attempt) => attempt.subscriptionId),
-		).toEqual([company.id]);
+		const caseIds = (target: Receiver) => target.received.map((hook) => hook.json.eventObject.id);
+		expect(caseIds(receiver)).toEqual([westCase.id]);
+		expect(caseIds(other)).toEqual([eastCase.id]);
+		const subscriptionIds = (caseId: string) =>
+			client.admin.deliveryLog({ caseId }).map((attempt) => attempt.subscriptionId);
+		expect(subscriptionIds(eastCase.id)).toEqual([east.id]);
+		expect(subscriptionIds(westCase.id)).toEqual([company.id]);
 	});
 
 	it('delivers to several endpoints, each signing with its own secret, filtered by event type', async () => {
-		const first = sandbox.admin.createSubscription({ url: receiver.url });
-		const second = sandbox.admin.createSubscription({
-			url: other.url,
-			eventTypes: ['case.statuschange'],
-		});
-		sandbox.admin.createSubscription({ url: other.url, eventTypes: ['casedata.statuschange'] });
+		const first = subscribe(receiver);
+		const second = subscribe(other, { eventTypes: ['case.statuschange'] });
+		subscribe(other, { eventTypes: ['casedata.statuschange'] });
 		expect(first.secret).not.toBe(second.secret);
 
 		await oneEventFor();
 
 		expect(receiver.received).toHaveLength(1);
 		expect(other.received).toHaveLength(1);
-		new Webhook(first.secret).verify(
-			receiver.received[0].rawBody,
-			standardHeaders(receiver.received[0]),
-		);
-		new Webhook(second.secret).verify(
-			other.received[0].rawBody,
-			standardHeaders(other.received[0]),
-		);
+		verify(first.secret, receiver.received[0]);
+		verify(second.secret, other.received[0]);
 	});
 });
 
 describe('secret rotation (6.3)', () => {
 	it('signs with old and new secret until the rotation ends', async () => {
-		const created = sandbox.admin.createSubscription({ url: receiver.url });
-		const rotated = sandbox.admin.rotateSubscriptionSecret(created.id);
+		const created = subscribe(receiver);
+		const rotated = client.admin.rotateSubscriptionSecret(created.id);
 		expect(rotated.secret).not.toBe(created.secret);
 		expect(rotated.previousSecrets.map((previous) => previous.secret)).toEqual([created.secret]);
 
@@ -243,27 +193,21 @@ describe('secret rotation (6.3)', () => {
 		const [during] = receiver.received;
 		expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
 		for (const secret of [created.secret, rotated.secret]) {
-			expect(() =>
-				new Webhook(secret).verify(during.rawBody, standardHeaders(during)),
-			).not.toThrow();
+			expect(() => verify(secret, during)).not.toThrow();
 		}
 
-		sandbox.admin.endSecretRotation(created.id);
+		client.admin.endSecretRotation(created.id);
 		await oneEventFor();
 		const after = receiver.received[1];
-		expect(() =>
-			new Webhook(rotated.secret).verify(after.rawBody, standardHeaders(after)),
-		).not.toThrow();
-		expect(() =>
-			new Webhook(created.secret).verify(after.rawBody, standardHeaders(after)),
-		).toThrow();
+		expect(() => verify(rotated.secret, after)).not.toThrow();
+		expect(() => verify(created.secret, after)).toThrow();
 	});
 
 	it('drops the old secret by itself after 24 hours of sandbox time', async () => {
-		const created = sandbox.admin.createSubscription({ url: receiver.url });
-		sandbox.admin.rotateSubscriptionSecret(created.id);
-		await sandbox.admin.advanceClock(24 * 3600 + 1);
-		expect(sandbox.admin.listSubscriptions()[0].previousSecrets).toEqual([]);
+		const created = subscribe(receiver);
+		client.admin.rotateSubscriptionSecret(created.id);
+		await client.admin.advanceClock(24 * 3600 + 1);
+		expect(client.admin.listSubscriptions()[0].previousSecrets).toEqual([]);
 	});
 });
 
@@ -280,40 +224,28 @@ describe('legacy delivery (6.6)', () => {
 	}
 
 	it('is off by default; when on, signs with the legacy header and carries username / password in the body', async () => {
-		const legacy = sandbox.admin.createSubscription({
-			url: receiver.url,
-			scheme: 'legacy',
-			username: 'hook-user',
-			password: 'hook-pass',
-		});
+		const credentials = { username: 'hook-user', password: 'hook-pass' };
+		const legacy = subscribe(receiver, { scheme: 'legacy', ...credentials });
 		expect(legacy.secret).not.toMatch(/^whsec_/);
 		await oneEventFor();
 		expect(receiver.received).toHaveLength(0);
 
-		sandbox.admin.updateWebhookSettings({ legacyEnabled: true });
+		client.admin.updateWebhookSettings({ legacyEnabled: true });
 		await oneEventFor();
 		const [hook] = receiver.received;
 		verifyLegacy(hook, legacy.secret, 'sandbox-signature');
 		expect(hook.headers['webhook-signature']).toBeUndefined();
-		expect(hook.json).toMatchObject({
-			event: 'case.statuschange',
-			username: 'hook-user',
-			password: 'hook-pass',
-		});
-		expect(JSON.stringify(sandbox.admin.deliveryLog())).not.toContain('hook-pass');
+		expect(hook.json).toMatchObject({ event: 'case.statuschange', ...credentials });
+		expect(JSON.stringify(client.admin.deliveryLog())).not.toContain('hook-pass');
 
-		sandbox.admin.updateWebhookSettings({ legacyHeaderName: 'acme-signature' });
+		client.admin.updateWebhookSettings({ legacyHeaderName: 'acme-signature' });
 		await oneEventFor();
 		verifyLegacy(receiver.received[1], legacy.secret, 'acme-signature');
 	});
 
 	it('migrates legacy endpoints once; with both systems on each event arrives twice', async () => {
-		const legacy = sandbox.admin.createSubscription({
-			url: receiver.url,
-			scheme: 'legacy',
-			password: 'p',
-		});
-		const migration = sandbox.admin.migrateLegacySubscriptions();
+		const legacy = subscribe(receiver, { scheme: 'legacy', password: 'p' });
+		const migration = client.admin.migrateLegacySubscriptions();
 		expect(migration.created).toHaveLength(1);
 		expect(migration.created[0]).toMatchObject({
 			scheme: 'standard',
@@ -322,20 +254,20 @@ describe('legacy delivery (6.6)', () => {
 			password: null,
 		});
 		expect(migration.created[0].secret).toMatch(/^whsec_/);
-		expect(sandbox.admin.migrateLegacySubscriptions()).toEqual({ created: [], alreadyMigrated: 1 });
-		expect(sandbox.admin.listSubscriptions()).toHaveLength(2);
+		expect(client.admin.migrateLegacySubscriptions()).toEqual({ created: [], alreadyMigrated: 1 });
+		expect(client.admin.listSubscriptions()).toHaveLength(2);
 
-		sandbox.admin.updateWebhookSettings({ legacyEnabled: true, standardEnabled: true });
+		client.admin.updateWebhookSettings({ legacyEnabled: true, standardEnabled: true });
 		await oneEventFor();
 		expect(receiver.received).toHaveLength(2);
 		const standard = receiver.received.find((hook) => hook.headers['webhook-signature'])!;
 		const old = receiver.received.find((hook) => hook.headers['sandbox-signature'])!;
-		new Webhook(migration.created[0].secret).verify(standard.rawBody, standardHeaders(standard));
+		verify(migration.created[0].secret, standard);
 		verifyLegacy(old, legacy.secret, 'sandbox-signature');
 		expect(standard.json.messageId).toBe(old.json.messageId);
 		expect(standard.json.password).toBeUndefined();
 
-		sandbox.admin.updateWebhookSettings({ standardEnabled: false });
+		client.admin.updateWebhookSettings({ standardEnabled: false });
 		await oneEventFor();
 		expect(
 			receiver.received.slice(2).map((hook) => Boolean(hook.headers['sandbox-signature'])),
@@ -345,54 +277,45 @@ describe('legacy delivery (6.6)', () => {
 
 describe('delivery quirks (6.5)', () => {
 	it('duplicate: a successful delivery arrives twice with the same webhook-id', async () => {
-		sandbox.admin.createSubscription({ url: receiver.url, quirks: { duplicate: true } });
+		subscribe(receiver, { quirks: { duplicate: true } });
 		await oneEventFor();
 		expect(receiver.received).toHaveLength(2);
-		expect(receiver.received[0].headers['webhook-id']).toBe(
-			receiver.received[1].headers['webhook-id'],
-		);
-		expect(sandbox.admin.deliveryLog().map((attempt) => attempt.duplicate)).toEqual([false, true]);
+		const [delivery, again] = receiver.received;
+		expect(delivery.headers['webhook-id']).toBe(again.headers['webhook-id']);
+		expect(client.admin.deliveryLog().map((attempt) => attempt.duplicate)).toEqual([false, true]);
 	});
 
 	it('out of order: each message is delivered after the one that follows it', async () => {
-		const subscription = sandbox.admin.createSubscription({
-			url: receiver.url,
-			eventTypes: ['case.statuschange'],
-		});
-		sandbox.admin.updateSubscription(subscription.id, { quirks: { outOfOrder: true } });
+		const subscription = subscribe(receiver, { eventTypes: ['case.statuschange'] });
+		client.admin.updateSubscription(subscription.id, { quirks: { outOfOrder: true } });
 		const created = await oneEventFor();
 		expect(receiver.received).toHaveLength(0);
 
-		sandbox.admin.advanceCase(created.id);
-		await sandbox.admin.idle();
+		client.admin.advanceCase(created.id);
+		await client.admin.idle();
 		expect(receiver.received.map((hook) => hook.json.eventObject.secondaryStatus)).toEqual([
 			'Authorization in Progress',
 			'Waiting for Authorization',
 		]);
 
-		sandbox.admin.advanceCase(created.id);
-		await sandbox.admin.advanceClock(60);
+		client.admin.advanceCase(created.id);
+		await client.admin.advanceClock(60);
 		expect(receiver.received.at(-1)!.json.eventObject.secondaryStatus).toBeNull();
 	});
 });
 
 describe('deliveries that never arrive (6.5: missed events)', () => {
 	it('fails every attempt of a chosen message without reaching the endpoint, retries included', async () => {
-		const subscription = sandbox.admin.createSubscription({ url: receiver.url });
+		const subscription = subscribe(receiver);
 		const first = await oneEventFor();
-		const [delivered] = sandbox.admin.deliveryLog({ caseId: first.id });
+		const [delivered] = client.admin.deliveryLog({ caseId: first.id });
 		expect(delivered.outcome).toBe('succeeded');
 
-		const body = caseBody();
-		sandbox.admin.scriptCandidate((body.candidate as { email: string }).email, { holdAtStep: 1 });
-		sandbox.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
-		const missed = await createCase(sandbox, await tokenFor(sandbox, 0), body);
-		await sandbox.admin.idle();
-		await sandbox.admin.advanceClock(
-			WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0) + 3600,
-		);
+		client.admin.injectDeliveryFault({ subscriptionId: subscription.id, dropRate: 1 });
+		const missed = await oneEventFor();
+		await client.admin.advanceClock(ALL_RETRIES_SECONDS + 3600);
 
-		const attempts = sandbox.admin.deliveryLog({ caseId: missed.id });
+		const attempts = client.admin.deliveryLog({ caseId: missed.id });
 		expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 		expect(
 			attempts.every(
@@ -418,17 +341,17 @@ describe('deliveries that never arrive (6.5: missed events)', () => {
 	});
 
 	it('drops named messages; refuses rules without a choice or with a bad rate; is managed over HTTP', async () => {
-		const named = sandbox.admin.injectDeliveryFault({ messageIds: ['msg_x'] });
+		const named = client.admin.injectDeliveryFault({ messageIds: ['msg_x'] });
 		expect(named).toMatchObject({ dropRate: 0, messageIds: ['msg_x'], subscriptionId: null });
-		expect(() => sandbox.admin.injectDeliveryFault({})).toThrow(/dropRate or messageIds/);
-		expect(() => sandbox.admin.injectDeliveryFault({ dropRate: 2 })).toThrow(
+		expect(() => client.admin.injectDeliveryFault({})).toThrow(/dropRate or messageIds/);
+		expect(() => client.admin.injectDeliveryFault({ dropRate: 2 })).toThrow(
 			/dropRate must be a number from 0 to 1/,
 		);
-		const overHttp = await adminCall(sandbox, 'POST', '/webhooks/faults', { dropRate: 0.5 });
+		const overHttp = await client.adminCall('POST', '/webhooks/faults', { dropRate: 0.5 });
 		expect(overHttp.status).toBe(200);
-		expect((await adminCall(sandbox, 'GET', '/webhooks/faults')).body).toHaveLength(2);
-		await adminCall(sandbox, 'DELETE', '/webhooks/faults');
-		expect(sandbox.admin.listDeliveryFaults()).toEqual([]);
+		expect((await client.adminCall('GET', '/webhooks/faults')).body).toHaveLength(2);
+		await client.adminCall('DELETE', '/webhooks/faults');
+		expect(client.admin.listDeliveryFaults()).toEqual([]);
 	});
 });
 
@@ -436,14 +359,14 @@ describe('admin HTTP interface', () => {
 	it('creates a subscription, advances the clock and reads the delivery log over HTTP', async () => {
 		receiver.respondWith(() => 500);
 		const subscription = (
-			await adminCall(sandbox, 'POST', '/webhooks/subscriptions', { url: receiver.url })
+			await client.adminCall('POST', '/webhooks/subscriptions', { url: receiver.url })
 		).body;
 		expect(subscription.secret).toMatch(/^whsec_/);
 		await oneEventFor();
-		await adminCall(sandbox, 'POST', '/clock/advance', { seconds: 5 });
+		await client.adminCall('POST', '/clock/advance', { seconds: 5 });
 
 		const log = (
-			await adminCall(sandbox, 'GET', `/webhooks/deliveries?subscriptionId=${subscription.id}`)
+			await client.adminCall('GET', `/webhooks/deliveries?subscriptionId=${subscription.id}`)
 		).body;
 		expect(log.map((attempt: { attempt: number }) => attempt.attempt)).toEqual([1, 2]);
 	});
