@@ -20,6 +20,7 @@ import { webhookSecrets, type WebhookSecrets } from './secretCache';
 import { handsOffToWebhook } from './handoff';
 
 /** The trigger's settings and secrets (held between deliveries: secretCache.ts), checked at activation. */
+
 const secretValue = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 function verificationConfig(

@@ -21,6 +21,7 @@ import { nodeMemory } from './activation';
  * retries and the other delivery system's copy start nothing); remembered and saved once n8n has started its
  * execution, and only then answered (docs/trigger-state.md).
  */
+
 /** Answers on the response object and starts no execution. */
 function refuse(
 	context: IWebhookFunctions,

@@ -2,7 +2,11 @@
  * Deliveries as the provider (and the sandbox) sends them, signed with the sandbox's own signing code
  * (nodes/shared/webhookSignature), for the suites that post to the trigger themselves.
  */
-import { signLegacyWebhook, signStandardWebhook } from '../../nodes/shared/webhookSignature';
+import {
+	signLegacyWebhook,
+	signStandardWebhook,
+	type StandardWebhookInput,
+} from '../../nodes/shared/webhookSignature';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -88,3 +92,35 @@ export function caseCompletedBody(
 		},
 	});
 }
+
+/** A Standard Webhooks delivery as verifyStandardWebhook takes it (the verifier's own tests). */
+export type SignedDelivery = StandardWebhookInput & {
+	webhookId: string;
+	webhookTimestamp: string;
+	webhookSignature: string;
+};
+
+/** `rawBody` signed with `secret` at `timestampSeconds`, received at `nowSeconds` (by default that instant). */
+export function signedDelivery(
+	secret: string,
+	webhookId: string,
+	timestampSeconds: number,
+	rawBody: Buffer | string,
+	nowSeconds = timestampSeconds,
+): SignedDelivery {
+	return {
+		rawBody,
+		webhookId,
+		webhookTimestamp: String(timestampSeconds),
+		webhookSignature: signStandardWebhook(secret, webhookId, timestampSeconds, rawBody),
+		secrets: [secret],
+		nowSeconds,
+	};
+}
+
+/** The `webhook-id`, `webhook-timestamp` and `webhook-signature` headers of a delivery. */
+export const headersOf = (delivery: SignedDelivery): Record<string, string> => ({
+	'webhook-id': delivery.webhookId,
+	'webhook-timestamp': delivery.webhookTimestamp,
+	'webhook-signature': delivery.webhookSignature,
+});

@@ -200,14 +200,14 @@ async function look(watcher: TriggerHarness, runner = watcher): Promise<void> {
 }
 
 /** A case.statuschange signed with the endpoint's secret now, as the provider sends it. */
-function signedDelivery(subscription: Subscription, messageId: string, caseId: string) {
+function providerDelivery(subscription: Subscription, messageId: string, caseId: string) {
 	const body = caseCompletedBody(messageId, caseId);
 	return { headers: signedHeaders(subscription.secret, messageId, body), body };
 }
 
 /** One signed delivery per name: message `msg_<name>` about case `case-<name>` (`_` written `-`). */
 const signedDeliveries = (subscription: Subscription, ...names: string[]) =>
-	names.map((id) => signedDelivery(subscription, `msg_${id}`, `case-${id.replace(/_/g, '-')}`));
+	names.map((id) => providerDelivery(subscription, `msg_${id}`, `case-${id.replace(/_/g, '-')}`));
 
 /** Delivers `delivery` to the harness directly, with the receiver's clock moved by `shiftMs`. */
 async function deliverAt(harness: TriggerHarness, delivery: IncomingDelivery, shiftMs: number) {
@@ -456,7 +456,7 @@ describe('duplicates', () => {
 
 	it('runs once when copies of one delivery arrive at the same moment', async () => {
 		const { harness, receiver, subscription } = await scenario();
-		const delivery = signedDelivery(subscription, 'msg_concurrent', 'case-x');
+		const delivery = providerDelivery(subscription, 'msg_concurrent', 'case-x');
 		const post = async () => (await fetch(receiver.url, { method: 'POST', ...delivery })).status;
 		const statuses = await Promise.all(Array.from({ length: 6 }, post));
 		expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
@@ -497,7 +497,7 @@ describe('duplicates', () => {
 	it('saves every delivery again with the next one started after concurrent requests saved in the wrong order', async () => {
 		const { harness, subscription } = await scenario();
 		const [first, second, third] = ['first', 'second', 'third'].map((name, index) =>
-			signedDelivery(subscription, `msg_${name}`, `case-${index + 1}`),
+			providerDelivery(subscription, `msg_${name}`, `case-${index + 1}`),
 		);
 
 		// Both load the same static data; the first starts first but its save lands last.
@@ -675,7 +675,7 @@ describe('Fetch Latest Case', () => {
 	it('never runs an event zero times: a copy arriving while the first is being handled is a duplicate, and the first still runs', async () => {
 		const { harness, subscription } = await withApi();
 		slowGets('/case/id/', 500, 1);
-		const delivery = signedDelivery(subscription, 'msg_while_pending', 'case-missing');
+		const delivery = providerDelivery(subscription, 'msg_while_pending', 'case-missing');
 		expect((await harness.handle(delivery)).statusCode).toBe(200);
 		await expectDuplicate(harness, delivery);
 		await harness.idle();

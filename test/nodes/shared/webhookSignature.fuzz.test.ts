@@ -21,7 +21,7 @@ import {
 	type VerificationResult,
 } from '../../../nodes/shared/webhookSignature';
 import { RUNS, assertLinear, hex, prefixed, runs, stringOf } from '../../helpers/fuzzSettings';
-import { headersOf, signedDelivery } from '../../helpers/signedDelivery';
+import { headersOf, signedDelivery } from '../../helpers/deliveries';
 
 const NOW_SECONDS = 1_760_000_000;
 const NOW_MS = NOW_SECONDS * 1000 + 123;

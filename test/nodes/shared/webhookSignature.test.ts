@@ -23,7 +23,7 @@ import {
 	type LegacyWebhookInput,
 	type StandardWebhookInput,
 } from '../../../nodes/shared/webhookSignature';
-import { headersOf, signedDelivery } from '../../helpers/signedDelivery';
+import { headersOf, signedDelivery } from '../../helpers/deliveries';
 
 // The reference suites' fixtures.
 const REFERENCE_SECRET = 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
