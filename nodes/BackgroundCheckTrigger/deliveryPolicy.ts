@@ -126,16 +126,17 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			node.save();
 			return acknowledgeWithoutRun(unwantedStatus);
 		}
-		let started = false;
+		let answered: ((saved: boolean) => void) | undefined;
+		let finished = false;
+		const response = this.getResponseObject();
+		response.once('finish', () => (finished = true));
 		// n8n answers 5xx without asking for the answer when it could not start the execution: a copy may run.
-		this.getResponseObject().once('close', () => {
-			if (!started) claim.release();
-		});
+		// Otherwise it saved static data before answering; the execution's first step waits for this.
+		response.once('close', () => (answered ? answered(finished) : claim.release()));
 		// No API call before the answer: "Fetch Latest Case" runs in the execution (latestCase.ts).
 		return startExecution(item, () => {
-			started = true;
 			const nowSeconds = Math.floor(Date.now() / 1000);
-			claim.start(nowSeconds);
+			answered = claim.start(nowSeconds);
 			// As the watchdog's own run: a later delivery of the change, with an older modStamp, is covered.
 			if (found) node.memory.record(change, nowSeconds, { found: true });
 			node.save();

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../shared/transport';
 import { nodeMemory } from './activation';
@@ -19,7 +20,8 @@ import { caseIdOf, changeOf, type EventSource } from './event';
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const runs = this.getMode() === 'manual' ? items.map(() => true) : rememberExecuted(this, items);
+	const runs =
+		this.getMode() === 'manual' ? items.map(() => true) : await rememberExecuted(this, items);
 	const fetch = this.getNodeParameter('fetchLatestCase', 0, false) === true;
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -46,21 +48,45 @@ const eventOf = (json: IDataObject) => ({
 	eventObject: (json.eventObject ?? {}) as IDataObject,
 });
 
+const ANSWER_WAITS = 30;
+
+/**
+ * Waits until n8n has answered the delivery that started this change, when this process handled it: n8n
+ * saves the event first, and an execution that ended before that save could run again after a stop.
+ * False when the save is not known to have happened: this execution saves instead.
+ */
+async function deliverySaved(answer: Promise<boolean> | undefined): Promise<boolean> {
+	for (let waited = 0; answer && waited < ANSWER_WAITS; waited++) {
+		const saved = await Promise.race([answer, sleep(1000).then(() => undefined)]);
+		if (saved !== undefined) return saved;
+	}
+	return answer === undefined;
+}
+
 /** Remembers each item's event; false for an item that runs no further. */
-function rememberExecuted(context: IExecuteFunctions, items: INodeExecutionData[]): boolean[] {
+async function rememberExecuted(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<boolean[]> {
 	const node = nodeMemory(context);
 	const nowSeconds = Math.floor(Date.now() / 1000);
 	let save = false;
-	const runs = items.map(({ json }) => {
+	const runs: boolean[] = [];
+	for (const { json } of items) {
 		const found = (json.source as EventSource) === 'reconciliation';
 		const change = changeOf(eventOf(json));
+		if (!(await deliverySaved(node.memory.answerOf(change)))) save = true;
 		// A watchdog's emit carries no delivery ID; a change handed to the webhook URL carries its request's.
-		const origin = found && json.deliveryId == null ? node.memory.originOfFound(change) : 'ours';
+		const origin =
+			found && json.deliveryId == null
+				? node.memory.originOfFound(change)
+				: found
+					? 'ours'
+					: node.memory.originOfDelivery(change);
 		if (origin !== 'ours') save = true;
-		if (origin === 'known') return false;
-		if (node.memory.record(change, nowSeconds, { found })) save = true;
-		return true;
-	});
+		if (origin !== 'known' && node.memory.record(change, nowSeconds, { found })) save = true;
+		runs.push(origin !== 'known');
+	}
 	if (save && node.memory.readsSavedMemory) node.save();
 	return runs;
 }

@@ -56,8 +56,11 @@ export interface Change {
 }
 
 export interface Claim {
-	/** The execution exists: remember the event. */
-	start(nowSeconds: number): void;
+	/**
+	 * The execution exists: remember the event. Returns what to call once n8n has answered the delivery (it
+	 * saves first; `saved` false when the connection closed without the answer).
+	 */
+	start(nowSeconds: number): (saved: boolean) => void;
 	/** No execution was started (filtered out, or n8n failed to start it): a copy may run. */
 	release(): void;
 }
@@ -127,6 +130,9 @@ export class TriggerMemory {
 		string,
 		{ openedAt: number; settled: Promise<void>; found: boolean }
 	>();
+
+	/** Event hash → the answer of the delivery that started it, until n8n sends it ({@link answerOf}). */
+	private readonly unanswered = new Map<string, Promise<boolean>>();
 
 	/** Subject hash → what is known of it, least recently changed first. */
 	private readonly subjects = new Map<string, Subject>();
@@ -223,12 +229,36 @@ export class TriggerMemory {
 				start: (nowSeconds) => {
 					this.record(change, nowSeconds, { dropOlder });
 					close();
+					let answer!: (saved: boolean) => void;
+					const answered = new Promise<boolean>((resolve) => (answer = resolve));
+					this.unanswered.set(hash, answered);
+					return (saved) => {
+						if (this.unanswered.get(hash) === answered) this.unanswered.delete(hash);
+						answer(saved);
+					};
 				},
 				release: () => {
 					close();
 				},
 			},
 		};
+	}
+
+	/**
+	 * The answer of the delivery that started this change, until n8n sends it: whether n8n saved the event.
+	 * The execution's first step waits for it, so that no execution ends before its event is saved.
+	 */
+	answerOf(change: Change): Promise<boolean> | undefined {
+		return this.unanswered.get(hashKey(change.key));
+	}
+
+	/**
+	 * For the first step of a delivery's execution: `known` when a watchdog of this memory ran the change or
+	 * is starting it meanwhile (n8n ran the delivery's row at its start, after a look had found the change).
+	 */
+	originOfDelivery(change: Change): 'ours' | 'known' {
+		const open = claimNames(change).map((name) => this.claims.get(name));
+		return open.some((claim) => claim?.found) || this.isCovered(change) ? 'known' : 'ours';
 	}
 
 	/**

@@ -11,12 +11,16 @@
  *   right after the insert, inside `ActiveExecutions.add`)
  * - beforeSave: `WorkflowStaticDataService.saveStaticData` is called with changed static data
  * - afterSave: that save has been written
+ *
+ * BGC_CRASH_HOLD_MS holds n8n that long at the step before it is killed (the other requests and the
+ * execution go on meanwhile), as a slow database would.
  */
 const fs = require('node:fs');
 const Module = require('node:module');
 
 const point = process.env.BGC_CRASH_POINT;
 const armFile = process.env.BGC_CRASH_ARM_FILE;
+const holdMs = Number(process.env.BGC_CRASH_HOLD_MS) || 0;
 
 function fireIfArmed(step) {
 	if (step !== point || !armFile || !fs.existsSync(armFile)) return;
@@ -33,6 +37,8 @@ function wrap(prototype, method, before, after, applies = () => true) {
 	if (typeof original !== 'function' || original.crashPointWrapped) return;
 	const wrapped = async function (...args) {
 		const step = applies(...args);
+		if (step && before === point && holdMs > 0 && armFile && fs.existsSync(armFile))
+			await new Promise((resolve) => setTimeout(resolve, holdMs));
 		if (step && before) fireIfArmed(before);
 		const result = await original.apply(this, args);
 		if (step && after) fireIfArmed(after);

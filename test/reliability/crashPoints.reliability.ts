@@ -29,12 +29,13 @@ const PRELOAD = path.resolve(__dirname, '..', 'helpers', 'n8nCrashPoint.cjs');
 
 type Point = 'afterInsert' | 'afterRunning' | 'beforeSave' | 'afterSave';
 
-async function killAt(point: Point) {
+async function killAt(point: Point, holdMs = 0) {
 	const armFile = path.join(os.tmpdir(), `bgc-crash-${point}-${randomUUID()}`);
 	const env = {
 		NODE_OPTIONS: `--require ${PRELOAD}`,
 		BGC_CRASH_POINT: point,
 		BGC_CRASH_ARM_FILE: armFile,
+		BGC_CRASH_HOLD_MS: String(holdMs),
 	};
 	let n8n: TestN8n = await startTestN8n(`crash-${point}`, { env, readyTimeoutMs: READY_MS });
 	try {
@@ -136,4 +137,12 @@ describe('n8n killed at each step of a delivery, then the provider retries', () 
 			expect(PROMISED).toContainEqual(statuses);
 		}, 600_000);
 	}
+
+	test('the save held 3 s, then n8n killed before it: the execution had not ended (it waits for the save)', async () => {
+		const statuses = await killAt('beforeSave', 3000);
+		process.stderr.write(
+			`[crash point] n8n ${process.env.BGC_N8N_RUNTIME ?? 'oldest'} killed at beforeSave held 3 s: executions ${JSON.stringify(statuses)}\n`,
+		);
+		expect(statuses).toEqual(['crashed', 'success']);
+	}, 600_000);
 });

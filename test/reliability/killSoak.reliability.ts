@@ -106,11 +106,13 @@ test(`n8n killed ${CYCLES} times at random moments while deliveries stream in: n
 		};
 
 		const counts = { cycles: 0, sigkill: 0, graceful: 0 };
+		const stoppedAt: string[] = [];
 		for (let cycle = 0; cycle < CYCLES; cycle++) {
 			newEvents(NEW_EVENTS_PER_CYCLE);
 			const killAfterMs = 50 + Math.floor(random() * 1500);
 			const sending = sendPass(Date.now() + 30_000);
 			await sleep(killAfterMs);
+			stoppedAt.push(new Date().toISOString());
 			if (cycle % 2 === 0) {
 				await n8n.kill();
 				counts.sigkill++;
@@ -161,6 +163,18 @@ test(`n8n killed ${CYCLES} times at random moments while deliveries stream in: n
 		process.stderr.write(
 			`[kill soak] ${JSON.stringify({ ...counts, events: events.length, executions: executions.length, byStatus: Object.fromEntries(statuses), crashedUnread: (byMessage.get('undefined') ?? []).length, eventsStartedTwice: events.filter(({ messageId }) => (byMessage.get(messageId)?.length ?? 0) > 1).length, lost: lost.length, doubled: doubled.length })}\n`,
 		);
+		for (const { messageId } of doubled)
+			process.stderr.write(
+				`[kill soak] doubled ${messageId} (n8n stopped at ${stoppedAt.join(', ')}): ${JSON.stringify(
+					(byMessage.get(messageId) ?? []).map(({ id, status, mode, startedAt, stoppedAt }) => ({
+						id,
+						status,
+						mode,
+						startedAt,
+						stoppedAt,
+					})),
+				)}\n`,
+			);
 		expect(lost.map(({ messageId }) => messageId)).toEqual([]);
 		expect(doubled.map(({ messageId }) => messageId)).toEqual([]);
 		// Every execution belongs to one of the events sent, but those n8n crashed before it saved their data

@@ -18,7 +18,7 @@
  * and a change whose two executions were admitted by the two versions in the moment of n8n's Update (one
  * version's request or look began before it, the other's after it; they share no memory).
  *
- * SIM_RUNS sets the number of schedules (default 2,000 in npm test); `npm run soak:simulation` runs far more.
+ * SIM_RUNS sets the number of schedules (default 20,000 in npm test); `npm run soak:simulation` runs far more.
  */
 import * as fc from 'fast-check';
 
@@ -29,7 +29,7 @@ import {
 	type Claim,
 } from '../../../nodes/BackgroundCheckTrigger/memory';
 
-const RUNS = Math.max(1, Number(process.env.SIM_RUNS) || 2_000);
+const RUNS = Math.max(1, Number(process.env.SIM_RUNS) || 20_000);
 const SEED = process.env.SIM_SEED === undefined ? undefined : Number(process.env.SIM_SEED);
 
 interface StatusChange {
@@ -50,8 +50,10 @@ interface Row {
 	stopped?: boolean;
 	/** When the request or look that admitted it began to be handled by its version (a delivery's load, a look). */
 	handledFrom: number;
-	/** The version of the package that admitted it (counted up by each Update), and when n8n loaded it. */
-	version: { index: number; loadedAt: number };
+	/** The memory that admitted it (a new one at each start and each Update), and when n8n loaded it. */
+	version: Version;
+	/** The memory its first step ran in. */
+	ranBy?: Version;
 }
 
 /** One execution n8n runs: the trigger's first step, then the end that saves static data. */
@@ -72,10 +74,19 @@ interface Request {
 	step: 'load' | 'webhook' | 'insert' | 'running' | 'answerRead' | 'save' | 'answer';
 	loaded?: string;
 	claim?: Claim;
+	/** Called once n8n has answered (after its save): the execution's first step waits for it. */
+	answered?: (saved: boolean) => void;
 	copy?: string;
 	row?: Row;
 	outcome?: 'started' | 'acknowledged';
 	failRun?: boolean;
+}
+
+/** A memory: each start of n8n makes one, and so does an Update (`byUpdate`), within the same run of n8n. */
+interface Version {
+	index: number;
+	loadedAt: number;
+	byUpdate: boolean;
 }
 
 const CASES = ['c1', 'c2'];
@@ -97,7 +108,7 @@ class Simulation {
 	up = true;
 	recorded = false;
 	/** The version of the package each memory belongs to. */
-	readonly versions = new Map<TriggerMemory, { index: number; loadedAt: number }>();
+	readonly versions = new Map<TriggerMemory, Version>();
 
 	constructor() {
 		this.versionOf(this.memory);
@@ -199,7 +210,7 @@ class Simulation {
 				request.step = 'answerRead';
 				return;
 			case 'answerRead':
-				request.claim!.start(this.now);
+				request.answered = request.claim!.start(this.now);
 				request.copy = request.memory!.serialize();
 				request.outcome = 'started';
 				request.step = 'save';
@@ -209,6 +220,7 @@ class Simulation {
 				request.step = 'answer';
 				return;
 			case 'answer':
+				request.answered?.(true);
 				request.target.acknowledged = true;
 				this.finish(request);
 		}
@@ -247,9 +259,14 @@ class Simulation {
 		if (execution.step === 'execute') {
 			const { memory } = this;
 			const { row } = execution;
+			// latestCase.ts waits for the answer of the delivery that started it in this memory.
+			if (memory.answerOf(row.change)) return;
 			memory.absorb(execution.loaded, this.now, { executionCopy: true });
-			const origin = row.found ? memory.originOfFound(row.change) : 'ours';
+			const origin = row.found
+				? memory.originOfFound(row.change)
+				: memory.originOfDelivery(row.change);
 			row.stopped = origin === 'known';
+			row.ranBy = this.versionOf(memory);
 			const news = !row.stopped && memory.record(row.change, this.now, { found: row.found });
 			if ((news || origin !== 'ours') && memory.readsSavedMemory)
 				execution.copy = memory.serialize();
@@ -293,9 +310,9 @@ class Simulation {
 		}
 	}
 
-	versionOf(memory: TriggerMemory): { index: number; loadedAt: number } {
+	versionOf(memory: TriggerMemory, byUpdate = false): Version {
 		if (!this.versions.has(memory))
-			this.versions.set(memory, { index: this.versions.size, loadedAt: this.now });
+			this.versions.set(memory, { index: this.versions.size, loadedAt: this.now, byUpdate });
 		return this.versions.get(memory)!;
 	}
 
@@ -307,7 +324,7 @@ class Simulation {
 		// One Update per run of n8n: each further one adds a version whose memory the others cannot see either.
 		if (!this.up || this.memory !== this.watchdog.memory) return;
 		this.memory = new TriggerMemory();
-		this.versionOf(this.memory);
+		this.versionOf(this.memory, true);
 	}
 
 	/** Activation (activation.ts checkExists, then watchdogSchedule.ts): what the process holds is saved. */
@@ -490,6 +507,12 @@ interface Counts {
 	 * and its execution had not saved it yet when the new one, which shares no memory with it, admitted it.
 	 */
 	acrossUpdate: number;
+	/**
+	 * Emitted by the old version's watchdog, its first step run by the new one after an Update: saved by
+	 * neither memory until the new version's next delivery or look; n8n stopped before that, and after the
+	 * restart it ran again.
+	 */
+	oldWatchdogThenStop: number;
 	/** Executions whose first step output nothing: another version's watchdog emitted a change that had run. */
 	stoppedAtTrigger: number;
 	lost: number;
@@ -511,6 +534,7 @@ function count(
 		else if (rows.length >= 2 && rows.length - crashed <= 1) counts.crashedThenRetried++;
 		else if (rows.length === 0 && collapsedInto(simulation, change)) counts.collapsed++;
 		else if (inFlightAcrossUpdate(rows)) counts.acrossUpdate++;
+		else if (ranByOldWatchdogThenStopped(simulation, rows)) counts.oldWatchdogThenStop++;
 		else {
 			if (rows.length === 0) counts.lost++;
 			else counts.doubled++;
@@ -521,13 +545,31 @@ function count(
 }
 
 /**
- * Two executions admitted by two versions of the package: the older version began handling its one before
- * n8n loaded the newer (an Update), which did not know of it.
+ * Two executions admitted by two versions of the package in one run of n8n: the older version began handling
+ * its one before n8n loaded the newer (an Update), which did not know of it. (A restart's memory is not one:
+ * it reads what was saved.)
  */
 function inFlightAcrossUpdate(rows: Row[]): boolean {
 	if (rows.length !== 2) return false;
 	const [older, newer] = [...rows].sort((a, b) => a.version.index - b.version.index);
-	return older.version.index < newer.version.index && older.handledFrom < newer.version.loadedAt;
+	return (
+		newer.version.byUpdate &&
+		older.version.index === newer.version.index - 1 &&
+		older.handledFrom < newer.version.loadedAt
+	);
+}
+
+function ranByOldWatchdogThenStopped(simulation: Simulation, rows: Row[]): boolean {
+	if (rows.length !== 2) return false;
+	const [older, newer] = [...rows].sort((a, b) => a.id - b.id);
+	const ranBy = older.ranBy;
+	return (
+		older.found &&
+		ranBy !== undefined &&
+		ranBy.byUpdate &&
+		ranBy.index === older.version.index + 1 &&
+		newer.version.index > ranBy.index
+	);
 }
 
 /** A later change of the same subject to the same status, which the watchdog ran with a newer modStamp. */
@@ -550,6 +592,7 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 			crashedThenRetried: 0,
 			collapsed: 0,
 			acrossUpdate: 0,
+			oldWatchdogThenStop: 0,
 			stoppedAtTrigger: 0,
 			lost: 0,
 			doubled: 0,
@@ -585,9 +628,40 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 		return rows.map(({ status, stopped }) => (stopped ? 'stopped at the trigger' : status));
 	};
 
+	it('lets no execution end before n8n saved its event: stopped in between, it is crashed and the retry runs', () => {
+		// The answer has been read; n8n would save, then answer. Without the first step's wait the execution
+		// ends here, and the retry after the stop runs the event a second time.
+		const request: Command = { kind: 'request', index: 0 };
+		const execution: Command = { kind: 'execution', index: 0 };
+		expect(
+			executionsOf([
+				...stoppedAfterInsert.slice(0, -1),
+				request,
+				request,
+				execution,
+				execution,
+				{ kind: 'crash' },
+			]),
+		).toEqual(['crashed', 'success']);
+	});
+
 	it('reaches the crash points it claims to cover: a stop between insert and answer, and a failed run', () => {
 		// n8n runs the row at its next start and the trigger's first step remembers it; the retry is a duplicate.
 		expect(executionsOf(stoppedAfterInsert)).toEqual(['success']);
+	});
+
+	it('runs a change once when the first look after a start finds it before the row n8n runs at start-up has its first step', () => {
+		// The delivery's run failed after the insert (n8n stopping): the row is left new, and n8n runs it at its
+		// next start; the look comes first and emits the change; the row's first step then outputs nothing.
+		expect(
+			executionsOf([
+				{ kind: 'change', caseIndex: 0, statusOnly: false },
+				{ kind: 'deliver', index: 0, failRun: true },
+				...Array<Command>(4).fill({ kind: 'request', index: 0 }),
+				{ kind: 'start', newRowsCrashed: false, recoveredFirst: false },
+				{ kind: 'look' },
+			]),
+		).toEqual(['stopped at the trigger', 'success']);
 	});
 
 	it('saves what an execution run at start-up remembered before n8n can stop again', () => {

@@ -106,6 +106,21 @@ describe('TriggerMemory', () => {
 			expect(worker.originOfFound(edited)).toBe('new');
 			expect(worker.originOfFound(delivered)).toBe('known');
 		});
+
+		it("originOfDelivery: a delivery's execution is known only while a watchdog here claims its change, or once one ran it", () => {
+			run(memory, delivered);
+			expect(memory.originOfDelivery(delivered)).toBe('ours');
+			const watchdog = expectOutcome(
+				'admitted',
+				memory.admit(at('C', '2026-01-01T00:00:02.000Z'), false, NOW, { found: true }),
+			).claim;
+			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:01.500Z'))).toBe('known');
+			watchdog.release();
+			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:01.500Z'))).toBe('ours');
+			memory.record(at('C', '2026-01-01T00:00:02.000Z'), NOW, { found: true });
+			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:01.500Z'))).toBe('known');
+			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:03.000Z'))).toBe('ours');
+		});
 	});
 
 	it('admits an event once and calls any later copy a duplicate', () => {
@@ -151,6 +166,20 @@ describe('TriggerMemory', () => {
 		claim(memory, 'case:2', false, NOW + CLAIM_SECONDS);
 		stale.release();
 		expect(outcome(memory, 'case:2', false, NOW + CLAIM_SECONDS)).toBe('busy');
+	});
+
+	it("holds a started delivery's answer until n8n gives it (after its save), for the execution's first step to wait on", async () => {
+		expect(memory.answerOf(change('case:1'))).toBeUndefined();
+		const answered = claim(memory, 'case:1').start(NOW);
+		const answer = memory.answerOf(change('case:1'));
+		let saved: boolean | undefined;
+		void answer!.then((value) => (saved = value));
+		await Promise.resolve();
+		expect(saved).toBeUndefined();
+		answered(false);
+		await Promise.resolve();
+		expect(saved).toBe(false);
+		expect(memory.answerOf(change('case:1'))).toBeUndefined();
 	});
 
 	it('saves nothing of an event until its execution has started', () => {
