@@ -16,6 +16,8 @@
  * that is not its own Webhook node. BENCH_BARE_VARIANTS=1 (or some of credential,save,execute) adds the bare
  * trigger reading the webhook credential per request, changing its static data per request (n8n saves it before
  * the answer), and with a first step of its own (`execute`, as the Background Check Trigger's).
+ * BENCH_TRIGGER_VERSION_1=1 adds the trigger at typeVersion 1 (n8n evaluates a legacy binaryData expression for
+ * every request to a version-1 webhook node; the trigger's 1.1 exists to skip it).
  * Each first gets BENCH_WARM_UP deliveries (default 1000, more than fill the saved copy, as on a trigger
  * that has been running for a while). Then a fixed number of requests per level (BENCH_REQUESTS_1/_10/_50, default 200/600/1000),
  * BENCH_ROUNDS rounds (default 5), the targets taking turns; figures are medians over the rounds. Every
@@ -96,6 +98,8 @@ const BARE_VARIANTS = new Set(
 		? ['credential', 'save', 'execute']
 		: (process.env.BENCH_BARE_VARIANTS ?? '').split(',').map((name) => name.trim()),
 );
+/** BENCH_TRIGGER_VERSION_1=1 adds the trigger at typeVersion 1, which n8n treats as a legacy webhook node. */
+const TRIGGER_VERSION_1 = process.env.BENCH_TRIGGER_VERSION_1 === '1';
 const WEBHOOK_NODE_VERSION = 2.1;
 const BARE_TRIGGER_DIR = path.join(__dirname, 'fixtures', 'bare-trigger');
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -248,6 +252,7 @@ async function deployTrigger(
 	credential: Credential,
 	label: string,
 	options: IDataObject,
+	typeVersion = TRIGGER_NODE_VERSION,
 ): Promise<Target> {
 	const webhookId = randomUUID();
 	const workflow = await api.createWorkflow({
@@ -256,7 +261,7 @@ async function deployTrigger(
 			{
 				name: 'Background Check Trigger',
 				type: TRIGGER_NODE,
-				typeVersion: TRIGGER_NODE_VERSION,
+				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters: { event: 'any', options },
@@ -519,7 +524,7 @@ async function deployBareTrigger(
 			{
 				name: 'Bare Webhook Trigger',
 				type: `CUSTOM.${type}`,
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId,
 				parameters: {},
@@ -571,6 +576,10 @@ async function measure(
 				'Background Check Trigger, Ignore Older Events',
 				{ dropOutOfOrder: true },
 			),
+		);
+	if (TRIGGER_VERSION_1)
+		triggers.push(
+			await deployTrigger(api, webhookBase, credential, 'Background Check Trigger v1', {}, 1),
 		);
 	if (opts.bare) {
 		triggers.push(await deployBareTrigger(api, webhookBase));

@@ -38,7 +38,10 @@ export class BackgroundCheckTrigger implements INodeType {
 		name: 'backgroundCheckTrigger',
 		icon: { light: 'file:backgroundCheck.svg', dark: 'file:backgroundCheck.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n evaluates a legacy "binaryData" expression for every request to a webhook node of
+		// version 1, and from 2.3x on that costs an expression-isolate evaluation per delivery; it skips it above 1.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ {"case.statuschange": "Case Status Change", "casedata.statuschange": "Case Data Status Change"}[$parameter["event"]] ?? "Any Event" }}',
 		description:

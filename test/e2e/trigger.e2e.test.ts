@@ -146,6 +146,7 @@ async function deployTrigger(
 	parameters: Record<string, unknown>,
 	subscribe: (url: string) => { signingSecret: string; credentialData: Record<string, string> },
 	apiCredential?: Credential,
+	typeVersion?: number,
 ): Promise<DeployedTrigger> {
 	const webhookId = randomUUID();
 	const url = `${n8n.baseUrl}/webhook/${webhookId}/webhook`;
@@ -162,6 +163,7 @@ async function deployTrigger(
 		parameters,
 		webhookCredential: credential,
 		apiCredential,
+		typeVersion,
 	});
 
 	const post = (body: string, headers: Record<string, string | string[]>) =>
@@ -348,6 +350,23 @@ describe('deliveries from the sandbox', () => {
 		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual(
 			sent.sort(),
 		);
+	});
+
+	test('a trigger added before version 1.1 (workflows saved with typeVersion 1) refuses and runs the same way', async () => {
+		const trigger = await deployTrigger(
+			'version 1',
+			{ event: 'any' },
+			standardSubscription(),
+			undefined,
+			1,
+		);
+		const body = caseCompletedBody('msg-v1', 'case-v1');
+		const signed = signedHeaders(trigger.signingSecret, 'msg-v1', body);
+		expect((await trigger.post(body.replace('"Complete"', '"Pending"'), signed)).status).toBe(401);
+		expect((await trigger.post(body, signed)).status).toBe(200);
+		expect((await trigger.post(body, signed)).status).toBe(200);
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => triggerItem(execution).messageId)).toEqual(['msg-v1']);
 	});
 
 	test('during a secret rotation both secrets sign and the credential with the old one keeps working; after the rotation ends it is refused', async () => {

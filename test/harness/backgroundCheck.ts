@@ -127,8 +127,8 @@ export function actionNode(
 export { byId, fromList } from '../helpers/executeContext';
 
 export const TRIGGER_NAME = 'Background Check Trigger';
-/** The trigger's version that the editor adds to a new workflow. */
-export const TRIGGER_NODE_VERSION = 1;
+/** The trigger's version that the editor adds to a new workflow (its defaultVersion). */
+export const TRIGGER_NODE_VERSION = 1.1;
 
 /**
  * Creates and activates a workflow holding only the trigger, and waits until its production URL answers:
