@@ -6,17 +6,13 @@ import { nodeMemory } from './activation';
 import { caseIdOf, changeOf, type EventSource } from './event';
 
 /**
- * The first step of every execution the trigger starts. It remembers the event, so that no copy or retry
- * starts another: usually the delivery already did; this covers an execution n8n runs at start-up after a
- * stop, and a change the watchdog found. It saves only in a process that has read the saved memory itself
- * (a queue-mode worker holds only executions' older copies; n8n starting saves at activation instead).
- *
- * A change another memory's watchdog emitted (the version n8n ran before an Update of the package, until it
- * restarts) and that already ran or is being started outputs no item, so nothing after the trigger runs; its
- * emit saved that memory over this one's, so this one is saved again (memory.ts `originOfFound`).
- *
- * Then Fetch Latest Case adds the current case; one that cannot be fetched does not stop the event: it runs
- * with `latestCase: null` and `latestCaseError` (docs/trigger-state.md).
+ * The first step of every execution the trigger starts (docs/trigger-state.md). It waits until n8n has
+ * saved the delivery that started it, then remembers the event: usually the delivery already did; this
+ * covers a row n8n runs at start-up and a change the watchdog found. It saves only in a process that has read
+ * the saved memory itself (not a queue-mode worker; n8n starting saves at activation instead). An event that
+ * already ran or is being started elsewhere in this memory (another version's watchdog after an Update, a
+ * look before a start-up row) outputs no item, so nothing after the trigger runs.
+ * Then Fetch Latest Case adds the current case, or `latestCase: null` and `latestCaseError`.
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -50,11 +46,7 @@ const eventOf = (json: IDataObject) => ({
 
 const ANSWER_WAITS = 30;
 
-/**
- * Waits until n8n has answered the delivery that started this change, when this process handled it: n8n
- * saves the event first, and an execution that ended before that save could run again after a stop.
- * False when the save is not known to have happened: this execution saves instead.
- */
+/** Whether n8n saved the delivery that started this change in this process (it answers after saving). */
 async function deliverySaved(answer: Promise<boolean> | undefined): Promise<boolean> {
 	for (let waited = 0; answer && waited < ANSWER_WAITS; waited++) {
 		const saved = await Promise.race([answer, sleep(1000).then(() => undefined)]);
@@ -77,12 +69,8 @@ async function rememberExecuted(
 		const change = changeOf(eventOf(json));
 		if (!(await deliverySaved(node.memory.answerOf(change)))) save = true;
 		// A watchdog's emit carries no delivery ID; a change handed to the webhook URL carries its request's.
-		const origin =
-			found && json.deliveryId == null
-				? node.memory.originOfFound(change)
-				: found
-					? 'ours'
-					: node.memory.originOfDelivery(change);
+		let origin: 'ours' | 'known' | 'new' = found ? 'ours' : node.memory.originOfDelivery(change);
+		if (found && json.deliveryId == null) origin = node.memory.originOfFound(change);
 		if (origin !== 'ours') save = true;
 		if (origin !== 'known' && node.memory.record(change, nowSeconds, { found })) save = true;
 		runs.push(origin !== 'known');
