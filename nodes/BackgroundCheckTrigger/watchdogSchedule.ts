@@ -1,5 +1,5 @@
-import type { IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
-import { NodeOperationError, createDeferredPromise } from 'n8n-workflow';
+import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiPath, apiRequest, type RequestContext } from '../shared/transport';
 import { nodeMemory, watchdogOn } from './activation';
@@ -60,6 +60,19 @@ function readLookInterval(context: ITriggerFunctions): LookInterval {
 	);
 }
 
+/** What emit takes to say when the execution has ended (n8n settles it). */
+type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
+
+function donePromise(): DonePromise {
+	let resolve!: DonePromise['resolve'];
+	let reject!: DonePromise['reject'];
+	const promise = new Promise((resolveWith, rejectWith) => {
+		resolve = resolveWith;
+		reject = rejectWith;
+	}) as DonePromise['promise'];
+	return { promise, resolve, reject };
+}
+
 /**
  * One look: every change found that passes the trigger's filters starts one execution (`source:
  * 'reconciliation'`), learnt only when its first step runs (latestCase.ts). Failures show as failed executions.
@@ -115,8 +128,7 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 			claim.release();
 			continue;
 		}
-		// n8n settles it when the execution has ended.
-		const done = createDeferredPromise<IRun>();
+		const done = donePromise();
 		// In queue mode the execution runs on a worker: learn it here too once it has run.
 		done.promise
 			.then(() => node.memory.record(change, Math.floor(Date.now() / 1000), { found: true }))
