@@ -10,8 +10,8 @@ import { caseIdOf, changeOf, type EventSource } from './event';
  * saved the delivery that started it, then remembers the event: usually the delivery already did; this
  * covers a row n8n runs at start-up and a change the watchdog found. It saves only in a process that has read
  * the saved memory itself (not a queue-mode worker; n8n starting saves at activation instead). An event that
- * already ran or is being started elsewhere in this memory (another version's watchdog after an Update, a
- * look before a start-up row) outputs no item, so nothing after the trigger runs.
+ * already ran or is being started (emitted by another version's watchdog after an Update) outputs no item,
+ * so nothing after the trigger runs.
  * Then Fetch Latest Case adds the current case, or `latestCase: null` and `latestCaseError`.
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -69,8 +69,7 @@ async function rememberExecuted(
 		const change = changeOf(eventOf(json));
 		if (!(await deliverySaved(node.memory.answerOf(change)))) save = true;
 		// A watchdog's emit carries no delivery ID; a change handed to the webhook URL carries its request's.
-		let origin: 'ours' | 'known' | 'new' = found ? 'ours' : node.memory.originOfDelivery(change);
-		if (found && json.deliveryId == null) origin = node.memory.originOfFound(change);
+		const origin = found && json.deliveryId == null ? node.memory.originOfFound(change) : 'ours';
 		if (origin !== 'ours') save = true;
 		if (origin !== 'known' && node.memory.record(change, nowSeconds, { found })) save = true;
 		runs.push(origin !== 'known');

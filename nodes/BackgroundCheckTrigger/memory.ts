@@ -253,15 +253,6 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * For the first step of a delivery's execution: `known` when a watchdog of this memory ran the change or
-	 * is starting it meanwhile (n8n ran the delivery's row at its start, after a look had found the change).
-	 */
-	originOfDelivery(change: Change): 'ours' | 'known' {
-		const open = claimNames(change).map((name) => this.claims.get(name));
-		return open.some((claim) => claim?.found) || this.isCovered(change) ? 'known' : 'ours';
-	}
-
-	/**
 	 * For the first step of an execution a watchdog emitted: `ours` when this memory's watchdog did (its claim
 	 * is open until the execution ends); `known` when this memory knows it ran, or is starting a delivery of it,
 	 * or, having read the saved memory, knows the subject at that status (its own look would find nothing).

@@ -106,21 +106,6 @@ describe('TriggerMemory', () => {
 			expect(worker.originOfFound(edited)).toBe('new');
 			expect(worker.originOfFound(delivered)).toBe('known');
 		});
-
-		it("originOfDelivery: a delivery's execution is known only while a watchdog here claims its change, or once one ran it", () => {
-			run(memory, delivered);
-			expect(memory.originOfDelivery(delivered)).toBe('ours');
-			const watchdog = expectOutcome(
-				'admitted',
-				memory.admit(at('C', '2026-01-01T00:00:02.000Z'), false, NOW, { found: true }),
-			).claim;
-			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:01.500Z'))).toBe('known');
-			watchdog.release();
-			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:01.500Z'))).toBe('ours');
-			memory.record(at('C', '2026-01-01T00:00:02.000Z'), NOW, { found: true });
-			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:01.500Z'))).toBe('known');
-			expect(memory.originOfDelivery(at('C', '2026-01-01T00:00:03.000Z'))).toBe('ours');
-		});
 	});
 
 	it('admits an event once and calls any later copy a duplicate', () => {
