@@ -120,6 +120,11 @@ async function killAt(point: Point, holdMs = 0) {
 	}
 }
 
+const printOutcome = (step: string, statuses: string[]) =>
+	process.stderr.write(
+		`[crash point] n8n ${process.env.BGC_N8N_RUNTIME ?? 'oldest'} killed at ${step}: executions ${JSON.stringify(statuses)}\n`,
+	);
+
 /**
  * What the trigger promises whatever the step (docs/trigger-state.md): the event started, never two
  * successes, and a second start only after a crashed one. Which of those a step gives depends on the
@@ -131,18 +136,14 @@ describe('n8n killed at each step of a delivery, then the provider retries', () 
 	for (const point of ['afterInsert', 'afterRunning', 'beforeSave', 'afterSave'] as const) {
 		test(`killed at ${point}: the event started once, or once more after a crashed execution`, async () => {
 			const statuses = await killAt(point);
-			process.stderr.write(
-				`[crash point] n8n ${process.env.BGC_N8N_RUNTIME ?? 'oldest'} killed at ${point}: executions ${JSON.stringify(statuses)}\n`,
-			);
+			printOutcome(point, statuses);
 			expect(PROMISED).toContainEqual(statuses);
 		}, 600_000);
 	}
 
 	test('the save held 3 s, then n8n killed before it: the execution had not ended (it waits for the save)', async () => {
 		const statuses = await killAt('beforeSave', 3000);
-		process.stderr.write(
-			`[crash point] n8n ${process.env.BGC_N8N_RUNTIME ?? 'oldest'} killed at beforeSave held 3 s: executions ${JSON.stringify(statuses)}\n`,
-		);
+		printOutcome('beforeSave held 3 s', statuses);
 		// Not ended: crashed, then run by the retry (or, seen once on 2.8.4, the retry already a duplicate).
 		expect([['crashed'], ['crashed', 'success']]).toContainEqual(statuses);
 	}, 600_000);
