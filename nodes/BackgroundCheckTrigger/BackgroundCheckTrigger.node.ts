@@ -1,13 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	ITriggerFunctions,
-	ITriggerResponse,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
@@ -250,18 +241,12 @@ export class BackgroundCheckTrigger implements INodeType {
 	/** Activation and deactivation: no remote subscription exists; see activation.ts. */
 	webhookMethods = { default: activation };
 
-	/** The watchdog (Reconcile Missed Events) on n8n's scheduler: watchdogSchedule.ts. */
-	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		return await startWatchdog.call(this);
-	}
+	/** The watchdog (Reconcile Missed Events) on n8n's scheduler. */
+	trigger = startWatchdog;
 
-	/** Each delivery: deliveryPolicy.ts. */
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
-	}
+	/** Each delivery. */
+	webhook = receiveDelivery;
 
-	/** The execution's first step: remembers the event, then Fetch Latest Case (latestCase.ts). */
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await addLatestCase.call(this);
-	}
+	/** The execution's first step: remembers the event, then Fetch Latest Case. */
+	execute = addLatestCase;
 }

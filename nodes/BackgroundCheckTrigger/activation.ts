@@ -12,7 +12,7 @@ import {
 	checkDuplicateMemorySize,
 } from './configuration';
 import { DUPLICATE_MEMORY_SIZE, MEMORY_KEY, memoryOf, type TriggerMemory } from './memory';
-import { rememberWebhookUrl } from './handoff';
+import { rememberWebhookUrl, scopeOf } from './handoff';
 
 type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions | IHookFunctions;
 
@@ -40,7 +40,7 @@ function readDuplicateMemorySize(context: MemoryContext): unknown {
 }
 
 export function nodeMemory(context: MemoryContext): NodeMemory {
-	const memory = memoryOf(`${context.getWorkflow().id ?? ''}:${context.getNode().id}`);
+	const memory = memoryOf(scopeOf(context));
 	const size = checkDuplicateMemorySize(readDuplicateMemorySize(context));
 	if (typeof size !== 'number') {
 		// Checked at activation; an expression can still change its value later. The memory stays on.

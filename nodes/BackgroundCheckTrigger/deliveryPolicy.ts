@@ -23,12 +23,8 @@ import { nodeMemory } from './activation';
  */
 
 /** Answers on the response object and starts no execution. */
-function refuse(
-	context: IWebhookFunctions,
-	statusCode: number,
-	message: string,
-): IWebhookResponseData {
-	context.getResponseObject().status(statusCode).json({ message });
+function refuse(context: IWebhookFunctions, code: number, message: string): IWebhookResponseData {
+	context.getResponseObject().status(code).json({ message });
 	return { noWebhookResponse: true };
 }
 

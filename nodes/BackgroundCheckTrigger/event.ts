@@ -46,12 +46,8 @@ export function parseEvent(rawBody: Buffer): WebhookEvent | undefined {
 
 /** "Complete, Pending" → ["complete", "pending"]. */
 export function parseStatusList(value: unknown): string[] {
-	return typeof value === 'string'
-		? value
-				.split(',')
-				.map((entry) => entry.trim().toLowerCase())
-				.filter(Boolean)
-		: [];
+	const entries = typeof value === 'string' ? value.split(',') : [];
+	return entries.map((entry) => entry.trim().toLowerCase()).filter(Boolean);
 }
 
 /** Undefined when the event type is selected (an event name, or {@link ANY_EVENT}), otherwise why not. */
@@ -67,7 +63,9 @@ export interface StatusFilter {
 	secondaryStatuses: string[];
 }
 
+/** Whether a status passes the filter's `wanted` names or IDs (none wanted: any passes). */
 const statusMatches = (wanted: string[], name: unknown, id: unknown, allowNone: boolean) =>
+	wanted.length === 0 ||
 	wanted.some(
 		(entry) =>
 			(typeof name === 'string' && name.toLowerCase() === entry) ||
@@ -81,18 +79,10 @@ const statusMatches = (wanted: string[], name: unknown, id: unknown, allowNone: 
 /** Undefined when the event's case status and secondary status pass the filter, otherwise why not. */
 export function unselectedStatus(event: WebhookEvent, filter: StatusFilter): string | undefined {
 	const { caseStatus, caseStatusId, secondaryStatus, secondaryCaseStatusId } = event.eventObject;
-	if (
-		filter.caseStatuses.length > 0 &&
-		!statusMatches(filter.caseStatuses, caseStatus, caseStatusId, false)
-	) {
+	if (!statusMatches(filter.caseStatuses, caseStatus, caseStatusId, false))
 		return 'case status not selected';
-	}
-	if (
-		filter.secondaryStatuses.length > 0 &&
-		!statusMatches(filter.secondaryStatuses, secondaryStatus, secondaryCaseStatusId, true)
-	) {
+	if (!statusMatches(filter.secondaryStatuses, secondaryStatus, secondaryCaseStatusId, true))
 		return 'secondary status not selected';
-	}
 	return undefined;
 }
 

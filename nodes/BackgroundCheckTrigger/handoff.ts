@@ -33,7 +33,8 @@ export const isFoundChange = (verification: DeliveryVerification & { valid: true
 /** The production webhook URL of each trigger node, as activation in this process saw it. */
 const webhookUrls = new Map<string, string>();
 
-const scopeOf = (context: ITriggerFunctions | IHookFunctions) =>
+/** One trigger node of a workflow: what this process keeps per node is kept under it. */
+export const scopeOf = (context: Pick<IHookFunctions, 'getWorkflow' | 'getNode'>) =>
 	`${context.getWorkflow().id ?? ''}:${context.getNode().id}`;
 
 /** Activation runs before n8n starts the trigger's watchdog, in the same process (its leader). */

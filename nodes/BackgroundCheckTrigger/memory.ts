@@ -101,11 +101,6 @@ function unpackModStamp(packed: string): string | undefined {
 	}
 }
 
-/** Tab and newline separate the saved string's fields; statuses are JSON, which escapes both. */
-const escapeField = (text: string) => text.replace(/[\t\n]/g, (c) => (c === '\t' ? '\\t' : '\\n'));
-const unescapeField = (text: string) =>
-	text.replace(/\\([tn])/g, (_, c: string) => (c === 't' ? '\t' : '\n'));
-
 /** What a change of a subject to a status is known by, whatever its modStamp. */
 const coverOf = (change: Change) =>
 	change.subject === undefined || change.status === undefined
@@ -237,9 +232,7 @@ export class TriggerMemory {
 						answer(saved);
 					};
 				},
-				release: () => {
-					close();
-				},
+				release: close,
 			},
 		};
 	}
@@ -391,7 +384,7 @@ export class TriggerMemory {
 			for (const [hash, { status }] of this.subjects)
 				if (status !== undefined)
 					records += hash + dictionary.get(status)!.toString(36).padStart(width, '0');
-			lines.push(['d', ...[...dictionary.keys()].map(escapeField)].join('\t'));
+			lines.push(['d', ...dictionary.keys()].join('\t'));
 			lines.push(`w\t${width}\t${records}`);
 			for (const [hash, { status, modStamp }] of this.subjects)
 				if (status !== undefined && modStamp !== undefined)
@@ -450,7 +443,7 @@ export class TriggerMemory {
 				const modStamp = unpackModStamp(fields[2] ?? '');
 				if (modStamp !== undefined) this.learnHash(fields[1], undefined, modStamp, true);
 			} else if (fields[0] === 'd') {
-				dictionary = fields.slice(1).map(unescapeField);
+				dictionary = fields.slice(1);
 			} else if (fields[0] === 'w') {
 				const width = Number(fields[1]);
 				const records = fields[2] ?? '';

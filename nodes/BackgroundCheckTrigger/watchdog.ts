@@ -68,11 +68,8 @@ const CASE_DATA_EVENT_FIELDS = [
 	...['pendingStatus', 'pendingStatusId', 'modStamp'],
 ];
 
-function pick(record: IDataObject, fields: string[]): IDataObject {
-	return Object.fromEntries(
-		fields.filter((field) => record[field] !== undefined).map((field) => [field, record[field]]),
-	);
-}
+const pick = (record: IDataObject, fields: string[]): IDataObject =>
+	Object.fromEntries(fields.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
 
 interface ListedService {
 	caseDataId: string;

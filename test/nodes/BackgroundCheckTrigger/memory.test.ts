@@ -19,6 +19,7 @@ import {
 	WEBHOOK_RESPONSE_DEADLINE_SECONDS,
 	WEBHOOK_RETRY_DELAYS_SECONDS,
 } from '../../../nodes/shared/catalog';
+import { caseStatusOf } from '../../../nodes/BackgroundCheckTrigger/event';
 
 /** On an hour boundary, so that bucket arithmetic in the tests is plain. */
 const NOW = 1_760_000_400 - (1_760_000_400 % BUCKET_SECONDS);
@@ -450,6 +451,12 @@ describe('TriggerMemory', () => {
 			expect(after.recorded).toBe(true);
 			expect(after.statusOf('case:2')).toBe('["pending",null]');
 			expect(after.statusOf('casedata:1')).toBe('["s",null]');
+		});
+
+		it('keeps a status whose IDs hold a tab, a newline or a backslash as it was', () => {
+			const status = caseStatusOf({ caseStatusId: 'a\tb\\tc', secondaryCaseStatusId: 'd\ne' });
+			memory.recordActivation([['case:1', status]]);
+			expect(restarted(memory).statusOf('case:1')).toBe(status);
 		});
 
 		it('starts from nothing when the record is dropped (a user activates again)', () => {
