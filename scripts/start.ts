@@ -5,7 +5,8 @@
  * Installs the pinned n8n once (cached), builds and installs this package the way n8n installs a
  * community package, starts the sandbox and n8n on 127.0.0.1, sets up the owner, the credentials and the
  * example workflows (trigger workflows active and subscribed in the sandbox), prints the editor URL and
- * login, and writes them with a public-API key to .dev/session.json. Ctrl-C stops everything.
+ * login, and writes them with a public-API key to .dev/session.json. Ctrl-C stops everything. n8n's user
+ * folder is outside the repository (startUserFolder), as a user's ~/.n8n is.
  *
  * Environment: N8N_PORT (5678), SANDBOX_PORT (7450), SANDBOX_TIME_SCALE (60), BGC_DEV_DIR (.dev).
  * A port of 0 means any free port; the session file tells which.
@@ -21,6 +22,7 @@ import {
 	installPackageIntoUserFolder,
 	packRepo,
 	startN8n,
+	startUserFolder,
 	type N8nInstance,
 } from '../test/harness/n8n/runtime';
 
@@ -37,6 +39,8 @@ export interface StartedSession {
 	editorUrl: string;
 	owner: { email: string; password: string };
 	n8nApiKey: string;
+	/** n8n's user folder (database, installed package, n8n.log). */
+	userFolder: string;
 	sandbox: { url: string; adminUrl: string; demoCredentials: typeof DEMO_CREDENTIALS };
 	workflows: Array<{ id: string; name: string; active: boolean; url?: string }>;
 	credentials: Array<{ id: string; name: string; type: string }>;
@@ -180,7 +184,7 @@ async function setUpExamples(api: N8nApi, n8n: N8nInstance, sandbox: Sandbox) {
 
 async function main(): Promise<void> {
 	const devDir = path.resolve(REPO_DIR, process.env.BGC_DEV_DIR ?? '.dev');
-	const userFolder = path.join(devDir, 'n8n');
+	const userFolder = startUserFolder(devDir);
 	fs.mkdirSync(userFolder, { recursive: true });
 
 	await ensureN8nRuntime({ log });
@@ -217,6 +221,7 @@ async function main(): Promise<void> {
 			editorUrl: n8n.baseUrl,
 			owner: n8n.owner,
 			n8nApiKey: n8n.apiKey,
+			userFolder,
 			sandbox: { url: sandbox.url, adminUrl: sandbox.adminUrl, demoCredentials: DEMO_CREDENTIALS },
 			workflows,
 			credentials,

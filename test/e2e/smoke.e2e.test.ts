@@ -3,6 +3,10 @@
  * community package, loads its types under their real names, runs a workflow through a production
  * webhook, and talks to nothing outside the machine.
  */
+import { spawnSync } from 'node:child_process';
+import Module from 'node:module';
+import * as path from 'node:path';
+
 import { linearWebhookWorkflow, nodeOutput, runWorkflowViaWebhook } from '../harness/n8nApi';
 import {
 	expectedNodeTypes,
@@ -53,6 +57,30 @@ describe('n8n loads the packed package', () => {
 		const allowed = expectedNodeTypes().flatMap((t) => [t, `${t}Tool`]);
 		expect(ours.filter((n) => !allowed.includes(n))).toEqual([]);
 		for (const t of expectedNodeTypes()) expect(ours).toContain(t);
+	});
+
+	test("the installed package gets n8n's own n8n-workflow, as in a user's ~/.n8n", () => {
+		const { home, nodeBin } = n8n.runtime;
+		const packageDir = path.join(
+			n8n.userFolder,
+			'.n8n',
+			'nodes',
+			'node_modules',
+			packageJsonUnderTest().name,
+		);
+		// n8n sets NODE_PATH to the module paths of its loader (load-nodes-and-credentials.js) for packages.
+		const loaderPaths = (
+			Module as unknown as { _nodeModulePaths(from: string): string[] }
+		)._nodeModulePaths(path.join(home, 'node_modules', 'n8n', 'dist'));
+		const resolved = spawnSync(nodeBin, ['-p', "require.resolve('n8n-workflow')"], {
+			cwd: packageDir,
+			env: { PATH: process.env.PATH, NODE_PATH: loaderPaths.join(path.delimiter) },
+			encoding: 'utf8',
+		});
+		expect(resolved.stderr).toBe('');
+		expect(resolved.stdout.trim()).toBe(
+			path.join(home, 'node_modules', 'n8n-workflow', 'dist', 'cjs', 'index.js'),
+		);
 	});
 });
 

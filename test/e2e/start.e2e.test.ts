@@ -10,7 +10,7 @@ import * as path from 'node:path';
 
 import { httpRequest } from '../harness/n8n/http';
 import { N8nApi } from '../harness/n8n/publicApi';
-import { getFreePort } from '../harness/n8n/runtime';
+import { getFreePort, startUserFolder } from '../harness/n8n/runtime';
 import type { StartedSession } from '../../scripts/start';
 import { ARTIFACTS_DIR, REPO_DIR } from '../harness/n8nInstance';
 
@@ -125,12 +125,13 @@ async function submitOrderForm(
 beforeAll(async () => {
 	sandboxPort = await getFreePort();
 	fs.rmSync(devDir, { recursive: true, force: true });
+	fs.rmSync(startUserFolder(devDir), { recursive: true, force: true });
 });
 
 afterAll(() => {
 	for (const child of running) process.kill(-child.pid!, 'SIGKILL');
 	if (process.env.BGC_E2E_KEEP !== '1')
-		fs.rmSync(path.join(devDir, 'n8n', '.n8n'), { recursive: true, force: true });
+		fs.rmSync(startUserFolder(devDir), { recursive: true, force: true });
 });
 
 describe('npm start', () => {
@@ -141,6 +142,8 @@ describe('npm start', () => {
 			expect(started.output()).toContain(`n8n editor:   ${session.editorUrl}`);
 			expect(started.output()).toContain(`login:        ${session.owner.email}`);
 			expect((await httpRequest(`${session.editorUrl}/healthz`)).status).toBe(200);
+			// Outside the repository: the package resolves n8n's own n8n-workflow, not the repository's.
+			expect(path.relative(REPO_DIR, session.userFolder)).toMatch(/^\.\./);
 			expect(session.workflows.map((workflow) => [workflow.name, workflow.active])).toEqual([
 				[FORM_WORKFLOW, true],
 				[ONBOARDING_WORKFLOW, true],

@@ -9,6 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 import {
@@ -22,8 +23,14 @@ import { httpRequest } from './n8n/http';
 import { N8nApi } from './n8nApi';
 
 export const REPO_DIR = path.resolve(__dirname, '..', '..');
-/** User folders (database, n8n.log) of e2e runs; git-ignored, kept as test artifacts. */
+/** Logs of e2e runs (each user folder's n8n.log, copied when it stops); git-ignored. */
 export const ARTIFACTS_DIR = path.join(REPO_DIR, 'test-artifacts', 'n8n');
+/**
+ * User folders live outside the repository, as a user's do: from inside it, the installed package would
+ * resolve `n8n-workflow` to the repository's copy (Node's walk up the folders comes before the NODE_PATH n8n
+ * sets to its own) instead of the n8n runtime's.
+ */
+export const USER_FOLDERS_DIR = path.join(os.tmpdir(), 'bgc-n8n-user-folders');
 export interface PackageJson {
 	name: string;
 	version: string;
@@ -92,8 +99,9 @@ export function expectedNodeTypes(pkg: PackageJson = packageJsonUnderTest()): st
 }
 
 /**
- * Start a fresh n8n (new user folder under test-artifacts/n8n/) with the package installed.
- * `stop()` stops it and removes the user folder except n8n.log (all kept with BGC_E2E_KEEP=1).
+ * Start a fresh n8n (new user folder under {@link USER_FOLDERS_DIR}) with the package installed.
+ * `stop()` stops it, copies its n8n.log to test-artifacts/n8n/ and removes the user folder (kept with
+ * BGC_E2E_KEEP=1).
  */
 export async function startTestN8n(
 	label: string,
@@ -104,7 +112,7 @@ export async function startTestN8n(
 	const userFolder =
 		existingUserFolder ??
 		path.join(
-			ARTIFACTS_DIR,
+			USER_FOLDERS_DIR,
 			`${label}-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
 		);
 	fs.mkdirSync(userFolder, { recursive: true });
@@ -138,12 +146,11 @@ export async function startTestN8n(
 
 	const stop = async (timeoutMs?: number, keepUserFolder = false) => {
 		await inst.stop(timeoutMs);
-		if (!keepUserFolder && process.env.BGC_E2E_KEEP !== '1') {
-			for (const entry of fs.readdirSync(userFolder)) {
-				if (entry !== 'n8n.log')
-					fs.rmSync(path.join(userFolder, entry), { recursive: true, force: true });
-			}
-		}
+		if (keepUserFolder) return;
+		fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+		if (fs.existsSync(inst.logFile))
+			fs.copyFileSync(inst.logFile, path.join(ARTIFACTS_DIR, `${path.basename(userFolder)}.log`));
+		if (process.env.BGC_E2E_KEEP !== '1') fs.rmSync(userFolder, { recursive: true, force: true });
 	};
 
 	return {

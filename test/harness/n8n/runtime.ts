@@ -7,6 +7,7 @@
  * Run directly for a quick look:  npx tsx test/harness/n8n/runtime.ts [install|pack|start]
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -95,6 +96,16 @@ export interface N8nRuntime {
 
 export function cacheRoot(): string {
 	return path.join(os.homedir(), '.cache', PACKAGE_NAME);
+}
+
+/**
+ * n8n's user folder for `npm start` with the dev folder `devDir`: outside the repository, as a user's ~/.n8n is.
+ * From inside it, the installed package would resolve `n8n-workflow` to the repository's copy (Node's walk up
+ * the folders comes before the NODE_PATH n8n sets to its own) instead of the n8n runtime's.
+ */
+export function startUserFolder(devDir: string): string {
+	const id = createHash('sha256').update(path.resolve(devDir)).digest('hex').slice(0, 12);
+	return path.join(cacheRoot(), 'npm-start', id, 'n8n');
 }
 
 /** Cache folder of a runtime: $BGC_N8N_HOME or ~/.cache/n8n-nodes-background-check/n8n-<version>. */
