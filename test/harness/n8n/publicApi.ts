@@ -172,6 +172,8 @@ export class N8nApi {
 	/**
 	 * Executions, newest first, up to `limit`. Without `status`, running ones included: n8n 2.41 leaves out of
 	 * its list the executions its own process is running unless asked for status=running (2.8 lists them).
+	 * An execution that has just ended is then missing from both lists for a moment (its row already says so,
+	 * its process still holds it as running), so both are read until two reads agree (at most 10 reads).
 	 */
 	async listExecutions(
 		opts: {
@@ -182,14 +184,20 @@ export class N8nApi {
 		} = {},
 	): Promise<Execution[]> {
 		if (opts.status) return await this.listExecutionPages(opts);
-		const [listed, running] = await Promise.all([
-			this.listExecutionPages(opts),
-			this.listExecutionPages({ ...opts, status: 'running' }),
-		]);
-		const byId = new Map([...running, ...listed].map((execution) => [execution.id, execution]));
-		return [...byId.values()]
-			.sort((a, b) => Number(b.id) - Number(a.id))
-			.slice(0, opts.limit ?? 100);
+		let previous: string | undefined;
+		for (let read = 1; ; read++) {
+			const [listed, running] = await Promise.all([
+				this.listExecutionPages(opts),
+				this.listExecutionPages({ ...opts, status: 'running' }),
+			]);
+			const byId = new Map([...running, ...listed].map((execution) => [execution.id, execution]));
+			const executions = [...byId.values()]
+				.sort((a, b) => Number(b.id) - Number(a.id))
+				.slice(0, opts.limit ?? 100);
+			const seen = executions.map(({ id, status }) => `${id}:${status}`).join();
+			if (seen === previous || read === 10) return executions;
+			previous = seen;
+		}
 	}
 
 	/** Follows nextCursor until `limit` items or the end. */
