@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Smoke test of the real-n8n harness: n8n 2.8.4 starts with the packed package installed as a
  * community package, loads its types under their real names, runs a workflow through a production
