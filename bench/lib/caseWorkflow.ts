@@ -13,6 +13,7 @@ import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import { httpRequest } from '../../test/harness/n8n/http';
 import {
 	deployWebhookWorkflow,
+	webhookTriggerNode,
 	type Credential,
 	type DeployedWebhookWorkflow,
 	type Execution,
@@ -126,20 +127,7 @@ export async function deployCaseWorkflow(
 	const deployed = await deployWebhookWorkflow(api, {
 		name: `bench: ${variant.label}`,
 		nodes: [
-			{
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: path,
-				parameters: {
-					httpMethod: 'POST',
-					path,
-					responseMode: 'lastNode',
-					responseData: 'firstEntryJson',
-					options: {},
-				},
-			},
+			webhookTriggerNode(path, { responseData: 'firstEntryJson' }),
 			{
 				name: 'Case IDs',
 				type: 'n8n-nodes-base.code',

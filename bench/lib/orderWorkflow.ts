@@ -11,6 +11,7 @@
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import {
 	deployWebhookWorkflow,
+	webhookTriggerNode,
 	type Execution,
 	type N8nApi,
 	type N8nNode,
@@ -110,20 +111,7 @@ export async function deployOrderWorkflow(
 	const deployed = await deployWebhookWorkflow(api, {
 		name: `bench orders: ${variant.label}`,
 		nodes: [
-			{
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: path,
-				parameters: {
-					httpMethod: 'POST',
-					path,
-					responseMode: 'lastNode',
-					responseData: 'firstEntryJson',
-					options: {},
-				},
-			},
+			webhookTriggerNode(path, { responseData: 'firstEntryJson' }),
 			{
 				name: 'Candidates',
 				type: 'n8n-nodes-base.code',

@@ -282,12 +282,17 @@ export interface WebhookResponse<T = unknown> {
 }
 
 /**
- * A Webhook node that answers with all items of the last node (`responseMode: lastNode`,
- * `responseData: allEntries`), for workflows run via runWorkflowViaWebhook.
+ * A Webhook node that answers with the last node's items (`responseMode: lastNode`; all of them unless
+ * `responseData` says `firstEntryJson`), for workflows run via runWorkflowViaWebhook.
  */
 export function webhookTriggerNode(
 	webhookPath: string,
-	opts: { name?: string; httpMethod?: string; position?: [number, number] } = {},
+	opts: {
+		name?: string;
+		httpMethod?: string;
+		position?: [number, number];
+		responseData?: 'allEntries' | 'firstEntryJson';
+	} = {},
 ): N8nNode {
 	return {
 		id: `webhook-${webhookPath}`,
@@ -300,7 +305,7 @@ export function webhookTriggerNode(
 			httpMethod: opts.httpMethod ?? 'POST',
 			path: webhookPath,
 			responseMode: 'lastNode',
-			responseData: 'allEntries',
+			responseData: opts.responseData ?? 'allEntries',
 			options: {},
 		},
 	};
