@@ -25,11 +25,7 @@ import { N8nApi } from './n8nApi';
 export const REPO_DIR = path.resolve(__dirname, '..', '..');
 /** Logs of e2e runs (each user folder's n8n.log, copied when it stops); git-ignored. */
 export const ARTIFACTS_DIR = path.join(REPO_DIR, 'test-artifacts', 'n8n');
-/**
- * User folders live outside the repository, as a user's do: from inside it, the installed package would
- * resolve `n8n-workflow` to the repository's copy (Node's walk up the folders comes before the NODE_PATH n8n
- * sets to its own) instead of the n8n runtime's.
- */
+/** User folders live outside the repository, as a user's do (why: startUserFolder in n8n/runtime.ts). */
 export const USER_FOLDERS_DIR = path.join(os.tmpdir(), 'bgc-n8n-user-folders');
 export interface PackageJson {
 	name: string;

@@ -173,7 +173,8 @@ export class N8nApi {
 	 * Executions, newest first, up to `limit`. Without `status`, running ones included: n8n 2.41 leaves out of
 	 * its list the executions its own process is running unless asked for status=running (2.8 lists them).
 	 * An execution that has just ended is then missing from both lists for a moment (its row already says so,
-	 * its process still holds it as running), so both are read until two reads agree (at most 10 reads).
+	 * its process still holds it as running), so both are read until two reads `settleMs` apart agree (at most
+	 * 10 reads).
 	 */
 	async listExecutions(
 		opts: {
@@ -181,11 +182,13 @@ export class N8nApi {
 			status?: ExecutionStatus;
 			includeData?: boolean;
 			limit?: number;
+			settleMs?: number;
 		} = {},
 	): Promise<Execution[]> {
 		if (opts.status) return await this.listExecutionPages(opts);
 		let previous: string | undefined;
 		for (let read = 1; ; read++) {
+			if (previous !== undefined && opts.settleMs) await sleep(opts.settleMs);
 			const [listed, running] = await Promise.all([
 				this.listExecutionPages(opts),
 				this.listExecutionPages({ ...opts, status: 'running' }),
