@@ -31,6 +31,12 @@ export interface NodeMemory {
 	saveIfBehind(): void;
 }
 
+/** The saved string, also when the static data read is this process's own, not yet written ({@link nodeMemory}). */
+function savedText(value: unknown): unknown {
+	const pending = value as { toJSON?: unknown } | null | undefined;
+	return typeof pending?.toJSON === 'function' ? (pending.toJSON as () => unknown)() : value;
+}
+
 /** The Duplicate Memory Size parameter, read the way each context reads it. */
 function readDuplicateMemorySize(context: MemoryContext): unknown {
 	const fallback = DUPLICATE_MEMORY_SIZE.default;
@@ -50,12 +56,15 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	}
 	memory.duplicateMemorySize = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
-	const loaded = staticData[MEMORY_KEY];
+	const loaded = savedText(staticData[MEMORY_KEY]);
 	memory.absorb(loaded, Math.floor(Date.now() / 1000), {
 		executionCopy: 'getInputData' in context,
 	});
 	const save = () => {
-		staticData[MEMORY_KEY] = memory.serialize() as unknown as IDataObject;
+		// Serialized when n8n writes static data (JSON.stringify calls toJSON), not when handed over: n8n may
+		// write an older request's or execution's static data after a newer one's, and what it writes then
+		// must still hold everything this process has started.
+		staticData[MEMORY_KEY] = { toJSON: () => memory.serialize() } as unknown as IDataObject;
 	};
 	return {
 		memory,

@@ -4,6 +4,7 @@ import { sleep } from 'n8n-workflow';
 import { readConfig } from './configuration';
 import {
 	CASE_STATUS_CHANGE,
+	CLAIM_TOKEN_FIELD,
 	changeOf,
 	outputItem,
 	parseEvent,
@@ -130,7 +131,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		// Otherwise it saved static data before answering; the execution's first step waits for this.
 		response.once('close', () => (answered ? answered(finished) : claim.release()));
 		// No API call before the answer: "Fetch Latest Case" runs in the execution (latestCase.ts).
-		return startExecution(item, () => {
+		return startExecution({ ...item, [CLAIM_TOKEN_FIELD]: claim.token }, () => {
 			const nowSeconds = Math.floor(Date.now() / 1000);
 			answered = claim.start(nowSeconds);
 			// As the watchdog's own run: a later delivery of the change, with an older modStamp, is covered.

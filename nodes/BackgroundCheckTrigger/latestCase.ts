@@ -3,15 +3,16 @@ import { sleep } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../shared/transport';
 import { nodeMemory } from './activation';
-import { caseIdOf, changeOf, type EventSource } from './event';
+import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event';
 
 /**
  * The first step of every execution the trigger starts (docs/trigger-state.md). It waits until n8n has
  * saved the delivery that started it, then remembers the event: usually the delivery already did; this
  * covers a row n8n runs at start-up and a change the watchdog found. It saves only in a process that has read
- * the saved memory itself (not a queue-mode worker; n8n starting saves at activation instead). An event that
- * already ran or is being started (emitted by another version's watchdog after an Update) outputs no item,
- * so nothing after the trigger runs.
+ * the saved memory itself (not a queue-mode worker; n8n starting saves at activation instead). An execution
+ * this process did not start, for a change it has started or is starting itself (a row n8n runs at its
+ * start while a retry of its delivery arrives; a change another version's watchdog emitted after an Update),
+ * outputs no item, so nothing after the trigger runs.
  * Then Fetch Latest Case adds the current case, or `latestCase: null` and `latestCaseError`.
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -23,6 +24,7 @@ export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecu
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		if (!runs[itemIndex]) continue;
 		const json: IDataObject = { ...items[itemIndex].json };
+		delete json[CLAIM_TOKEN_FIELD];
 		const caseId = caseIdOf(eventOf(json));
 		if (fetch && caseId && json.latestCase === undefined) {
 			try {
@@ -69,7 +71,10 @@ async function rememberExecuted(
 		const change = changeOf(eventOf(json));
 		if (!(await deliverySaved(node.memory.answerOf(change)))) save = true;
 		// A watchdog's emit carries no delivery ID; a change handed to the webhook URL carries its request's.
-		const origin = found && json.deliveryId == null ? node.memory.originOfFound(change) : 'ours';
+		const origin =
+			found && json.deliveryId == null
+				? node.memory.originOfFound(change)
+				: node.memory.originOfDelivered(change, json[CLAIM_TOKEN_FIELD], nowSeconds);
 		if (origin !== 'ours') save = true;
 		if (origin !== 'known' && node.memory.record(change, nowSeconds, { found })) save = true;
 		runs.push(origin !== 'known');

@@ -9,7 +9,7 @@
  * Keys are kept as {@link HASH_LENGTH} base64url characters of their SHA-256 (60 bits): a new event is taken
  * for a duplicate by mistake with probability at most n / 2^60 (about 9e-14 with 100,000 remembered).
  */
-import { createHash } from 'crypto';
+import { createHash, randomBytes } from 'crypto';
 
 export const MEMORY_KEY = 'memory';
 
@@ -56,6 +56,11 @@ export interface Change {
 }
 
 export interface Claim {
+	/**
+	 * Names this claim in the item n8n starts the execution with, so that the execution's first step can tell
+	 * the execution this memory started from one another process or version created ({@link originOfDelivered}).
+	 */
+	readonly token: string;
 	/**
 	 * The execution exists: remember the event. Returns what to call once n8n has answered the delivery (it
 	 * saves first; `saved` false when the connection closed without the answer).
@@ -128,6 +133,13 @@ export class TriggerMemory {
 
 	/** Event hash → the answer of the delivery that started it, until n8n sends it ({@link answerOf}). */
 	private readonly unanswered = new Map<string, Promise<boolean>>();
+
+	/** Hashes of the events a delivery to this memory started, oldest first: process memory only. */
+	private readonly startedHere = new Set<string>();
+
+	/** Begins every claim token this memory hands out: another process or version has another. */
+	private readonly tokenPrefix = `${randomBytes(6).toString('base64url')}.`;
+	private claimCount = 0;
 
 	/** Subject hash → what is known of it, least recently changed first. */
 	private readonly subjects = new Map<string, Subject>();
@@ -206,6 +218,7 @@ export class TriggerMemory {
 		if (dropOlder && this.isOlder(change)) return { outcome: 'outOfOrder' };
 
 		let settle!: () => void;
+		const token = `${this.tokenPrefix}${++this.claimCount}`;
 		const claim = {
 			openedAt: nowSeconds,
 			found,
@@ -221,8 +234,12 @@ export class TriggerMemory {
 		return {
 			outcome: 'admitted',
 			claim: {
+				token,
 				start: (nowSeconds) => {
 					this.record(change, nowSeconds, { dropOlder });
+					this.startedHere.add(hash);
+					if (this.startedHere.size > PROCESS_LIMIT)
+						this.startedHere.delete(this.startedHere.values().next().value as string);
 					close();
 					let answer!: (saved: boolean) => void;
 					const answered = new Promise<boolean>((resolve) => (answer = resolve));
@@ -259,6 +276,24 @@ export class TriggerMemory {
 		const atStatus =
 			change.subject !== undefined && this.statusOf(change.subject) === change.status;
 		return atStatus && this.readSaved ? 'known' : 'new';
+	}
+
+	/**
+	 * For the first step of an execution a delivery started, named by its claim's token: `ours` when this
+	 * memory admitted it; otherwise another process created it (a row n8n runs at its start, a queue-mode
+	 * worker's) or the version before an Update did. `known` when this memory, having read the saved memory, is
+	 * starting or has started the change itself (a delivery, or the watchdog): that execution runs it. `new`
+	 * otherwise. What was saved is not asked: it may be the save of this very execution's delivery.
+	 */
+	originOfDelivered(change: Change, token: unknown, nowSeconds: number): 'ours' | 'known' | 'new' {
+		if (typeof token === 'string' && token.startsWith(this.tokenPrefix)) return 'ours';
+		if (!this.readSaved) return 'new';
+		const claimed = claimNames(change).some((name) => {
+			const open = this.claims.get(name);
+			return open !== undefined && open.openedAt + CLAIM_SECONDS > nowSeconds;
+		});
+		const started = this.startedHere.has(hashKey(change.key)) || this.isCovered(change);
+		return claimed || started ? 'known' : 'new';
 	}
 
 	/** Remembers a change whose execution exists (`found`: the watchdog ran it); true when it was new. */

@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
-import { ObservableObject, type IDataObject } from 'n8n-workflow';
+import { ObservableObject, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
+
+import { nodeMemory } from '../../../nodes/BackgroundCheckTrigger/activation';
 
 import {
 	BUCKET_SECONDS,
@@ -183,6 +185,40 @@ describe('TriggerMemory', () => {
 		expect(after.size).toBe(1);
 	});
 
+	describe('originOfDelivered: the first step of an execution a delivery started', () => {
+		const delivered = change('case:1|B', { subject: 'case:1', status: 'B' });
+		const origin = (token: string) => memory.originOfDelivered(delivered, token, NOW);
+
+		it('is ours when this memory admitted the delivery (its claim token), whatever else it knows', () => {
+			const started = claim(memory, delivered);
+			expect(origin(started.token)).toBe('ours');
+			started.start(NOW);
+			expect(origin(started.token)).toBe('ours');
+		});
+
+		it('from another process or version: known while this memory starts the change itself, and once it has', () => {
+			memory.absorb(undefined, NOW);
+			const foreign = claim(new TriggerMemory(), delivered).token;
+			expect(origin(foreign)).toBe('new');
+			const retry = claim(memory, delivered);
+			expect(origin(foreign)).toBe('known');
+			retry.start(NOW);
+			expect(origin(foreign)).toBe('known');
+		});
+
+		it('is new when this memory only read the change in what was saved: that may be this execution’s own save', () => {
+			const before = new TriggerMemory();
+			const foreign = claim(before, delivered);
+			foreign.start(NOW);
+			memory.absorb(throughJson(before), NOW);
+			expect(origin(foreign.token)).toBe('new');
+			// A queue-mode worker (execution copies only), or n8n starting before the activation: nothing to compare.
+			const worker = new TriggerMemory();
+			worker.absorb(throughJson(before), NOW, { executionCopy: true });
+			expect(worker.originOfDelivered(delivered, 'another process', NOW)).toBe('new');
+		});
+	});
+
 	it('saves 10-character hashes, not the keys, run together by hour: about 10 bytes per event', () => {
 		const key = 'case:["c-1","pending",null,"2025-01-01T00:00:00.000Z"]';
 		run(memory, key);
@@ -192,15 +228,31 @@ describe('TriggerMemory', () => {
 		expect(memory.serialize()).not.toContain('c-1');
 	});
 
-	it('hands n8n a plain string, which its change-tracking proxy saves as it is', () => {
+	it('is written as n8n writes static data: the string of what the process holds then, not when handed over', () => {
 		const staticData = ObservableObject.create({ 'node:Trigger': {} }) as IDataObject & {
 			__dataChanged: boolean;
 		};
-		run(memory, 'case:1');
-		(staticData['node:Trigger'] as IDataObject).memory = memory.serialize();
+		const context = {
+			getWorkflow: () => ({ id: 'memory-test-workflow' }),
+			getNode: () => ({ id: 'trigger' }),
+			getNodeParameter: (...args: unknown[]) => args[args.length - 1],
+			logger: { warn: () => undefined },
+			getWorkflowStaticData: () => staticData['node:Trigger'] as IDataObject,
+		} as unknown as IWebhookFunctions;
+		const node = nodeMemory(context);
+		const now = Math.floor(Date.now() / 1000);
+		run(node.memory, 'case:1', false, now);
+		node.save();
 		expect(staticData.__dataChanged).toBe(true);
+		// Another request starts an event before n8n writes this request's static data.
+		run(node.memory, 'case:2', false, now);
 		const saved = JSON.parse(JSON.stringify(staticData));
-		expect(saved['node:Trigger'].memory).toBe(memory.serialize());
+		expect(saved['node:Trigger'].memory).toBe(node.memory.serialize());
+		expect(savedHashes(saved['node:Trigger'].memory)).toHaveLength(2);
+		// Read back before n8n wrote it (the watchdog keeps its static data): the same string, nothing to save.
+		staticData.__dataChanged = false;
+		nodeMemory(context).saveIfBehind();
+		expect(staticData.__dataChanged).toBe(false);
 	});
 
 	it('merges what another process saved with what it holds, and saves the union', () => {
