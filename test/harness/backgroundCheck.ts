@@ -257,6 +257,15 @@ export async function runOnce<T = Record<string, unknown>>(
 	return { response, items, execution, requests: requests.all(), workflowId: deployed.workflow.id };
 }
 
+/**
+ * The trigger ran and output nothing: an execution its process did not start (a row n8n ran at its start), for
+ * a change that process had started itself from a delivery or the watchdog (latestCase.ts).
+ */
+export function stoppedAtTrigger(execution: Execution): boolean {
+	const [run] = execution.data?.resultData.runData[TRIGGER_NAME] ?? [];
+	return run !== undefined && !run.error && (run.data?.main[0] ?? []).length === 0;
+}
+
 /** An execution's error message (workflow-level, else the first node error), or undefined. */
 export function executionError(execution: Execution): string | undefined {
 	const resultData = execution.data?.resultData;

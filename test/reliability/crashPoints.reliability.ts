@@ -17,6 +17,7 @@ import {
 	TRIGGER_NAME as TRIGGER,
 	WEBHOOK_CREDENTIAL,
 	deployTriggerWorkflow,
+	stoppedAtTrigger,
 } from '../harness/backgroundCheck';
 import { nodeOutput, waitForWebhook, type Execution } from '../harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
@@ -109,10 +110,18 @@ async function killAt(point: Point, holdMs = 0) {
 			},
 			{ timeoutMs: 60_000, describe: () => 'executions still running' },
 		);
+		const stopped = executions.filter(stoppedAtTrigger);
 		for (const execution of executions.filter(({ status }) => status === 'success'))
-			expect((nodeOutput(execution, TRIGGER) as Json[])[0].messageId).toBe(messageId);
+			if (!stopped.includes(execution))
+				expect((nodeOutput(execution, TRIGGER) as Json[])[0].messageId).toBe(messageId);
 		return executions
-			.map(({ status }) => (['new', 'running'].includes(status) ? 'crashed' : status))
+			.map((execution) =>
+				stopped.includes(execution)
+					? 'stopped at the trigger'
+					: ['new', 'running'].includes(execution.status)
+						? 'crashed'
+						: execution.status,
+			)
 			.sort();
 	} finally {
 		fs.rmSync(armFile, { force: true });
@@ -130,7 +139,13 @@ const printOutcome = (step: string, statuses: string[]) =>
  * successes, and a second start only after a crashed one. Which of those a step gives depends on the
  * runtime and on whether the execution ended before the kill; the outcome is printed.
  */
-const PROMISED = [['success'], ['crashed'], ['crashed', 'success']];
+const PROMISED = [
+	['success'],
+	['crashed'],
+	['crashed', 'success'],
+	// Killed after the insert: n8n runs the row at its start, and the retry was admitted before its first step.
+	['stopped at the trigger', 'success'],
+];
 
 describe('n8n killed at each step of a delivery, then the provider retries', () => {
 	for (const point of ['afterInsert', 'afterRunning', 'beforeSave', 'afterSave'] as const) {

@@ -17,6 +17,7 @@ import {
 	TRIGGER_NAME as TRIGGER,
 	WEBHOOK_CREDENTIAL,
 	deployTriggerWorkflow,
+	stoppedAtTrigger,
 } from '../harness/backgroundCheck';
 import { nodeOutput, waitForWebhook, type Execution } from '../harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
@@ -46,15 +47,6 @@ function itemOf(execution: Execution): Json | undefined {
 	return data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json as
 		| Json
 		| undefined;
-}
-
-/**
- * The trigger ran and output nothing: an execution this process did not start (a row n8n ran at its start), for
- * a change a delivery to this process was starting or had started (latestCase.ts).
- */
-function stoppedAtTrigger(execution: Execution): boolean {
-	const [run] = execution.data?.resultData.runData[TRIGGER] ?? [];
-	return run !== undefined && !run.error && (run.data?.main[0] ?? []).length === 0;
 }
 
 test(`n8n killed ${CYCLES} times at random moments while deliveries stream in: no event lost, none doubled`, async () => {
