@@ -31,12 +31,6 @@ export interface NodeMemory {
 	saveIfBehind(): void;
 }
 
-/** The saved string, also when the static data read is this process's own, not yet written ({@link nodeMemory}). */
-function savedText(value: unknown): unknown {
-	const pending = value as { toJSON?: unknown } | null | undefined;
-	return typeof pending?.toJSON === 'function' ? (pending.toJSON as () => unknown)() : value;
-}
-
 /** The Duplicate Memory Size parameter, read the way each context reads it. */
 function readDuplicateMemorySize(context: MemoryContext): unknown {
 	const fallback = DUPLICATE_MEMORY_SIZE.default;
@@ -56,7 +50,8 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	}
 	memory.duplicateMemorySize = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
-	const loaded = savedText(staticData[MEMORY_KEY]);
+	// Not a string once this process saved into it (the watchdog keeps its static data): absorb skips it.
+	const loaded = staticData[MEMORY_KEY];
 	memory.absorb(loaded, Math.floor(Date.now() / 1000), {
 		executionCopy: 'getInputData' in context,
 	});

@@ -155,15 +155,15 @@ export function caseIdOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): st
 export type EventSource = 'webhook' | 'reconciliation';
 
 /**
- * The trigger's output item: the event as delivered (a legacy body's username / password removed), with the
- * delivery's ID, time and signature scheme; null when the watchdog found it (unless it handed it over).
- */
-/**
  * Carries the delivery's claim token (memory.ts) from the delivery to its execution's first step, which removes
  * it from the output.
  */
 export const CLAIM_TOKEN_FIELD = '__claimToken';
 
+/**
+ * The trigger's output item: the event as delivered (a legacy body's username / password removed), with the
+ * delivery's ID, time and signature scheme; null when the watchdog found it (unless it handed it over).
+ */
 export function outputItem(
 	event: WebhookEvent,
 	verification?: DeliveryVerification & { valid: true },
