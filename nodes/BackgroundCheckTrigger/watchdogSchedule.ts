@@ -60,18 +60,8 @@ function readLookInterval(context: ITriggerFunctions): LookInterval {
 	);
 }
 
-/** What emit takes to say when the execution has ended (n8n settles it). */
-type DonePromise = NonNullable<Parameters<ITriggerFunctions['emit']>[2]>;
-
-function donePromise(): DonePromise {
-	let resolve!: DonePromise['resolve'];
-	let reject!: DonePromise['reject'];
-	const promise = new Promise((resolveWith, rejectWith) => {
-		resolve = resolveWith;
-		reject = rejectWith;
-	}) as DonePromise['promise'];
-	return { promise, resolve, reject };
-}
+/** What n8n settles emit's promise with when the execution has ended (typed apart in each n8n version). */
+type EndedRun = Awaited<NonNullable<Parameters<ITriggerFunctions['emit']>[2]>['promise']>;
 
 /**
  * One look: every change found that passes the trigger's filters starts one execution (`source:
@@ -128,7 +118,7 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 			claim.release();
 			continue;
 		}
-		const done = donePromise();
+		const done = context.helpers.createDeferredPromise<EndedRun>();
 		// In queue mode the execution runs on a worker: learn it here too once it has run.
 		done.promise
 			.then(() => node.memory.record(change, Math.floor(Date.now() / 1000), { found: true }))

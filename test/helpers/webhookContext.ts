@@ -43,7 +43,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { ObservableObject } from 'n8n-workflow';
+import { ObservableObject, createDeferredPromise } from 'n8n-workflow';
 import { ObservableObject as ObservableObjectNewest } from 'n8n-workflow-newest';
 
 import { authenticatedRequester, CredentialStore, httpRequest } from './n8nCore';
@@ -264,6 +264,7 @@ function baseContext({ nodeType, setup, staticData, logs }: ContextParts) {
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
 		helpers: {
+			createDeferredPromise,
 			returnJsonArray: (items: IDataObject[]): INodeExecutionData[] =>
 				items.map((json) => ({ json })),
 			httpRequest,
