@@ -6,6 +6,7 @@
  * time the step is reached after that, the file is removed and the process killed).
  *
  * Steps (n8n's own functions, the same names on 2.8.4 and 2.41.1):
+ * - afterCreate: `ExecutionPersistence.create` has inserted the row (status new), before n8n sets it running
  * - afterInsert: `ExecutionPersistence.create` has inserted the execution row (status new)
  * - afterRunning: `ExecutionRepository.setRunning` has set it running (in regular mode n8n does that
  *   right after the insert, inside `ActiveExecutions.add`)
@@ -14,6 +15,10 @@
  *
  * BGC_CRASH_HOLD_MS holds n8n that long at the step before it is killed (the other requests and the
  * execution go on meanwhile), as a slow database would.
+ *
+ * BGC_STARTUP_RUN_DELAY_MS (for the start after the kill): n8n starts the rows left `new` without waiting
+ * for them and then activates the workflows; this delays each such run that long, so the webhook answers
+ * first, as a busy start-up would.
  */
 const fs = require('node:fs');
 const Module = require('node:module');
@@ -21,6 +26,7 @@ const Module = require('node:module');
 const point = process.env.BGC_CRASH_POINT;
 const armFile = process.env.BGC_CRASH_ARM_FILE;
 const holdMs = Number(process.env.BGC_CRASH_HOLD_MS) || 0;
+const startUpRunDelayMs = Number(process.env.BGC_STARTUP_RUN_DELAY_MS) || 0;
 
 function fireIfArmed(step) {
 	if (step !== point || !armFile || !fs.existsSync(armFile)) return;
@@ -48,7 +54,30 @@ function wrap(prototype, method, before, after, applies = () => true) {
 	prototype[method] = wrapped;
 }
 
+/** n8n's start-up runs of rows left `new`: 2.41 passes `{ expectedStatus: 'new' }`, 2.8.4 the execution ID. */
+function delayStartUpRuns(prototype) {
+	const original = prototype.run;
+	if (typeof original !== 'function' || original.startUpRunsDelayed) return;
+	const delayed = async function (...args) {
+		const existing = args[3];
+		if (typeof existing === 'string' || existing?.expectedStatus === 'new')
+			await new Promise((resolve) => setTimeout(resolve, startUpRunDelayMs));
+		return await original.apply(this, args);
+	};
+	delayed.startUpRunsDelayed = true;
+	prototype.run = delayed;
+}
+
 const patches = [
+	[
+		'/n8n/dist/executions/execution-persistence.js',
+		(exports) =>
+			wrap(exports.ExecutionPersistence?.prototype ?? {}, 'create', undefined, 'afterCreate'),
+	],
+	[
+		'/n8n/dist/workflow-runner.js',
+		(exports) => startUpRunDelayMs > 0 && delayStartUpRuns(exports.WorkflowRunner?.prototype ?? {}),
+	],
 	[
 		'/n8n/dist/active-executions.js',
 		(exports) => wrap(exports.ActiveExecutions?.prototype ?? {}, 'add', undefined, 'afterInsert'),
@@ -73,7 +102,7 @@ const patches = [
 	],
 ];
 
-if (point) {
+if (point || startUpRunDelayMs > 0) {
 	const load = Module._load;
 	Module._load = function (request, parent, isMain) {
 		const exports = load.apply(this, arguments);
