@@ -210,11 +210,8 @@ export class TriggerMemory {
 		const hash = hashKey(change.key);
 		if (this.events.has(hash) || this.isCovered(change)) return { outcome: 'duplicate' };
 		const names = claimNames(change);
-		for (const name of names) {
-			const open = this.claims.get(name);
-			if (open && open.openedAt + CLAIM_SECONDS > nowSeconds)
-				return { outcome: 'busy', settled: open.settled };
-		}
+		const open = this.openClaim(names, nowSeconds);
+		if (open) return { outcome: 'busy', settled: open.settled };
 		if (dropOlder && this.isOlder(change)) return { outcome: 'outOfOrder' };
 
 		let settle!: () => void;
@@ -288,12 +285,17 @@ export class TriggerMemory {
 	originOfDelivered(change: Change, token: unknown, nowSeconds: number): 'ours' | 'known' | 'new' {
 		if (typeof token === 'string' && token.startsWith(this.tokenPrefix)) return 'ours';
 		if (!this.readSaved) return 'new';
-		const claimed = claimNames(change).some((name) => {
-			const open = this.claims.get(name);
-			return open !== undefined && open.openedAt + CLAIM_SECONDS > nowSeconds;
-		});
 		const started = this.startedHere.has(hashKey(change.key)) || this.isCovered(change);
-		return claimed || started ? 'known' : 'new';
+		return started || this.openClaim(claimNames(change), nowSeconds) ? 'known' : 'new';
+	}
+
+	/** The claim holding a change back under one of its names, unless older than {@link CLAIM_SECONDS}. */
+	private openClaim(names: string[], nowSeconds: number) {
+		for (const name of names) {
+			const open = this.claims.get(name);
+			if (open && open.openedAt + CLAIM_SECONDS > nowSeconds) return open;
+		}
+		return undefined;
 	}
 
 	/** Remembers a change whose execution exists (`found`: the watchdog ran it); true when it was new. */

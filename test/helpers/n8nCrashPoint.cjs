@@ -7,7 +7,7 @@
  *
  * Steps (n8n's own functions, the same names on 2.8.4 and 2.41.1):
  * - afterCreate: `ExecutionPersistence.create` has inserted the row (status new), before n8n sets it running
- * - afterInsert: `ExecutionPersistence.create` has inserted the execution row (status new)
+ * - afterInsert: `ActiveExecutions.add` has returned (in regular mode the row is running by then)
  * - afterRunning: `ExecutionRepository.setRunning` has set it running (in regular mode n8n does that
  *   right after the insert, inside `ActiveExecutions.add`)
  * - beforeSave: `WorkflowStaticDataService.saveStaticData` is called with changed static data

@@ -12,13 +12,14 @@
  *
  * Checked for every status change: executions started for it = 1, where started counts executions n8n
  * marked crashed (n8n died while it ran: the provider's retry or the next look may start it once more,
- * counted apart), and not those whose first step output nothing (another version's watchdog emitted a
- * change that had run, counted apart). Counted apart as well: a change the watchdog found together with a
+ * counted apart), and not those whose first step output nothing (the change ran, or was being started, in
+ * another execution; counted apart). Counted apart as well: a change the watchdog found together with a
  * later change of the same subject to the same status (collapsed: the watchdog sees one state per look),
- * and a change whose two executions were admitted by the two versions in the moment of n8n's Update (one
- * version's request or look began before it, the other's after it; they share no memory).
+ * and, in the schedules with an Update, a change with an execution in flight at the Update or inserted after
+ * it, before n8n stopped (two versions' memories, which share nothing, in one process).
  *
- * SIM_RUNS sets the number of schedules (default 20,000 in npm test); `npm run soak:simulation` runs far more.
+ * SIM_RUNS sets the number of schedules (20,000, and half as many with Updates, in npm test);
+ * `npm run soak:simulation` runs ten times as many.
  */
 import * as fc from 'fast-check';
 
@@ -46,22 +47,13 @@ interface Row {
 	change: Change;
 	found: boolean;
 	status: 'new' | 'running' | 'success' | 'crashed';
-	/** Its first step output nothing: another memory's watchdog emitted a change that had run. */
+	/** Its first step output nothing: the change ran, or was being started, in another execution. */
 	stopped?: boolean;
-	/** When the request or look that admitted it began to be handled by its version (a delivery's load, a look). */
-	handledFrom: number;
-	/** The memory that admitted it (a new one at each start and each Update), and when n8n loaded it. */
-	version: Version;
-	/** The memory its first step ran in. */
-	ranBy?: Version;
-	/** The order of its insert, its first step and its end (its delivery answered too) in the simulation's steps. */
+	/** The step order of its insert, and of the moment it settled: ended and, for a delivery's, answered. */
 	insertedAs: number;
-	ranAs?: number;
 	settledAs?: number;
 	ended?: boolean;
 	answered?: boolean;
-	/** n8n ran it at its start (left `new` by a stop). */
-	runAtStart?: boolean;
 	/** A delivery's: its claim's token, in the item n8n runs it with. */
 	token?: string;
 }
@@ -81,7 +73,6 @@ interface Request {
 	target: StatusChange;
 	/** The memory of the package version that handles it: n8n resolves the node when it has loaded the workflow. */
 	memory?: TriggerMemory;
-	loadedAt?: number;
 	step: 'load' | 'webhook' | 'insert' | 'running' | 'answerRead' | 'save' | 'answer';
 	loaded?: string;
 	claim?: Claim;
@@ -92,13 +83,6 @@ interface Request {
 	row?: Row;
 	outcome?: 'started' | 'acknowledged';
 	failRun?: boolean;
-}
-
-/** A memory: each start of n8n makes one, and so does an Update (`byUpdate`), within the same run of n8n. */
-interface Version {
-	index: number;
-	loadedAt: number;
-	byUpdate: boolean;
 }
 
 const CASES = ['c1', 'c2'];
@@ -119,15 +103,12 @@ class Simulation {
 	executions: Execution[] = [];
 	up = true;
 	recorded = false;
-	/** The version of the package each memory belongs to. */
-	readonly versions = new Map<TriggerMemory, Version>();
 	/** Step order: inserts, first steps, settled rows, Updates and stops. */
 	order = 0;
 	/** From each Update until n8n stops: two versions' memories in one process. */
 	readonly afterUpdates: Array<{ from: number; to?: number }> = [];
 
 	constructor() {
-		this.versionOf(this.memory);
 		for (const caseId of CASES)
 			this.api.set(caseId, { status: this.statusOf(STATUSES[0]), modStamp: this.nextStamp() });
 		this.restartWatchdog('activate');
@@ -192,7 +173,6 @@ class Simulation {
 			case 'load':
 				request.loaded = this.db;
 				request.memory = this.memory;
-				request.loadedAt = this.now;
 				request.memory!.absorb(request.loaded, this.now);
 				request.step = 'webhook';
 				return;
@@ -210,7 +190,7 @@ class Simulation {
 				return;
 			}
 			case 'insert':
-				request.row = this.insert(request.target.change, false, request.memory!, request.loadedAt!);
+				request.row = this.insert(request.target.change, false);
 				request.row.token = request.claim!.token;
 				request.step = 'running';
 				return;
@@ -253,15 +233,13 @@ class Simulation {
 		this.requests = this.requests.filter((other) => other !== request);
 	}
 
-	insert(change: Change, found: boolean, admittedBy: TriggerMemory, handledFrom: number): Row {
+	insert(change: Change, found: boolean): Row {
 		const row: Row = {
 			id: this.rows.length,
 			change,
 			found,
 			status: 'new',
 			insertedAs: this.order++,
-			handledFrom,
-			version: this.versionOf(admittedBy),
 		};
 		this.rows.push(row);
 		return row;
@@ -290,8 +268,6 @@ class Simulation {
 				? memory.originOfFound(row.change)
 				: memory.originOfDelivered(row.change, row.token, this.now);
 			row.stopped = origin === 'known';
-			row.ranBy = this.versionOf(memory);
-			row.ranAs = this.order++;
 			const news = !row.stopped && memory.record(row.change, this.now, { found: row.found });
 			if ((news || origin !== 'ours') && memory.readsSavedMemory) execution.saves = memory;
 			execution.step = 'end';
@@ -327,18 +303,12 @@ class Simulation {
 		const copy = memory.serialize();
 		for (const { change, claim } of runs) {
 			this.db = this.watchdog.staticData = copy;
-			const row = this.insert(change, true, memory, this.now);
+			const row = this.insert(change, true);
 			this.startExecution(row, () => {
 				memory.record(change, this.now, { found: true });
 				claim.release();
 			});
 		}
-	}
-
-	versionOf(memory: TriggerMemory, byUpdate = false): Version {
-		if (!this.versions.has(memory))
-			this.versions.set(memory, { index: this.versions.size, loadedAt: this.now, byUpdate });
-		return this.versions.get(memory)!;
 	}
 
 	/**
@@ -350,7 +320,6 @@ class Simulation {
 		if (!this.up || this.memory !== this.watchdog.memory) return;
 		this.afterUpdates.push({ from: this.order++ });
 		this.memory = new TriggerMemory();
-		this.versionOf(this.memory, true);
 	}
 
 	/** Activation (activation.ts checkExists, then watchdogSchedule.ts): what the process holds is saved. */
@@ -376,7 +345,6 @@ class Simulation {
 		this.requests = [];
 		this.executions = [];
 		this.memory = new TriggerMemory();
-		this.versionOf(this.memory);
 	}
 
 	/**
@@ -392,7 +360,6 @@ class Simulation {
 			if (row.status === 'running' || (newRowsCrashed && row.status === 'new'))
 				row.status = 'crashed';
 		for (const row of this.rows.filter((candidate) => candidate.status === 'new')) {
-			row.runAtStart = true;
 			this.startExecution(row);
 			if (recoveredFirst) this.stepExecution(this.executions.length - 1);
 		}
