@@ -20,8 +20,9 @@ import { HANDOFF, HANDOFF_PARAMETER } from './handoff';
 
 /**
  * The trigger's description and its entry points, each handing over to the module that does the work:
- * deliveryPolicy.ts (each delivery), memory.ts (what it remembers), activation.ts, watchdogSchedule.ts (the
- * watchdog), latestCase.ts (Fetch Latest Case, in the execution), configuration.ts (settings and secrets).
+ * deliveryPolicy.ts (each delivery), memory.ts (what it remembers), activation.ts (no remote subscription),
+ * watchdogSchedule.ts (the watchdog on n8n's scheduler), latestCase.ts (the execution's first step: remembers
+ * the event, then Fetch Latest Case), configuration.ts (settings and secrets).
  */
 export class BackgroundCheckTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -237,16 +238,9 @@ export class BackgroundCheckTrigger implements INodeType {
 	};
 
 	methods = { credentialTest: { checkWebhookSecrets } };
-
-	/** Activation and deactivation: no remote subscription exists; see activation.ts. */
 	webhookMethods = { default: activation };
-
-	/** The watchdog (Reconcile Missed Events) on n8n's scheduler. */
 	trigger = startWatchdog;
-
-	/** Each delivery. */
 	webhook = receiveDelivery;
-
-	/** The execution's first step: remembers the event, then Fetch Latest Case. */
+	/** The first step of every execution the trigger starts. */
 	execute = addLatestCase;
 }

@@ -16,9 +16,6 @@ import { rememberWebhookUrl, scopeOf } from './handoff';
 
 type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions | IHookFunctions;
 
-/** Key of the node's workflow static data set while the workflow is active. */
-export const ACTIVATED_AT = 'activatedAt';
-
 export const watchdogOn = (context: IWebhookFunctions | ITriggerFunctions | IHookFunctions) =>
 	context.getNodeParameter('reconcile', false) === true;
 
@@ -71,28 +68,19 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 }
 
 /**
- * The API has no subscription endpoints, so there is nothing to register remotely. These check the
- * configuration when the workflow is activated (and on every n8n start), and save what the process holds.
- * Nothing is cleared when n8n removes the webhook: n8n does that to deactivate and also to republish an
- * active workflow, and the memory must outlive a republish (events expire by themselves after 28 hours).
+ * The API has no subscription endpoints: nothing exists remotely, so checkExists answers true and n8n never
+ * calls create. It checks the configuration when the workflow is activated and on every n8n start, and saves
+ * what the process holds: what an execution n8n ran at start-up remembered (latestCase.ts) is saved before the
+ * webhooks answer. Nothing is cleared when n8n removes the webhook: n8n does that to deactivate and also to
+ * republish an active workflow, and the memory must outlive a republish (events expire after 28 hours).
  */
 export const activation = {
 	async checkExists(this: IHookFunctions): Promise<boolean> {
 		await assertValidConfiguration.call(this);
 		rememberWebhookUrl(this);
-		// After a restart, what an execution n8n ran at start-up remembered (latestCase.ts) is saved here,
-		// before the webhooks answer.
 		nodeMemory(this).saveIfBehind();
-		return this.getWorkflowStaticData('node')[ACTIVATED_AT] !== undefined;
-	},
-	async create(this: IHookFunctions): Promise<boolean> {
-		await assertValidConfiguration.call(this);
-		rememberWebhookUrl(this);
-		this.getWorkflowStaticData('node')[ACTIVATED_AT] = new Date().toISOString();
 		return true;
 	},
-	async delete(this: IHookFunctions): Promise<boolean> {
-		delete this.getWorkflowStaticData('node')[ACTIVATED_AT];
-		return true;
-	},
+	create: async () => true,
+	delete: async () => true,
 };

@@ -3,6 +3,7 @@ import type {
 	ICredentialTestFunctions,
 	IHookFunctions,
 	INodeCredentialTestResult,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -16,6 +17,7 @@ import {
 	type VerificationConfig,
 } from './verification';
 import { DUPLICATE_MEMORY_SIZE } from './memory';
+import { CASE_STATUS_CHANGE, parseStatusList, type StatusFilter } from './event';
 import { webhookSecrets, type WebhookSecrets } from './secretCache';
 import { handsOffToWebhook } from './handoff';
 
@@ -55,6 +57,20 @@ export async function readConfig(
 		scheme === 'standard' ? '' : this.getNodeParameter('legacyHeaderName', ''),
 		this.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
 	);
+}
+
+/** What runs: the selected event type, the status filter and Ignore Older Events, for deliveries and looks. */
+export function readFilters(context: IWebhookFunctions | ITriggerFunctions) {
+	const statuses: StatusFilter = {
+		caseStatuses: parseStatusList(context.getNodeParameter('caseStatus', '')),
+		secondaryStatuses: parseStatusList(context.getNodeParameter('secondaryStatus', '')),
+	};
+	const event = context.getNodeParameter('event', CASE_STATUS_CHANGE) as string;
+	return {
+		event,
+		statuses,
+		dropOlder: context.getNodeParameter('options.dropOutOfOrder', false) === true,
+	};
 }
 
 /** Duplicate Memory Size as configured (an expression evaluated), or why it cannot be used. */

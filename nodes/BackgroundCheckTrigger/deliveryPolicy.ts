@@ -1,14 +1,12 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { readConfig } from './configuration';
+import { readConfig, readFilters } from './configuration';
 import {
-	CASE_STATUS_CHANGE,
 	CLAIM_TOKEN_FIELD,
 	changeOf,
 	outputItem,
 	parseEvent,
-	parseStatusList,
 	unselectedEventType,
 	unselectedStatus,
 } from './event';
@@ -81,16 +79,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const event = parseEvent(rawBody);
 	if (!event) return refuse(this, 400, 'The body is not a JSON object');
 
-	const unwantedEvent = unselectedEventType(
-		event,
-		this.getNodeParameter('event', CASE_STATUS_CHANGE) as string,
-	);
+	const filters = readFilters(this);
+	const unwantedEvent = unselectedEventType(event, filters.event);
 	if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
-
-	const unwantedStatus = unselectedStatus(event, {
-		caseStatuses: parseStatusList(this.getNodeParameter('caseStatus', '')),
-		secondaryStatuses: parseStatusList(this.getNodeParameter('secondaryStatus', '')),
-	});
+	const unwantedStatus = unselectedStatus(event, filters.statuses);
 	// A change the watchdog found and handed over (queue mode): admitted like a delivery of it.
 	const found = isFoundChange(verification);
 	const item = outputItem(event, verification, found ? 'reconciliation' : 'webhook') as IDataObject;
@@ -101,7 +93,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	const node = nodeMemory(this);
 	const change = changeOf(event);
-	const dropOlder = this.getNodeParameter('options.dropOutOfOrder', false) === true;
+	const { dropOlder } = filters;
 	for (let waited = 0; ; waited++) {
 		const admission = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000));
 		if (admission.outcome === 'busy') {

@@ -154,10 +154,7 @@ export function caseIdOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): st
 /** Where an output item came from: a verified delivery, or the watchdog's look at the API. */
 export type EventSource = 'webhook' | 'reconciliation';
 
-/**
- * Carries the delivery's claim token (memory.ts) from the delivery to its execution's first step, which removes
- * it from the output.
- */
+/** Carries the delivery's claim token (memory.ts) to its execution's first step, which removes it. */
 export const CLAIM_TOKEN_FIELD = '__claimToken';
 
 /**

@@ -61,14 +61,11 @@ export async function handOff(
 		BACKGROUND_CHECK_WEBHOOK_CREDENTIAL,
 	);
 	const secret = typeof secrets.signingSecret === 'string' ? secrets.signingSecret.trim() : '';
+	if (!url || !secret) {
+		const reason = url ? 'the credential has no Signing Secret' : 'no webhook URL is known yet';
+		return { handed: [], failures: events.map((event) => ({ event, reason })) };
+	}
 	for (const event of events) {
-		if (!url || !secret) {
-			result.failures.push({
-				event,
-				reason: url ? 'the credential has no Signing Secret' : 'no webhook URL is known yet',
-			});
-			continue;
-		}
 		const body = JSON.stringify(event.body);
 		const id = `${FOUND_CHANGE_ID_PREFIX}${eventKeyOf(event)}`;
 		const timestamp = Math.floor(Date.now() / 1000);

@@ -20,9 +20,8 @@ export const RETENTION_SECONDS = 28 * 60 * 60;
 export const BUCKET_SECONDS = 60 * 60;
 
 /**
- * How long a claim holds back copies of its event. n8n starts an execution within milliseconds of being
- * handed it; a claim whose outcome never came (an execution n8n failed to start without saying so) stops
- * holding copies back after this.
+ * How long a claim holds back copies of its event: n8n starts an execution within milliseconds, and a claim
+ * whose outcome never came (n8n failed to start it without saying so) must not hold copies back for ever.
  */
 export const CLAIM_SECONDS = 60;
 
@@ -56,15 +55,9 @@ export interface Change {
 }
 
 export interface Claim {
-	/**
-	 * Names this claim in the item n8n starts the execution with, so that the execution's first step can tell
-	 * the execution this memory started from one another process or version created ({@link originOfDelivered}).
-	 */
+	/** In the execution's item: its first step tells this memory's executions from others ({@link originOfDelivered}). */
 	readonly token: string;
-	/**
-	 * The execution exists: remember the event. Returns what to call once n8n has answered the delivery (it
-	 * saves first; `saved` false when the connection closed without the answer).
-	 */
+	/** The execution exists: remember the event. Returns what to call once n8n answered (`saved` false: it did not). */
 	start(nowSeconds: number): (saved: boolean) => void;
 	/** No execution was started (filtered out, or n8n failed to start it): a copy may run. */
 	release(): void;
@@ -122,10 +115,7 @@ export class TriggerMemory {
 	/** Event hash → hour it started, oldest first. */
 	private readonly events = new Map<string, number>();
 
-	/**
-	 * Event hash → when its claim was opened, the promise that resolves when it settles, and whether the
-	 * watchdog opened it (to emit the change).
-	 */
+	/** Event hash → when its claim was opened, its settling, and whether the watchdog opened it (to emit). */
 	private readonly claims = new Map<
 		string,
 		{ openedAt: number; settled: Promise<void>; found: boolean }
@@ -160,6 +150,7 @@ export class TriggerMemory {
 	private version = 0;
 	private serialized: { version: number; size: number; text: string } | undefined;
 
+	/** Whether the watchdog has recorded the subjects' statuses (at activation, or a look after a failed one). */
 	get recorded(): boolean {
 		return this.recordedByWatchdog;
 	}
@@ -174,9 +165,8 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * Whether this process has read the saved string itself (a delivery, a look, an activation), not only
-	 * an execution's copy of it. Only then is its memory a superset of the saved one, so that its save
-	 * adds to what the other processes saved instead of replacing it (docs/trigger-state.md).
+	 * Whether this process has read the saved string itself (a delivery, a look, an activation), not only an
+	 * execution's copy: only then does its save add to what other processes saved (docs/trigger-state.md).
 	 */
 	get readsSavedMemory(): boolean {
 		return this.readSaved;
@@ -327,8 +317,8 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * What is known of a subject moves forward only (an older modStamp changes nothing; a status without one, as
-	 * listed, is taken). `ordered`: checked with Ignore Older Events, so its modStamp is saved.
+	 * What is known of a subject moves forward only (an older modStamp changes nothing; a status without one,
+	 * as listed, is taken). `ordered`: checked with Ignore Older Events, so its modStamp is saved.
 	 */
 	learn(subject: string, status?: string, modStamp?: string, ordered = false): void {
 		this.learnHash(hashKey(subject), status, modStamp, ordered);
@@ -393,13 +383,15 @@ export class TriggerMemory {
 		if (this.serialized?.version === version && this.serialized.size === size)
 			return this.serialized.text;
 		const lines = [`${FORMAT} ${this.recordedByWatchdog ? 1 : 0}`];
-		const byHour = new Map<number, string[]>();
+		// Events are oldest first: one line per run of one hour.
 		let skip = this.events.size - this.duplicateMemorySize;
+		let lastHour: number | undefined;
 		for (const [hash, hour] of this.events) {
 			if (skip-- > 0) continue;
-			byHour.set(hour, [...(byHour.get(hour) ?? []), hash]);
+			if (hour !== lastHour) lines.push(`e\t${hour}\t`);
+			lines[lines.length - 1] += hash;
+			lastHour = hour;
 		}
-		for (const [hour, hashes] of byHour) lines.push(`e\t${hour}\t${hashes.join('')}`);
 		skip = this.covers.size - this.duplicateMemorySize;
 		for (const [hash, { modStamp, hour }] of this.covers)
 			if (skip-- <= 0) lines.push(`c\t${hash}\t${hour}\t${packModStamp(modStamp)}`);

@@ -18,13 +18,8 @@ export type WebhookSecrets = Partial<
 	Record<'signingSecret' | 'previousSigningSecret' | 'legacySecret', unknown>
 >;
 
-interface Held {
-	secrets: Promise<WebhookSecrets>;
-	readAtMs: number;
-}
-
 /** By workflow, node and credential: no two trigger nodes, workflows or credentials share an entry. */
-const held = new Map<string, Held>();
+const held = new Map<string, { secrets: Promise<WebhookSecrets>; readAtMs: number }>();
 
 function keyOf(context: IHookFunctions | IWebhookFunctions): string | undefined {
 	const workflowId = context.getWorkflow().id;
@@ -52,7 +47,7 @@ export function webhookSecrets(
 	if (isDelivery && entry && nowMs - entry.readAtMs < SECRETS_HELD_MS) return entry.secrets;
 	for (const [old, { readAtMs }] of held) if (nowMs - readAtMs >= SECRETS_HELD_MS) held.delete(old);
 	const secrets = read(context);
-	const fresh: Held = { secrets, readAtMs: nowMs };
+	const fresh = { secrets, readAtMs: nowMs };
 	held.set(key, fresh);
 	// A failed read is not held: the next delivery tries again.
 	secrets.catch(() => {

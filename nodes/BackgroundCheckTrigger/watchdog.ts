@@ -170,16 +170,21 @@ function compare(memory: TriggerMemory, listed: ListedCase[], watched: WatchedEv
 		const services: ListedService[] = [];
 		for (const service of entry.services) {
 			const subject = CASE_DATA_SUBJECT + service.caseDataId;
-			const known = memory.statusOf(subject);
-			if (known === service.status) continue;
-			if (!watched.caseData || (known === undefined && service.status === FIRST_CASE_DATA_STATUS))
-				memory.learn(subject, service.status);
-			else services.push(service);
+			if (!watched.caseData) memory.learn(subject, service.status);
+			else if (serviceChanged(memory, subject, service.status)) services.push(service);
 		}
 		if ((caseDiffers && watched.cases) || services.length > 0)
 			differing.push({ entry, caseDiffers: caseDiffers && watched.cases, services });
 	}
 	return differing;
+}
+
+/** Whether a service's status is news; a service not seen before, at its first status, is learnt silently. */
+function serviceChanged(memory: TriggerMemory, subject: string, status: string): boolean {
+	const known = memory.statusOf(subject);
+	const isNew = known === undefined && status === FIRST_CASE_DATA_STATUS;
+	if (isNew) memory.learn(subject, status);
+	return known !== status && !isNew;
 }
 
 /** Reads one case (and the case data of its differing services) and reports what changed. */
@@ -211,14 +216,8 @@ async function read(
 		for (const service of ofType) {
 			const record = records.find((candidate) => candidate.id === service.caseDataId);
 			if (!record) continue;
-			const subject = CASE_DATA_SUBJECT + service.caseDataId;
-			const status = caseDataStatusOf(record);
-			const known = memory.statusOf(subject);
-			if (known === status) continue;
-			if (known === undefined && status === FIRST_CASE_DATA_STATUS) {
-				memory.learn(subject, status);
+			if (!serviceChanged(memory, CASE_DATA_SUBJECT + service.caseDataId, caseDataStatusOf(record)))
 				continue;
-			}
 			const eventObject = {
 				...pick(record, CASE_DATA_EVENT_FIELDS),
 				caseId: entry.id,

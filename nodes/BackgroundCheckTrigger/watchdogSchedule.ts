@@ -8,9 +8,9 @@ import {
 	CASE_STATUS_CHANGE,
 	changeOf,
 	outputItem,
-	parseStatusList,
 	unselectedStatus,
 } from './event';
+import { readFilters } from './configuration';
 import type { Change, Claim, TriggerMemory } from './memory';
 import { handOff, handsOffToWebhook } from './handoff';
 import {
@@ -45,12 +45,6 @@ function caseApi(context: ITriggerFunctions): CaseApi {
 	};
 }
 
-/** The event types the trigger is set to, as the watchdog needs them. */
-function watchedEvents(context: ITriggerFunctions) {
-	const selected = context.getNodeParameter('event', CASE_STATUS_CHANGE) as string;
-	return { cases: selected !== CASE_DATA_STATUS_CHANGE, caseData: selected !== CASE_STATUS_CHANGE };
-}
-
 function readLookInterval(context: ITriggerFunctions): LookInterval {
 	const interval = context.getNodeParameter('reconcileEvery', DEFAULT_LOOK_INTERVAL) as string;
 	if (interval in LOOK_INTERVALS) return interval as LookInterval;
@@ -69,16 +63,16 @@ type EndedRun = Awaited<NonNullable<Parameters<ITriggerFunctions['emit']>[2]>['p
  */
 async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Promise<void> {
 	const node = nodeMemory(context);
+	const { event: selected, statuses, dropOlder } = readFilters(context);
+	const watched = {
+		cases: selected !== CASE_DATA_STATUS_CHANGE,
+		caseData: selected !== CASE_STATUS_CHANGE,
+	};
 	let found;
 	try {
-		found = await look(node.memory, caseApi(context), watchedEvents(context));
+		found = await look(node.memory, caseApi(context), watched);
 	} catch (error) {
-		context.saveFailedExecution(
-			new NodeOperationError(
-				context.getNode(),
-				`The watchdog could not list the cases: ${(error as Error).message}`,
-			),
-		);
+		failLook(context, `The watchdog could not list the cases: ${(error as Error).message}`);
 		return;
 	}
 	if (handsOffToWebhook(context)) {
@@ -86,11 +80,6 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 		reportUnread(context, found.failures);
 		return;
 	}
-	const filter = {
-		caseStatuses: parseStatusList(context.getNodeParameter('caseStatus', '')),
-		secondaryStatuses: parseStatusList(context.getNodeParameter('secondaryStatus', '')),
-	};
-	const dropOlder = context.getNodeParameter('options.dropOutOfOrder', false) === true;
 	const fetchLatestCase = context.getNodeParameter('fetchLatestCase', false) === true;
 	const runs: Array<{ item: IDataObject; change: Change; claim: Claim }> = [];
 	for (const { event, latestCase } of found.events) {
@@ -100,7 +89,7 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 		});
 		// A delivery of it is being started: the next look sees what became of it.
 		if (admission.outcome === 'busy') continue;
-		if (admission.outcome !== 'admitted' || unselectedStatus(event, filter)) {
+		if (admission.outcome !== 'admitted' || unselectedStatus(event, statuses)) {
 			if (admission.outcome === 'admitted') admission.claim.release();
 			node.memory.learn(change.subject ?? '', change.status, change.modStamp);
 			continue;
@@ -129,15 +118,17 @@ async function lookOnce(context: ITriggerFunctions, isClosed: () => boolean): Pr
 	reportUnread(context, found.failures);
 }
 
+/** A look's failure shows as a failed execution of the workflow. */
+const failLook = (context: ITriggerFunctions, message: string, description?: string) =>
+	context.saveFailedExecution(new NodeOperationError(context.getNode(), message, { description }));
+
 function reportUnread(context: ITriggerFunctions, failures: Look['failures']): void {
 	if (failures.length === 0) return;
 	const [{ caseId, error }] = failures;
-	context.saveFailedExecution(
-		new NodeOperationError(
-			context.getNode(),
-			`The watchdog could not read ${failures.length} case(s); they are looked at again next time`,
-			{ description: `Case ${caseId}: ${error.message}` },
-		),
+	failLook(
+		context,
+		`The watchdog could not read ${failures.length} case(s); they are looked at again next time`,
+		`Case ${caseId}: ${error.message}`,
 	);
 }
 
@@ -160,12 +151,10 @@ async function handOver(
 		memory.learn(change.subject ?? '', change.status, change.modStamp);
 	}
 	if (failures.length > 0) {
-		context.saveFailedExecution(
-			new NodeOperationError(
-				context.getNode(),
-				`The watchdog could not hand ${failures.length} change(s) to the webhook URL; the next look finds them again`,
-				{ description: failures[0].reason },
-			),
+		failLook(
+			context,
+			`The watchdog could not hand ${failures.length} change(s) to the webhook URL; the next look finds them again`,
+			failures[0].reason,
 		);
 	}
 }

@@ -1122,14 +1122,19 @@ describe('lifecycle', () => {
 		expect((error as NodeOperationError).description).toContain('no Legacy Secret');
 	});
 
-	it('sets up its local state on activation, keeps it on restart and clears it on deactivation', async () => {
+	it('has nothing to create remotely: activation saves nothing new, and deactivation clears nothing', async () => {
 		const harness = bareHarness();
-		expect(await harness.lifecycle('checkExists')).toBe(false);
-		expect(await harness.lifecycle('create')).toBe(true);
-		expect(nodeData(harness)).toEqual({ activatedAt: expect.any(String) });
-		expect(await harness.lifecycle('checkExists', 'init')).toBe(true);
+		expect(await harness.lifecycle('checkExists')).toBe(true);
+		expect(nodeData(harness)).toBeUndefined();
+		await harness.activate();
+		const body = caseCompletedBody('msg_lifecycle', 'case-lifecycle');
+		await harness.handle({ headers: signedHeaders(SECRET, 'msg_lifecycle', body), body });
+		await harness.idle();
+		const saved = savedMemory(harness);
+		expect(saved).not.toBe('');
 		expect(await harness.lifecycle('delete')).toBe(true);
-		expect(await harness.lifecycle('checkExists')).toBe(false);
+		expect(savedMemory(harness)).toBe(saved);
+		expect(await harness.lifecycle('checkExists', 'init')).toBe(true);
 	});
 
 	it('checks the configuration again on every start, not only the first activation', async () => {
