@@ -459,8 +459,8 @@ loadProof('500 Case > Create at the default Concurrent Requests, against an API 
 	 * Runs the node with one fault rule added for each create it sends, drawn from a seeded generator: 3% each a
 	 * 500 or a drop before the route runs (no case), a 502 or a drop after it ran (a case, its answer lost);
 	 * three 503s and two 429s with Retry-After (not taken, so sent again); two sends answered after the node's
-	 * timeout (a case the node never hears of; sent with a 2 s timeout); the others 5-40 ms of latency. On top, the API takes 40 creates per second
-	 * and answers the others 429 with Retry-After. Returns the output and the creates the sandbox logged.
+	 * timeout (a case the node never hears of; sent with a 2 s timeout); the others 5-40 ms of latency. On top,
+	 * the API takes 40 creates per second and answers the others 429 with Retry-After. Returns the output and the creates the sandbox logged.
 	 */
 	async function runWithFaults(continueOnFail: boolean) {
 		const random = seededRandom(25);
@@ -572,7 +572,7 @@ loadProof('500 Case > Create at the default Concurrent Requests, against an API 
 		expect(
 			output.filter((item) => /got no answer within 60 seconds/.test(String(item.json.error))),
 		).toHaveLength(2);
-	}, 60_000);
+	}, 150_000);
 
 	it('without Continue On Fail: fails naming the lowest failing item once the items in flight settle, and says which items the API carried out', async () => {
 		const { error, creates, cases } = await runWithFaults(false);
@@ -602,5 +602,5 @@ loadProof('500 Case > Create at the default Concurrent Requests, against an API 
 		// No item started after the failure but the ones already on their way (at most the default in flight).
 		expect(Math.max(...answered)).toBeLessThan(failedItem + DEFAULT_CONCURRENCY + 1);
 		for (const caseIds of cases.values()) expect(caseIds).toHaveLength(1);
-	}, 60_000);
+	}, 150_000);
 });
