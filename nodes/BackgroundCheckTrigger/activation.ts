@@ -24,8 +24,8 @@ export interface NodeMemory {
 	memory: TriggerMemory;
 	/** Hands the memory to static data: n8n saves it at the end of this request (look, execution). */
 	save(): void;
-	/** Saves only when what this request read lacks something this process holds, so that it is put back. */
-	saveIfBehind(): void;
+	/** Whether what this request read lacks something this process holds (a save would put it back). */
+	behind(): boolean;
 }
 
 /** The Duplicate Memory Size parameter, read the way each context reads it. */
@@ -61,9 +61,7 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	return {
 		memory,
 		save,
-		saveIfBehind: () => {
-			if (loaded !== memory.serialize() && !(loaded === undefined && memory.empty)) save();
-		},
+		behind: () => loaded !== memory.serialize() && !(loaded === undefined && memory.empty),
 	};
 }
 
@@ -78,7 +76,8 @@ export const activation = {
 	async checkExists(this: IHookFunctions): Promise<boolean> {
 		await assertValidConfiguration.call(this);
 		rememberWebhookUrl(this);
-		nodeMemory(this).saveIfBehind();
+		const node = nodeMemory(this);
+		if (node.behind()) node.save();
 		return true;
 	},
 	create: async () => true,

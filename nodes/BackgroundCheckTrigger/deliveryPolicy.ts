@@ -14,6 +14,7 @@ import { secretsAfterRefusal, webhookSecrets } from './secretCache';
 import { verifyDelivery } from './verification';
 import { isFoundChange } from './handoff';
 import { nodeMemory } from './activation';
+import type { TriggerMemory } from './memory';
 
 /**
  * Each request to the trigger's URL: verified on its raw bytes, parsed, filtered and claimed once (copies,
@@ -34,6 +35,8 @@ const acknowledgeWithoutRun = (reason: string): IWebhookResponseData => ({
 
 const BUSY_WAITS = 5;
 const BUSY_WAIT_MS = 1000;
+/** How long a delivery waits for its turn to save (memory.ts Turn); the provider waits 15 seconds. */
+const TURN_WAIT_MS = 10_000;
 
 const ADMISSION_REFUSALS = {
 	duplicate: 'duplicate',
@@ -56,6 +59,28 @@ export function startExecution(
 			return '';
 		},
 	};
+}
+
+/**
+ * Takes this memory's turn to save for the request (memory.ts Turn), released once its response has closed:
+ * `wait` false takes it only when it is free. False when it was not had in time.
+ */
+async function takeTurnToSave(
+	context: IWebhookFunctions,
+	memory: TriggerMemory,
+	wait: boolean,
+): Promise<boolean> {
+	const until = Date.now() + (wait ? TURN_WAIT_MS : 0);
+	for (;;) {
+		const turn = memory.takeTurn(Math.floor(Date.now() / 1000));
+		if ('release' in turn) {
+			context.getResponseObject().once('close', turn.release);
+			return true;
+		}
+		const left = until - Date.now();
+		if (left <= 0) return false;
+		await Promise.race([turn.busy, sleep(Math.min(left, BUSY_WAIT_MS))]);
+	}
 }
 
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -104,16 +129,22 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			continue;
 		}
 		if (admission.outcome !== 'admitted') {
-			node.saveIfBehind();
+			// Puts back what another save replaced, when no other request is saving (else that one does).
+			if (node.behind() && (await takeTurnToSave(this, node.memory, false))) node.save();
 			return acknowledgeWithoutRun(ADMISSION_REFUSALS[admission.outcome]);
 		}
 		const { claim } = admission;
 		if (unwantedStatus) {
-			// Nothing runs, but what is known of the case moves forward (the watchdog need not find it).
+			// Nothing runs, but what is known of the case moves forward (the watchdog need not find it); it is
+			// saved now when no other request is saving, else with the next save.
 			node.memory.learn(change.subject ?? '', change.status, change.modStamp, dropOlder);
 			claim.release();
-			node.save();
+			if (await takeTurnToSave(this, node.memory, false)) node.save();
 			return acknowledgeWithoutRun(unwantedStatus);
+		}
+		if (!(await takeTurnToSave(this, node.memory, true))) {
+			claim.release();
+			return refuse(this, 503, 'Other deliveries are being saved');
 		}
 		let answered: ((saved: boolean) => void) | undefined;
 		let finished = false;

@@ -63,6 +63,14 @@ export interface Claim {
 	release(): void;
 }
 
+/**
+ * Held by the one request of this memory between handing n8n what to save and n8n's answer. n8n writes the
+ * saved string when it saves, but concurrent requests' saves can reach the database in another order
+ * (PostgreSQL gives each its own connection): an older string landing last would forget an event whose
+ * delivery was answered. With one request saving at a time, each save lands before the next is written.
+ */
+export type Turn = { release: () => void } | { busy: Promise<void> };
+
 export type Admission =
 	| { outcome: 'duplicate' }
 	| { outcome: 'outOfOrder' }
@@ -136,6 +144,9 @@ export class TriggerMemory {
 
 	/** Hash of subject and status → the newest modStamp the watchdog ran it with, and when. */
 	private readonly covers = new Map<string, { modStamp: string; hour: number }>();
+
+	/** The request saving now ({@link takeTurn}), unless older than {@link CLAIM_SECONDS}. */
+	private turn: { takenAt: number; free: Promise<void> } | undefined;
 
 	private recordedByWatchdog = false;
 	private readSaved = false;
@@ -237,6 +248,24 @@ export class TriggerMemory {
 					};
 				},
 				release: close,
+			},
+		};
+	}
+
+	/**
+	 * The turn to save ({@link Turn}): `release` to call once n8n has answered, or the promise of the current
+	 * holder's release. A holder older than {@link CLAIM_SECONDS} (its answer never came) no longer counts.
+	 */
+	takeTurn(nowSeconds: number): Turn {
+		const current = this.turn;
+		if (current && current.takenAt + CLAIM_SECONDS > nowSeconds) return { busy: current.free };
+		let free!: () => void;
+		const turn = { takenAt: nowSeconds, free: new Promise<void>((resolve) => (free = resolve)) };
+		this.turn = turn;
+		return {
+			release: () => {
+				if (this.turn === turn) this.turn = undefined;
+				free();
 			},
 		};
 	}

@@ -715,17 +715,19 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 		for (const delivery of deliveries) await expectDuplicate(harness, delivery);
 	});
 
-	it('never saves an event whose execution has not started: a delivery started meanwhile saves without it', async () => {
+	it('saves one delivery at a time, and never an event whose execution has not started', async () => {
 		const { harness, subscription } = await scenario({ runtime });
-		const [started, notYet] = signedDeliveries(subscription, 'started', 'not_yet');
+		const [notYet, started] = signedDeliveries(subscription, 'not_yet', 'started');
 		const pending = handleHeld(harness, notYet);
-		expect((await harness.handle(started)).statusCode).toBe(200);
-		expect(savedMemory(harness)).toContain(hashOf(started));
-		expect(savedMemory(harness)).not.toContain(hashOf(notYet));
-		// n8n then fails to start it: no save ever held it, and the provider's next delivery runs it.
+		// The second waits until the first has been answered: their saves cannot reach the database out of order.
+		const second = harness.handle(started);
+		expect(await pendingAfter(second, 300)).toBe(true);
+		// n8n then fails to start the first: no save ever held it, and the provider's next delivery runs it.
 		harness.failStarts = 1;
 		pending.open();
 		expect((await pending.answer).statusCode).toBe(500);
+		expect((await second).statusCode).toBe(200);
+		expect(savedMemory(harness)).toContain(hashOf(started));
 		expect(savedMemory(harness)).not.toContain(hashOf(notYet));
 		await restart(harness);
 		expect((await harness.handle(notYet)).statusCode).toBe(200);

@@ -56,6 +56,8 @@ interface Row {
 	answered?: boolean;
 	/** A delivery's: its claim's token, in the item n8n runs it with. */
 	token?: string;
+	/** Its execution's save (or its look's) was written while a delivery's save was on its way: see `raced`. */
+	raced?: boolean;
 }
 
 /** One execution n8n runs: the trigger's first step, then the end that saves static data. */
@@ -73,13 +75,29 @@ interface Request {
 	target: StatusChange;
 	/** The memory of the package version that handles it: n8n resolves the node when it has loaded the workflow. */
 	memory?: TriggerMemory;
-	step: 'load' | 'webhook' | 'insert' | 'running' | 'answerRead' | 'save' | 'answer';
+	step:
+		| 'load'
+		| 'webhook'
+		| 'turn'
+		| 'insert'
+		| 'running'
+		| 'answerRead'
+		| 'save'
+		| 'commit'
+		| 'answer';
 	loaded?: string;
 	claim?: Claim;
+	/** Releases this request's turn to save (memory.ts takeTurn), once n8n has answered. */
+	releaseTurn?: () => void;
 	/** Called once n8n has answered (after its save): the execution's first step waits for it. */
 	answered?: (saved: boolean) => void;
 	/** The memory the node handed to static data: n8n serializes it when it writes (activation.ts save). */
 	saves?: TriggerMemory;
+	/**
+	 * The string n8n serialized, on its way to the database: concurrent requests' saves may arrive there in
+	 * another order than they were serialized (PostgreSQL gives each its own connection).
+	 */
+	written?: string;
 	row?: Row;
 	outcome?: 'started' | 'acknowledged';
 	failRun?: boolean;
@@ -180,13 +198,29 @@ class Simulation {
 				const admission = request.memory!.admit(request.target.change, false, this.now);
 				if (admission.outcome === 'busy') return; // waits for the copy being started
 				if (admission.outcome !== 'admitted') {
-					if (request.loaded !== request.memory!.serialize()) request.saves = request.memory;
 					request.outcome = 'acknowledged';
-					request.step = 'save';
+					if (request.loaded === request.memory!.serialize()) request.step = 'answer';
+					else {
+						request.saves = request.memory;
+						request.step = 'turn';
+					}
 					return;
 				}
 				request.claim = admission.claim;
-				request.step = 'insert';
+				request.step = 'turn';
+				return;
+			}
+			case 'turn': {
+				const turn = request.memory!.takeTurn(this.now);
+				if ('busy' in turn) {
+					// A delivery that runs waits for the request saving now; a duplicate leaves its repair to it.
+					if (request.claim) return;
+					request.saves = undefined;
+					request.step = 'answer';
+					return;
+				}
+				request.releaseTurn = turn.release;
+				request.step = request.claim ? 'insert' : 'save';
 				return;
 			}
 			case 'insert':
@@ -198,6 +232,7 @@ class Simulation {
 				if (request.failRun) {
 					// run() threw after the insert (n8n's database closing in a stop): 500, no answer read, no save.
 					request.claim!.release();
+					request.releaseTurn!();
 					this.finish(request);
 					this.crash();
 					return;
@@ -212,15 +247,25 @@ class Simulation {
 				request.step = 'save';
 				return;
 			case 'save':
-				if (request.saves) this.db = request.saves.serialize();
+				request.written = request.saves?.serialize();
+				request.step = 'commit';
+				return;
+			case 'commit':
+				if (request.written !== undefined) this.db = request.written;
 				request.step = 'answer';
 				return;
 			case 'answer':
+				request.releaseTurn?.();
 				request.answered?.(true);
 				if (request.row) this.settle(request.row, 'answered');
 				request.target.acknowledged = true;
 				this.finish(request);
 		}
+	}
+
+	/** A delivery's save written and not yet in the database: a save landing meanwhile may be overwritten. */
+	deliverySaveOnItsWay(): boolean {
+		return this.requests.some(({ step, written }) => step === 'commit' && written !== undefined);
 	}
 
 	/** Its execution has ended and, for a delivery's, n8n has answered the delivery: nothing of it is in flight. */
@@ -273,7 +318,10 @@ class Simulation {
 			execution.step = 'end';
 			return;
 		}
-		if (execution.saves) this.db = execution.saves.serialize();
+		if (execution.saves) {
+			this.db = execution.saves.serialize();
+			if (this.deliverySaveOnItsWay()) execution.row.raced = true;
+		}
 		execution.row.status = 'success';
 		this.settle(execution.row, 'ended');
 		this.executions = this.executions.filter((other) => other !== execution);
@@ -304,6 +352,7 @@ class Simulation {
 		for (const { change, claim } of runs) {
 			this.db = this.watchdog.staticData = copy;
 			const row = this.insert(change, true);
+			row.raced = this.deliverySaveOnItsWay();
 			this.startExecution(row, () => {
 				memory.record(change, this.now, { found: true });
 				claim.release();
@@ -511,6 +560,12 @@ interface Counts {
 	 * restart n8n after updating).
 	 */
 	afterUpdate: number;
+	/**
+	 * Lost or started twice, with an execution the watchdog or n8n's start-up ran whose save (or its look's) was
+	 * written while a delivery's save was on its way to the database: the delivery's, older, may land last
+	 * (docs/trigger-state.md: left open).
+	 */
+	raced: number;
 	/** Executions whose first step output nothing: the change ran, or was being started, in another one. */
 	stoppedAtTrigger: number;
 	lost: number;
@@ -523,6 +578,7 @@ const noCounts = (): Counts => ({
 	crashedThenRetried: 0,
 	collapsed: 0,
 	afterUpdate: 0,
+	raced: 0,
 	stoppedAtTrigger: 0,
 	lost: 0,
 	doubled: 0,
@@ -544,6 +600,7 @@ function count(
 		else if (rows.length === 0 && collapsedInto(simulation, change)) counts.collapsed++;
 		else if (all.some((row) => simulation.afterUpdates.some((span) => touches(row, span))))
 			counts.afterUpdate++;
+		else if (all.some(({ raced }) => raced)) counts.raced++;
 		else {
 			if (rows.length === 0) counts.lost++;
 			else counts.doubled++;
@@ -606,9 +663,8 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 	const stoppedAfterInsert: Command[] = [
 		{ kind: 'change', caseIndex: 0, statusOnly: false },
 		{ kind: 'deliver', index: 0, failRun: false },
-		{ kind: 'request', index: 0 },
-		{ kind: 'request', index: 0 },
-		{ kind: 'request', index: 0 },
+		// Loaded, admitted, its turn to save taken, inserted.
+		...Array.from({ length: 4 }, (): Command => ({ kind: 'request', index: 0 })),
 		{ kind: 'crash' },
 	];
 	/** The statuses of the executions of the one change of `commands`. */
@@ -668,6 +724,34 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 		).toEqual(['stopped at the trigger', 'success']);
 	});
 
+	it('saves one delivery at a time, so that an answered change is in what reaches the database last', () => {
+		// Two changes delivered together. Were the second saved and answered while the first's save, written
+		// earlier, was still on its way, the first's would land last without the second, and after a stop the
+		// provider's copy of the second would run it again. The second waits for the first's answer instead.
+		const request = (index: number): Command => ({ kind: 'request', index });
+		const execution = (index: number): Command => ({ kind: 'execution', index });
+		const simulation = run([
+			{ kind: 'change', caseIndex: 0, statusOnly: false },
+			{ kind: 'change', caseIndex: 1, statusOnly: false },
+			{ kind: 'deliver', index: 0, failRun: false },
+			{ kind: 'deliver', index: 1, failRun: false },
+			// The first up to its save written (load, webhook, turn, insert, running, answer read, save).
+			...Array.from({ length: 7 }, () => request(0)),
+			// The second as far as it can go, then the first's save lands and it answers.
+			...Array.from({ length: 10 }, () => request(1)),
+			request(0),
+			request(0),
+			// The second, if it waited, now runs to its answer; then both executions end.
+			...Array.from({ length: 8 }, () => request(0)),
+			...Array.from({ length: 4 }, () => execution(0)),
+			{ kind: 'crash' },
+			{ kind: 'start', newRowsCrashed: false, recoveredFirst: false },
+			{ kind: 'deliver', index: 1, failRun: false },
+		]);
+		const [[, first], [, second]] = [...simulation.tally()];
+		expect([first.length, second.length]).toEqual([1, 1]);
+	});
+
 	it("holds every started change in what n8n writes last, when it writes two executions' static data in reverse order", () => {
 		// Two changes found in one look; the second execution's end is written before the first's. Had the first
 		// written what its first step handed over, the second change would be forgotten at the restart and its
@@ -695,7 +779,7 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 				{ kind: 'update' },
 				{ kind: 'change', caseIndex: 0, statusOnly: false },
 				{ kind: 'deliver', index: 0, failRun: false },
-				...Array<Command>(7).fill(request),
+				...Array<Command>(9).fill(request),
 				execution,
 				execution,
 				// The look's emit makes n8n save the old version's memory, which never saw the delivery.

@@ -156,6 +156,24 @@ describe('TriggerMemory', () => {
 		expect(outcome(memory, 'case:2', false, NOW + CLAIM_SECONDS)).toBe('busy');
 	});
 
+	it(`gives the turn to save to one request at a time, freed by its release or ${CLAIM_SECONDS} seconds after it was taken`, async () => {
+		const first = memory.takeTurn(NOW);
+		if (!('release' in first)) throw new Error('the first request did not get the turn');
+		const waiting = memory.takeTurn(NOW + 1);
+		if (!('busy' in waiting)) throw new Error('a second request got the turn');
+		first.release();
+		await waiting.busy;
+		const second = memory.takeTurn(NOW + 1);
+		expect('release' in second).toBe(true);
+		// A release of a turn that expired and was taken again frees nothing.
+		expect('busy' in memory.takeTurn(NOW + CLAIM_SECONDS)).toBe(true);
+		const third = memory.takeTurn(NOW + 1 + CLAIM_SECONDS);
+		if ('release' in second) second.release();
+		expect('busy' in memory.takeTurn(NOW + 2 + CLAIM_SECONDS)).toBe(true);
+		if ('release' in third) third.release();
+		expect('release' in memory.takeTurn(NOW + 2 + CLAIM_SECONDS)).toBe(true);
+	});
+
 	it("holds a started delivery's answer until n8n gives it (after its save), for the execution's first step to wait on", async () => {
 		expect(memory.answerOf(change('case:1'))).toBeUndefined();
 		const answered = claim(memory, 'case:1').start(NOW);
