@@ -494,6 +494,20 @@ describe('duplicates', () => {
 		expect(harness.runCount).toBe(1);
 	});
 
+	it('answers 503 a delivery that could not take its turn to save within 10 seconds; sent again, it runs once', async () => {
+		const { harness, subscription } = await scenario();
+		const [slow, waiting] = signedDeliveries(subscription, 'slow_save', 'waited_too_long');
+		const first = handleHeld(harness, slow);
+		expect(await harness.handle(waiting)).toEqual({
+			statusCode: 503,
+			body: { message: 'Other deliveries are being saved' },
+		});
+		first.open();
+		expect((await first.answer).statusCode).toBe(200);
+		expect((await harness.handle(waiting)).statusCode).toBe(200);
+		expect(itemFields(harness, 'messageId')).toEqual(['msg_slow_save', 'msg_waited_too_long']);
+	}, 20_000);
+
 	it('saves every delivery again with the next one started after concurrent requests saved in the wrong order', async () => {
 		const { harness, subscription } = await scenario();
 		const [first, second, third] = ['first', 'second', 'third'].map((name, index) =>
