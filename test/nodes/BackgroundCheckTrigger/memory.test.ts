@@ -102,6 +102,7 @@ describe('TriggerMemory', () => {
 			run(memory, delivered);
 			expect(memory.originOfFound(edited)).toBe('known');
 			expect(memory.originOfFound(at('C', '2026-01-01T00:00:05.000Z'))).toBe('new');
+			expect(memory.originOfFound(change('without a subject'))).toBe('new');
 			// A queue-mode worker: only execution copies, so what it knows of a subject may be old.
 			const worker = new TriggerMemory();
 			worker.absorb(undefined, NOW, { executionCopy: true });
@@ -115,6 +116,17 @@ describe('TriggerMemory', () => {
 		run(memory, 'case:1');
 		expect(outcome(memory, 'case:1')).toBe('duplicate');
 		expect(outcome(memory, 'case:2')).toBe('admitted');
+	});
+
+	it('holds back only copies: other events of one subject, or without a subject or status, are admitted side by side', () => {
+		claim(memory, change('case:1@a', { subject: 'case:1' }));
+		expect(outcome(memory, change('case:1@b', { subject: 'case:1' }))).toBe('admitted');
+		claim(memory, change('x@a', { status: 'B' }));
+		expect(outcome(memory, change('x@b', { status: 'B' }))).toBe('admitted');
+		claim(memory, 'y@a');
+		expect(outcome(memory, 'y@b')).toBe('admitted');
+		run(memory, change('z', { subject: 'case:2' }));
+		expect(outcome(memory, 'z')).toBe('duplicate');
 	});
 
 	it('holds a copy back as busy while the first is being started, and calls it a duplicate once started', async () => {
@@ -192,7 +204,9 @@ describe('TriggerMemory', () => {
 		const pending = claim(memory, 'case:1');
 		expect(savedHashes(memory.serialize())).toEqual([]);
 		expect(memory.size).toBe(0);
+		expect(memory.empty).toBe(true);
 		pending.start(NOW);
+		expect(memory.empty).toBe(false);
 		expect(savedHashes(memory.serialize())).toEqual([hashKey('case:1')]);
 	});
 
@@ -234,6 +248,22 @@ describe('TriggerMemory', () => {
 			const worker = new TriggerMemory();
 			worker.absorb(throughJson(before), NOW, { executionCopy: true });
 			expect(worker.originOfDelivered(delivered, 'another process', NOW)).toBe('new');
+			expect(memory.originOfDelivered(delivered, undefined, NOW)).toBe('new');
+		});
+
+		it('is new in a process that read only execution copies, even for a change its watchdog ran: the delivery decided', () => {
+			const found = change('case:1|B|t', {
+				subject: 'case:1',
+				status: 'B',
+				modStamp: '2025-01-01T00:00:00.000Z',
+			});
+			const main = new TriggerMemory();
+			main.record(found, NOW, { found: true });
+			const worker = new TriggerMemory();
+			worker.absorb(throughJson(main), NOW, { executionCopy: true });
+			expect(
+				worker.originOfDelivered({ ...found, key: 'a delivery of it' }, 'another process', NOW),
+			).toBe('new');
 		});
 	});
 
@@ -279,6 +309,41 @@ describe('TriggerMemory', () => {
 		expect(savedHashes(memory.serialize())).toHaveLength(2);
 		memory.absorb(throughJson(other), NOW);
 		expect(memory.size).toBe(2);
+	});
+
+	it("saves what another process's string brought (events, the watchdog's runs and record) after a save of its own", () => {
+		/** Builds this process's save, reads `saved`, and builds the next one. */
+		const nextSaveAfter = (saved: string) => {
+			memory.serialize();
+			memory.absorb(saved, NOW);
+			return memory.serialize();
+		};
+		run(memory, 'case:a');
+		const other = new TriggerMemory();
+		run(other, 'case:b');
+		expect(savedHashes(nextSaveAfter(throughJson(other)))).toEqual([
+			hashKey('case:a'),
+			hashKey('case:b'),
+		]);
+		const watchdogRun = `c\t${hashKey('cover')}\t${NOW}\t~1`;
+		expect(linesOf(nextSaveAfter(`m1 0\n${watchdogRun}`), 'c')).toEqual([watchdogRun]);
+		expect(nextSaveAfter('m1 1').split('\n')[0]).toBe('m1 1');
+	});
+
+	it('keeps events oldest first when a string brings an older hour: the newest are saved, the oldest forgotten first', () => {
+		const later = NOW + 2 * BUCKET_SECONDS;
+		for (let index = 0; index < DUPLICATE_MEMORY_SIZE.default; index++)
+			run(memory, `case:${index}`, false, later);
+		const other = new TriggerMemory();
+		run(other, 'case:older');
+		run(other, 'case:oldest', false, NOW - BUCKET_SECONDS);
+		memory.absorb(throughJson(other), later);
+		const hours = linesOf(memory.serialize(), 'e').map((line) => Number(line.split('\t')[1]));
+		expect(hours).toEqual([later]);
+		expect(savedHashes(memory.serialize())).not.toContain(hashKey('case:older'));
+		memory.absorb(undefined, NOW + BUCKET_SECONDS + RETENTION_SECONDS);
+		expect(memory.size).toBe(DUPLICATE_MEMORY_SIZE.default);
+		expect(outcome(memory, 'case:older', false, later)).toBe('admitted');
 	});
 
 	it('reads back an old string of its own (more saves since than it recognises) without sorting or re-saving', () => {
@@ -330,8 +395,10 @@ describe('TriggerMemory', () => {
 	it('keeps any modStamp text intact through the string', () => {
 		const modStamp = 'odd "stamp"\twith a tab,\na newline \\ and spaces';
 		run(memory, stamped('a', 's', modStamp), true);
+		run(memory, stamped('b', 'no milliseconds', '2025-03-01T10:00:00Z'), true);
 		const after = restarted(memory);
 		expect(after.modStampOf('s')).toBe(modStamp);
+		expect(after.modStampOf('no milliseconds')).toBe('2025-03-01T10:00:00Z');
 		expect(after.serialize()).toBe(memory.serialize());
 	});
 
@@ -349,12 +416,25 @@ describe('TriggerMemory', () => {
 		expect(after.serialize()).toBe(memory.serialize());
 	});
 
-	it('skips lines of a saved string it cannot read', () => {
+	it('skips lines of a saved string it cannot read, and saves only what it read', () => {
 		memory.absorb(
-			`m1 0\ne\tnot-a-time\taaaaaaaaaa\ne\t${NOW}\tshort\ne\t${NOW}\tbbbbbbbbbbcc\nc\tcccccccccc\tx\t~1\no\tdddddddddd\t"broken\nw\t0\tx\nq\tunknown`,
+			[
+				'm1 0',
+				'e\tnot-a-time\taaaaaaaaaa',
+				`e\t${NOW}\tshort`,
+				`e\t${NOW}`,
+				`e\t${NOW}\tbbbbbbbbbbcc`,
+				'c\tcccccccccc\tx\t~1',
+				`c\tdddddddddd\t${NOW}\t"broken`,
+				'o\tdddddddddd\t"broken',
+				'o\teeeeeeeeee\t123',
+				'w\t0\tx',
+				'q\tunknown',
+			].join('\n'),
 			NOW,
 		);
 		expect(memory.size).toBe(1);
+		expect(memory.serialize()).toBe(`m1 0\ne\t${NOW}\tbbbbbbbbbb`);
 		expect(outcome(memory, 'x')).toBe('admitted');
 	});
 
@@ -438,6 +518,7 @@ describe('TriggerMemory', () => {
 			expect(outcome(memory, caseChange('e2b', 2), true)).toBe('admitted');
 			expect(outcome(memory, caseChange('e3', 3), true)).toBe('admitted');
 			expect(outcome(memory, stamped('e0', 'case:c-2', at(0)), true)).toBe('admitted');
+			expect(outcome(memory, 'without a subject', true)).toBe('admitted');
 		});
 
 		it('keeps older events when dropping is off, without losing the newest modStamp or its status', () => {
@@ -463,6 +544,8 @@ describe('TriggerMemory', () => {
 			expect(known()).toEqual(['C', at(5)]);
 			memory.learn('case:c-1', 'D', at(6));
 			expect(known()).toEqual(['D', at(6)]);
+			memory.learn('case:c-1', 'E', at(6));
+			expect(known()).toEqual(['E', at(6)]);
 		});
 
 		it('does not drop when a modStamp is not a timestamp', () => {
@@ -473,6 +556,22 @@ describe('TriggerMemory', () => {
 		it('keeps the newest modStamp across a restart', () => {
 			run(memory, caseChange('e2', 2), true);
 			expect(outcome(restarted(memory), caseChange('e1', 1), true)).toBe('outOfOrder');
+		});
+
+		it('saves the modStamp of a subject once any change of it was checked with Ignore Older Events, and only then', () => {
+			run(memory, caseChange('e1', 1));
+			run(memory, caseChange('e0', 0));
+			memory.record(caseChange('r1', 1), NOW);
+			expect(linesOf(memory.serialize(), 'o')).toEqual([]);
+			run(memory, caseChange('e1b', 1), true);
+			run(memory, caseChange('e2', 2));
+			expect(outcome(restarted(memory), caseChange('e1c', 1), true)).toBe('outOfOrder');
+			// A string saved before that brings an older modStamp of a subject checked elsewhere.
+			const other = new TriggerMemory();
+			run(other, stamped('k', 'case:c-2', at(0)), true);
+			memory.learn('case:c-2', undefined, at(3));
+			memory.absorb(throughJson(other), NOW);
+			expect(outcome(restarted(memory), stamped('k2', 'case:c-2', at(2)), true)).toBe('outOfOrder');
 		});
 	});
 
@@ -498,6 +597,27 @@ describe('TriggerMemory', () => {
 		it('covers nothing for a delivered change (only for one the watchdog ran)', () => {
 			memory.record(complete(at(10)), NOW);
 			expect(outcome(memory, complete(at(5)))).toBe('admitted');
+			expect(linesOf(memory.serialize(), 'o')).toEqual([]);
+			memory.record({ ...complete(at(10)), modStamp: undefined }, NOW, { found: true });
+			expect(linesOf(memory.serialize(), 'c')).toEqual([]);
+		});
+
+		it('forgets a run once its hour is more than 28 hours old: a delivery of it after that runs', () => {
+			memory.record(complete(at(10)), NOW, { found: true });
+			const forgotten = NOW + BUCKET_SECONDS + RETENTION_SECONDS;
+			memory.absorb(undefined, forgotten - 1);
+			expect(outcome(memory, complete(at(5)), false, forgotten - 1)).toBe('duplicate');
+			memory.absorb(undefined, forgotten);
+			expect(outcome(memory, complete(at(5)), false, forgotten)).toBe('admitted');
+			expect(linesOf(memory.serialize(), 'c')).toEqual([]);
+		});
+
+		it('saves the newest Duplicate Memory Size runs', () => {
+			for (let index = 0; index <= DUPLICATE_MEMORY_SIZE.default; index++)
+				memory.record({ ...complete(at(index)), subject: `case:${index}` }, NOW, { found: true });
+			const saved = linesOf(memory.serialize(), 'c');
+			expect(saved).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
+			expect(saved[0]).toContain(hashKey(`cover|case:1|complete`));
 		});
 
 		it('keeps covers across a restart, the newest modStamp of each', () => {
@@ -515,15 +635,42 @@ describe('TriggerMemory', () => {
 				['casedata:1', '["s",null]'],
 				['case:2', '["pending",null]'],
 			]);
+			memory.learn('case:3', undefined, '2025-01-01T00:00:00.000Z', true);
 			const saved = throughJson(memory);
 			expect(saved.split('\n')[0]).toBe('m1 1');
 			expect(linesOf(saved, 'd')).toEqual(['d\t["pending",null]\t["s",null]']);
 			const [records] = linesOf(saved, 'w');
 			expect(records.split('\t')[2]).toHaveLength(3 * 11);
+			expect(linesOf(saved, 't')).toEqual([]);
 			const after = restarted(memory);
 			expect(after.recorded).toBe(true);
 			expect(after.statusOf('case:2')).toBe('["pending",null]');
 			expect(after.statusOf('casedata:1')).toBe('["s",null]');
+		});
+
+		it('reads back what it saved, statuses with the modStamp they were known at, and 37 statuses as two digits each', () => {
+			const statuses = Array.from({ length: 37 }, (_, index): [string, string, string] => [
+				`case:${index}`,
+				`status-${index}`,
+				new Date((NOW + index) * 1000).toISOString(),
+			]);
+			memory.recordActivation(statuses);
+			const after = restarted(memory);
+			for (const [subject, status] of statuses) expect(after.statusOf(subject)).toBe(status);
+			expect(after.serialize()).toBe(memory.serialize());
+			expect(linesOf(memory.serialize(), 'o')).toEqual([]);
+		});
+
+		it('keeps a status it knows over a saved one that comes without its modStamp', () => {
+			memory.recordActivation([['case:1', 'A']]);
+			memory.learn('case:1', 'B');
+			const hash = hashKey('case:1');
+			const modStamp = `~${Date.parse('2025-01-01T00:00:00.000Z').toString(36)}`;
+			memory.absorb(
+				`m1 1\nd\tA\nw\t1\t${hash}0\nq\t${hash}\t${modStamp}\nt\t${hash}\t"broken`,
+				NOW,
+			);
+			expect(memory.statusOf('case:1')).toBe('B');
 		});
 
 		it('keeps a status whose IDs hold a tab, a newline or a backslash as it was', () => {
@@ -599,6 +746,7 @@ describe('the saved string', () => {
 		for (let index = 0; index < 105; index++)
 			run(memory, stamped(`checked:${index}`, `checked-${index}`, newer), true);
 		run(memory, stamped('unchecked', 'unchecked', newer));
+		expect(linesOf(memory.serialize(), 'o')).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
 		const after = restarted(memory);
 		const older = (subject: string) =>
 			stamped(`older:${subject}`, subject, '2025-01-01T00:00:00.000Z');
