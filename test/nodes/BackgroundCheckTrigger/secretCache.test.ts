@@ -103,6 +103,9 @@ describe('webhook secrets held between deliveries', () => {
 			});
 			expect(stored.reads).toBe(1);
 		}
+		// Reading the others' secrets let go of nothing held for the first.
+		await webhookSecrets(context(first, { workflowId }));
+		expect(first.reads).toBe(1);
 	});
 
 	it('reads the credential at every activation and holds what it read for the deliveries after it', async () => {
@@ -133,6 +136,16 @@ describe('webhook secrets held between deliveries', () => {
 		await webhookSecrets(context(stored, { workflowId, credentialId: null }));
 		await webhookSecrets(context(stored, { workflowId, credentialId: null }));
 		expect(stored.reads).toBe(2);
+		const otherCredentialOnly = {
+			...context(stored, { workflowId }),
+			getNode: () => ({
+				id: 'node-1',
+				credentials: { backgroundCheckApi: { id: 'x', name: 'API' } },
+			}),
+		} as unknown as IWebhookFunctions;
+		await webhookSecrets(otherCredentialOnly);
+		await webhookSecrets(otherCredentialOnly);
+		expect(stored.reads).toBe(4);
 	});
 
 	it('holds no failed read: the next delivery reads the credential again', async () => {

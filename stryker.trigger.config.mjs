@@ -1,0 +1,24 @@
+// Mutation testing of the trigger's modules that have tests of their own (the state model, the event, the
+// verification of a delivery, the secret cache) against those tests, the exactly-once simulation among them:
+// `npm run test:mutation:trigger`, about 20 minutes on 2 cores. The other tests that reach the trigger send
+// deliveries over HTTP with waits of seconds, and would make each mutant take that long.
+import base from './stryker.config.mjs';
+
+const modules = ['memory', 'event', 'verification', 'secretCache'];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	...base,
+	mutate: modules.map((name) => `nodes/BackgroundCheckTrigger/${name}.ts`),
+	jest: {
+		...base.jest,
+		config: {
+			roots: ['<rootDir>/test/nodes/BackgroundCheckTrigger'],
+			testMatch: [
+				...modules.map((name) => `**/${name}.test.ts`),
+				'**/exactlyOnce.simulation.test.ts',
+			],
+		},
+	},
+	jsonReporter: { fileName: '.dev/mutation/trigger.json' },
+};
