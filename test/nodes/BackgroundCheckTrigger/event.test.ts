@@ -3,6 +3,7 @@ import { createHash } from 'crypto';
 
 import {
 	caseIdOf,
+	caseStatusOf,
 	changeOf,
 	contentKey,
 	eventKeyOf,
@@ -172,6 +173,23 @@ describe('content keys', () => {
 		expect(changeOf(parseEvent(Buffer.from('{"event":"x","eventObject":{"id":"1"}}'))!)).toEqual({
 			key: 'content:["x",{"id":"1"}]',
 		});
+	});
+});
+
+describe('pending and secondary statuses', () => {
+	it('are part of the key and of the statuses the watchdog compares, when they are set', () => {
+		const caseData = parseEvent(
+			Buffer.from(
+				'{"event":"casedata.statuschange","eventObject":{"id":"cd-1","statusId":"s","pendingStatusId":"p","modStamp":"m"}}',
+			),
+		)!;
+		expect(changeOf(caseData)).toEqual({
+			key: 'casedata:["cd-1","s","p","m"]',
+			subject: 'casedata:cd-1',
+			status: '["s","p"]',
+			modStamp: 'm',
+		});
+		expect(caseStatusOf({ caseStatusId: 'a', secondaryCaseStatusId: 'b' })).toBe('["a","b"]');
 	});
 });
 
