@@ -666,6 +666,7 @@ describe('TriggerMemory', () => {
 			memory.learn('case:1', 'B');
 			const hash = hashKey('case:1');
 			const modStamp = `~${Date.parse('2025-01-01T00:00:00.000Z').toString(36)}`;
+			// Saved at A; a line of an unknown kind and an unreadable `t` line give A no modStamp.
 			memory.absorb(
 				`m1 1\nd\tA\nw\t1\t${hash}0\nq\t${hash}\t${modStamp}\nt\t${hash}\t"broken`,
 				NOW,
