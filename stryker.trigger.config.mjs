@@ -1,6 +1,6 @@
 // Mutation testing of the trigger's modules that have tests of their own (the state model, the event, the
 // verification of a delivery, the secret cache) against those tests, the exactly-once simulation among them:
-// `npm run test:mutation:trigger`, about 20 minutes on 2 cores. The other tests that reach the trigger send
+// `npm run test:mutation:trigger`, about 15 minutes on 2 cores. The other tests that reach the trigger send
 // deliveries over HTTP with waits of seconds, and would make each mutant take that long.
 import base from './stryker.config.mjs';
 
