@@ -371,6 +371,9 @@ export class TriggerHarness {
 	/** How many of the next executions n8n fails to start (it then answers 500, as when its database fails). */
 	failStarts = 0;
 
+	/** False for a queue-mode webhook process: a worker runs the executions it starts, not this process. */
+	runsExecutions = true;
+
 	/** How many of the trigger's next emits n8n's runWorkflow fails (no execution, the donePromise never settles). */
 	failRunWorkflows = 0;
 
@@ -468,7 +471,7 @@ export class TriggerHarness {
 		const output = items.map((item) => item.json);
 		this.executions.push(output);
 		const execute = this.nodeType.execute;
-		if (!execute) return;
+		if (!execute || !this.runsExecutions) return;
 		const staticData = loadStaticData(this.store);
 		const context = createExecuteContext({
 			nodeType: this.nodeType,

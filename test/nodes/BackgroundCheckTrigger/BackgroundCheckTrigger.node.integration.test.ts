@@ -232,7 +232,8 @@ async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<bool
 }
 
 async function expectDuplicate(harness: TriggerHarness, delivery: IncomingDelivery): Promise<void> {
-	expect((await harness.handle(delivery)).body).toMatchObject({ reason: 'duplicate' });
+	const body = { received: true, workflowStarted: false, reason: 'duplicate' };
+	expect(await harness.handle(delivery)).toEqual({ statusCode: 200, body });
 }
 const rejected = (reason: string) => ({
 	statusCode: 401,
@@ -294,6 +295,8 @@ describe('signed deliveries from the sandbox', () => {
 		);
 		const answer = await harness.handle({ headers: delivery.headers, body: tampered });
 		expect(answer).toEqual(rejected('signature mismatch'));
+		const refusal = 'Background Check Trigger refused a delivery: signature mismatch';
+		expect(harness.logs).toContainEqual({ level: 'debug', message: refusal });
 		expect(harness.runCount).toBe(1);
 	});
 
@@ -312,6 +315,32 @@ describe('signed deliveries from the sandbox', () => {
 		// A copy 20 s later is checked and found a duplicate; 40 s later it is refused (the default is 300 s).
 		expect((await deliverAt(harness, delivery, 20_000)).statusCode).toBe(200);
 		expect((await deliverAt(harness, delivery, 40_000)).statusCode).toBe(401);
+		expect(harness.runCount).toBe(1);
+	});
+
+	it('answers 400 to a signed body that is not a JSON object or could not be read, and starts nothing', async () => {
+		const { harness, subscription } = await scenario();
+		const [delivery] = signedDeliveries(subscription, 'json');
+		// The provider ignores response bodies (spec 6.5): a started delivery gets an empty 200.
+		expect(await harness.handle(delivery)).toMatchObject({ statusCode: 200, body: '' });
+		for (const body of ['[1, 2]', 'not json']) {
+			const answer = await harness.handle({
+				headers: signedHeaders(subscription.secret, 'msg_x', body),
+				body,
+			});
+			expect(answer).toEqual({
+				statusCode: 400,
+				body: { message: 'The body is not a JSON object' },
+			});
+		}
+		const unread = await harness.handle(
+			{ ...delivery, rawBodyPresent: false },
+			{ readStream: async () => undefined as unknown as Buffer },
+		);
+		expect(unread).toEqual({
+			statusCode: 400,
+			body: { message: 'The request body could not be read' },
+		});
 		expect(harness.runCount).toBe(1);
 	});
 
@@ -638,6 +667,15 @@ describe('Fetch Latest Case', () => {
 			latestCaseError: error,
 		});
 
+	it('calls no API when it is off', async () => {
+		const { harness, caseId } = await withNewCase(await scenario());
+		await harness.idle();
+		expect(harness.runCount).toBe(1);
+		expect(harness.executions[0][0]).not.toHaveProperty('latestCase');
+		expect(harness.executions[0][0]).not.toHaveProperty('latestCaseError');
+		expect(caseRequests(caseId)).toHaveLength(0);
+	});
+
 	it('adds the case as the API returns it, in the execution', async () => {
 		const { harness, caseId } = await withNewCase(await withApi());
 		await harness.idle();
@@ -817,6 +855,24 @@ describe('Duplicate Memory Size', () => {
 		await expect(withSize(size).activate()).resolves.toBeUndefined();
 	});
 
+	it.each([
+		[100, 2],
+		[200, 1],
+	])(
+		'saves the newest %p events: the first of 150, delivered again after a restart, has run %p time(s)',
+		async (size, runs) => {
+			const sized = { parameters: { options: { duplicateMemorySize: size } } };
+			const { harness, subscription } = await scenario(sized);
+			const names = Array.from({ length: 150 }, (_, index) => `size_${index}`);
+			const deliveries = signedDeliveries(subscription, ...names);
+			for (const delivery of deliveries) await harness.handle(delivery);
+			await restart(harness);
+			await harness.handle(deliveries[0]);
+			const firstRuns = harness.executions.filter(([item]) => item.messageId === 'msg_size_0');
+			expect(firstRuns).toHaveLength(runs);
+		},
+	);
+
 	it('keeps suppressing duplicates with the default when an expression turns bad after activation', async () => {
 		const sized = { parameters: { options: { duplicateMemorySize: 500 } } };
 		const { harness, subscription } = await scenario(sized);
@@ -913,6 +969,18 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		// Learnt from its execution: the next look hands nothing over again.
 		await look(harness);
 		expect(harness.runCount).toBe(4);
+	});
+
+	it('saves what a filtered-out delivery told it at once: after a restart the next look reads nothing', async () => {
+		const { harness } = await watched({ caseStatus: 'Complete' });
+		await createCase();
+		expect(harness.runCount).toBe(0);
+		await restart(harness);
+		const requestsBefore = sandbox.admin.requestLog().length;
+		await look(harness);
+		const paths = sandbox.admin.requestLog().map((entry) => entry.path);
+		expect(paths.slice(requestsBefore)).toEqual(['/case/list']);
+		expect(harness.runCount).toBe(0);
 	});
 
 	it('applies the event and status filters to what it finds', async () => {
@@ -1091,6 +1159,25 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		expect(owner.received).toHaveLength(handed);
 	});
 
+	it("runs a handed-over change once when workers run the executions, even if the provider's late retry carries an older modStamp", async () => {
+		const { owner, main, subscription } = await queueMode();
+		// Workers run the executions: what the receiving process knows, it learnt when it started them.
+		owner.runsExecutions = false;
+		const caseId = await createCase();
+		const fault = dropDeliveries(subscription);
+		await advance(caseId);
+		const [, missed] = messagesOf(caseId);
+		await sandbox.admin.advanceClock(2);
+		const candidate = { candidate: { firstName: 'Augusta' } };
+		expect((await apiRequest('PUT', `/case/id/${caseId}/candidate`, candidate)).status).toBe(200);
+		await look(main, owner);
+		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
+		sandbox.admin.removeDeliveryFault(fault.id);
+		await sandbox.admin.advanceClock(5);
+		expect(outcomesOf({ messageId: missed })).toEqual(['failed', 'succeeded']);
+		expect(owner.runCount).toBe(2);
+	});
+
 	it('finds a change again when the webhook URL did not take it, and runs it once then', async () => {
 		const { owner, main } = await missChange(await queueMode());
 		owner.failStarts = 1;
@@ -1101,6 +1188,19 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		expect(owner.runCount).toBe(1);
 		await look(main, owner);
 		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
+	});
+
+	it('fails a look whose webhook URL cannot be reached, saying why, and runs nothing', async () => {
+		const { owner, main, receiver } = await missChange(await queueMode());
+		await receiver.stop();
+		await main.tick();
+		expect(main.failedTriggerRuns).toEqual([
+			expect.objectContaining({
+				message: expect.stringContaining('could not hand 1 change(s) to the webhook URL'),
+				description: expect.stringMatching(/ECONNREFUSED/),
+			}),
+		]);
+		expect(owner.runCount).toBe(1);
 	});
 
 	it('finds, after every process was down, the changes made meanwhile', async () => {
@@ -1119,6 +1219,8 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		await expect(harness.activate()).rejects.toThrow(
 			'Handing found changes to the webhook URL needs the Standard Webhooks scheme',
 		);
+		const watchdogOff = bareHarness({ ...handoff, ...legacy, reconcile: false }, webhookApi, api);
+		await expect(watchdogOff.activate()).resolves.toBeUndefined();
 	});
 });
 
@@ -1205,13 +1307,20 @@ describe('node description and credential test', () => {
 			status: 'OK',
 			message: expect.stringContaining('Send a test event'),
 		});
-		for (const [data, status] of [
-			[{ legacySecret: 'abc' }, 'OK'],
-			[{ signingSecret: SECRET_BASE64 }, 'Error'],
-			[{ signingSecret: SECRET, previousSigningSecret: 'old' }, 'Error'],
-			[{}, 'Error'],
+		for (const [data, status, message] of [
+			[{ legacySecret: 'abc' }, 'OK', 'Send a test event'],
+			[{ signingSecret: SECRET_BASE64 }, 'Error', 'The Signing Secret is not a whsec_ secret'],
+			[
+				{ signingSecret: SECRET, previousSigningSecret: 'old' },
+				'Error',
+				'The Previous Signing Secret',
+			],
+			[{}, 'Error', 'Enter the Signing Secret (whsec_...) or the Legacy Secret'],
 		] as const)
-			expect(await testSecrets(data)).toMatchObject({ status });
+			expect(await testSecrets(data)).toEqual({
+				status,
+				message: expect.stringContaining(message),
+			});
 	});
 });
 
@@ -1219,7 +1328,13 @@ it.each([
 	['Fetch Latest Case', { fetchLatestCase: true }],
 	['Reconcile Missed Events', { reconcile: true }],
 ])('%s needs the Background Check API credential at activation', async (_option, parameters) => {
-	await expect(bareHarness(parameters).activate()).rejects.toThrow(
-		'Fetch Latest Case and the watchdog need a Background Check API credential',
-	);
+	const error = await bareHarness(parameters)
+		.activate()
+		.catch((caught: NodeOperationError) => caught);
+	expect(error).toMatchObject({
+		message: 'Fetch Latest Case and the watchdog need a Background Check API credential',
+		description: expect.stringContaining(
+			'does not have any credentials of type "backgroundCheckApi"',
+		),
+	});
 });
