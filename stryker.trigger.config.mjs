@@ -1,7 +1,7 @@
 // Mutation testing of the trigger's modules that have tests of their own (the state model, the event, the
 // verification of a delivery, the secret cache) against those tests, the exactly-once simulation among them:
-// `npm run test:mutation:trigger`, about 15 minutes on 2 cores. The other tests that reach the trigger send
-// deliveries over HTTP with waits of seconds, and would make each mutant take that long.
+// `npm run test:mutation:trigger`, about 15 minutes on 2 cores. The modules reached only by deliveries over
+// HTTP have a run of their own, about an hour: stryker.delivery.config.mjs.
 import base from './stryker.config.mjs';
 
 const modules = ['memory', 'event', 'verification', 'secretCache'];
