@@ -3,7 +3,7 @@
 // Descriptions and other code that runs when a module loads are left out (ignoreStatic): each such mutant
 // would need every test, and the package test's snapshot of the descriptions guards them.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
+const config = {
 	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/shared/catalog.generated.ts'],
 	testRunner: 'jest',
 	jest: { configFile: 'jest.config.js', enableFindRelatedTests: true },
@@ -18,3 +18,15 @@ export default {
 	tempDirName: '.dev/stryker-tmp',
 	cleanTempDir: 'always',
 };
+export default config;
+
+/** A run over some of the trigger's modules against some of its tests, reported to `.dev/mutation/<report>.json`. */
+export const triggerRun = (modules, testMatch, report) => ({
+	...config,
+	mutate: modules.map((name) => `nodes/BackgroundCheckTrigger/${name}.ts`),
+	jest: {
+		...config.jest,
+		config: { roots: ['<rootDir>/test/nodes/BackgroundCheckTrigger'], testMatch },
+	},
+	jsonReporter: { fileName: `.dev/mutation/${report}.json` },
+});

@@ -2,23 +2,12 @@
 // verification of a delivery, the secret cache) against those tests, the exactly-once simulation among them:
 // `npm run test:mutation:trigger`, about 15 minutes on 2 cores. The modules reached only by deliveries over
 // HTTP have a run of their own, about an hour: stryker.delivery.config.mjs.
-import base from './stryker.config.mjs';
+import { triggerRun } from './stryker.config.mjs';
 
 const modules = ['memory', 'event', 'verification', 'secretCache'];
 
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
-	...base,
-	mutate: modules.map((name) => `nodes/BackgroundCheckTrigger/${name}.ts`),
-	jest: {
-		...base.jest,
-		config: {
-			roots: ['<rootDir>/test/nodes/BackgroundCheckTrigger'],
-			testMatch: [
-				...modules.map((name) => `**/${name}.test.ts`),
-				'**/exactlyOnce.simulation.test.ts',
-			],
-		},
-	},
-	jsonReporter: { fileName: '.dev/mutation/trigger.json' },
-};
+export default triggerRun(
+	modules,
+	[...modules.map((name) => `**/${name}.test.ts`), '**/exactlyOnce.simulation.test.ts'],
+	'trigger',
+);
