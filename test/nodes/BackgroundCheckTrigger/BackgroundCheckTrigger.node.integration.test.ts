@@ -177,9 +177,28 @@ const slowGets = (pathPrefix: string, latencyMs: number, times?: number) =>
 /** A new case whose first change was delivered, and whose next change's delivery was dropped. */
 async function missChange<T extends { subscription: Subscription }>(setup: T) {
 	const caseId = await createCase();
-	dropDeliveries(setup.subscription);
+	const fault = dropDeliveries(setup.subscription);
 	await advance(caseId);
-	return { ...setup, caseId };
+	return { ...setup, caseId, fault };
+}
+
+/**
+ * `missChange`, then the case edited without a status change (a newer modStamp than the missed delivery's);
+ * `deliverLate()` lets the provider's retry of the missed delivery, with its older modStamp, through.
+ */
+async function missChangeThenEdit<T extends { subscription: Subscription }>(setup: T) {
+	const missedChange = await missChange(setup);
+	const { caseId, fault } = missedChange;
+	const [, missed] = messagesOf(caseId);
+	await sandbox.admin.advanceClock(2);
+	const candidate = { candidate: { firstName: 'Augusta' } };
+	expect((await apiRequest('PUT', `/case/id/${caseId}/candidate`, candidate)).status).toBe(200);
+	const deliverLate = async () => {
+		sandbox.admin.removeDeliveryFault(fault.id);
+		await sandbox.admin.advanceClock(5);
+		expect(outcomesOf({ messageId: missed })).toEqual(['failed', 'succeeded']);
+	};
+	return { ...missedChange, missed, deliverLate };
 }
 
 /** Two changes of a new case delivered in swapped order: the newer one first, then the older one. */
@@ -1005,23 +1024,14 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	});
 
 	it("runs a change the watchdog found once, even when the provider's late retry carries an older modStamp (the case was edited without a status change)", async () => {
-		const { harness, subscription, caseId } = await withNewCase(await watched());
-		const fault = dropDeliveries(subscription);
-		await advance(caseId);
-		const [, missed] = messagesOf(caseId);
+		const { harness, missed, deliverLate } = await missChangeThenEdit(await watched());
 		const delivered = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
-		await sandbox.admin.advanceClock(2);
-		const candidate = { candidate: { firstName: 'Augusta' } };
-		const edited = await apiRequest('PUT', `/case/id/${caseId}/candidate`, candidate);
-		expect(edited.status).toBe(200);
 		await look(harness);
 		const [found] = itemsBySource(harness, 'reconciliation');
 		const [old, now] = [delivered, found].map((item) => item.eventObject as IDataObject);
 		expect(Date.parse(now.modStamp as string)).toBeGreaterThan(Date.parse(old.modStamp as string));
 		expect(now).toMatchObject({ secondaryStatus: old.secondaryStatus });
-		sandbox.admin.removeDeliveryFault(fault.id);
-		await sandbox.admin.advanceClock(5);
-		expect(outcomesOf({ messageId: missed })).toEqual(['failed', 'succeeded']);
+		await deliverLate();
 		expect(harness.runCount).toBe(2);
 		await harness.tick();
 		expect(harness.runCount).toBe(2);
@@ -1160,21 +1170,13 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 	});
 
 	it("runs a handed-over change once when workers run the executions, even if the provider's late retry carries an older modStamp", async () => {
-		const { owner, main, subscription } = await queueMode();
+		const setup = await queueMode();
 		// Workers run the executions: what the receiving process knows, it learnt when it started them.
-		owner.runsExecutions = false;
-		const caseId = await createCase();
-		const fault = dropDeliveries(subscription);
-		await advance(caseId);
-		const [, missed] = messagesOf(caseId);
-		await sandbox.admin.advanceClock(2);
-		const candidate = { candidate: { firstName: 'Augusta' } };
-		expect((await apiRequest('PUT', `/case/id/${caseId}/candidate`, candidate)).status).toBe(200);
+		setup.owner.runsExecutions = false;
+		const { owner, main, deliverLate } = await missChangeThenEdit(setup);
 		await look(main, owner);
 		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
-		sandbox.admin.removeDeliveryFault(fault.id);
-		await sandbox.admin.advanceClock(5);
-		expect(outcomesOf({ messageId: missed })).toEqual(['failed', 'succeeded']);
+		await deliverLate();
 		expect(owner.runCount).toBe(2);
 	});
 
