@@ -213,10 +213,12 @@ function standardSubscription(
 	};
 }
 
-/** The one item the trigger output in an execution. */
+/** The one item the trigger output in an execution, paired with the item its first step was given. */
 function triggerItem(execution: Execution): Json {
 	const items = nodeOutput(execution, TRIGGER) as Json[];
 	expect(items).toHaveLength(1);
+	const [output] = execution.data!.resultData.runData[TRIGGER][0].data!.main[0]!;
+	expect((output as { pairedItem?: unknown }).pairedItem).toEqual({ item: 0 });
 	return items[0];
 }
 

@@ -320,7 +320,7 @@ export function createTriggerContext(parts: ContextParts & TriggerParts): ITrigg
 	const base = baseContext(parts);
 	return {
 		...base,
-		getMode: () => 'trigger',
+		getMode: () => (parts.setup.mode === 'manual' ? 'manual' : 'trigger'),
 		getActivationMode: () => parts.activation,
 		emit: parts.emit,
 		saveFailedExecution: parts.saveFailedExecution,

@@ -997,9 +997,25 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		await restart(harness);
 		const requestsBefore = sandbox.admin.requestLog().length;
 		await look(harness);
+		const requests = sandbox.admin.requestLog().slice(requestsBefore);
+		expect(requests.map(({ path, query }) => [path, query])).toEqual([
+			['/case/list', { page: '0', pageSize: '100' }],
+		]);
+		expect(harness.runCount).toBe(0);
+	});
+
+	it('runs nothing for a change it finds in a status filtered out, and learns it: the next look reads only the list', async () => {
+		const { harness, subscription, caseId } = await withNewCase(
+			await watched({ caseStatus: 'Complete' }),
+		);
+		dropDeliveries(subscription);
+		await advance(caseId);
+		await look(harness);
+		expect(harness.runCount).toBe(0);
+		const requestsBefore = sandbox.admin.requestLog().length;
+		await look(harness);
 		const paths = sandbox.admin.requestLog().map((entry) => entry.path);
 		expect(paths.slice(requestsBefore)).toEqual(['/case/list']);
-		expect(harness.runCount).toBe(0);
 	});
 
 	it('applies the event and status filters to what it finds', async () => {
@@ -1011,6 +1027,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(itemFields(harness, 'event')).toEqual(['case.statuschange']);
 		expect(caseFields(harness, 'caseStatus')).toEqual(['Complete']);
 		expect(itemFields(harness, 'source')).toEqual(['reconciliation']);
+		expect(harness.executions[0][0]).not.toHaveProperty('latestCase');
 	});
 
 	it('keeps its record across a restart: a change made while n8n was down runs at the first look after it', async () => {
@@ -1059,6 +1076,68 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
 		await harness.tick();
 		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
+	});
+
+	it('saves a look that could not read a case as a failed execution naming the case, and runs the change at the next look', async () => {
+		const { harness, caseId } = await missChange(await watched());
+		failGets(`/case/id/${caseId}`, 503, 1);
+		await look(harness);
+		expect(harness.failedTriggerRuns).toEqual([
+			expect.objectContaining({
+				message: 'The watchdog could not read 1 case(s); they are looked at again next time',
+				description: expect.stringMatching(new RegExp(`^Case ${caseId}: .*503`)),
+			}),
+		]);
+		await look(harness);
+		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
+	});
+
+	it('does not start a look while one is under way, and emits nothing once deactivated during one', async () => {
+		const { harness } = await missChange(await watched());
+		const listReads = () =>
+			sandbox.admin.requestLog().filter((entry) => entry.path === '/case/list');
+		const listedBefore = listReads().length;
+		slowGets('/case/id', 300, 1);
+		await Promise.all([harness.tick(), harness.tick()]);
+		expect(listReads().length - listedBefore).toBe(1);
+		await harness.idle();
+		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
+
+		const { harness: closing } = await missChange(await watched());
+		slowGets('/case/id', 300, 1);
+		const during = closing.tick();
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		await closing.deactivateTrigger();
+		await during;
+		expect(foundStatuses(closing)).toEqual([]);
+		// Its claim was let go: the next activation's look runs it.
+		await closing.activate('init');
+		await look(closing);
+		expect(foundStatuses(closing)).toEqual(['Authorization in Progress']);
+	});
+
+	it("runs a change it found once when workers run the executions and the provider's late retry reaches this process", async () => {
+		const { harness, caseId, fault } = await missChange(await watched());
+		harness.runsExecutions = false;
+		await look(harness);
+		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
+		sandbox.admin.removeDeliveryFault(fault.id);
+		await sandbox.admin.advanceClock(5);
+		expect(outcomesOf({ messageId: messagesOf(caseId)[1] })).toEqual(['failed', 'succeeded']);
+		expect(harness.runCount).toBe(2);
+	});
+
+	it('starts no watchdog in a manual run ("listen for test event") and leaves its saved record alone', async () => {
+		await createCase();
+		const { harness } = await watched();
+		const saved = savedMemory(harness);
+		harness.setup.mode = 'manual';
+		for (const reconcile of [true, false]) {
+			harness.setup.parameters = { ...harness.setup.parameters, reconcile };
+			await harness.activate('manual');
+			expect(harness.schedules).toEqual([]);
+			expect(savedMemory(harness)).toBe(saved);
+		}
 	});
 
 	it('saves a failed look as a failed execution and finds the change at the next one', async () => {
@@ -1203,6 +1282,31 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 			}),
 		]);
 		expect(owner.runCount).toBe(1);
+	});
+
+	it('sends nothing while it cannot sign a change (Signing Secret removed) or knows no webhook URL, failing the look with the reason; hands the change over once it can', async () => {
+		const { owner, main } = await missChange(await queueMode());
+		const webhookApi = owner.setup.credentials!.backgroundCheckWebhookApi;
+		const { signingSecret } = webhookApi;
+		webhookApi.signingSecret = ' ';
+		await main.tick();
+		webhookApi.signingSecret = signingSecret;
+		const webhookUrl = owner.setup.webhookUrl;
+		owner.setup.webhookUrl = '';
+		const startedWithoutUrl = await anotherProcess(owner);
+		owner.setup.webhookUrl = webhookUrl;
+		await startedWithoutUrl.tick();
+		expect([...main.failedTriggerRuns, ...startedWithoutUrl.failedTriggerRuns]).toEqual(
+			['the credential has no Signing Secret', 'no webhook URL is known yet'].map((description) =>
+				expect.objectContaining({
+					message: expect.stringContaining('could not hand 1 change(s) to the webhook URL'),
+					description,
+				}),
+			),
+		);
+		expect(owner.received).toHaveLength(1);
+		await look(main, owner);
+		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
 	});
 
 	it('finds, after every process was down, the changes made meanwhile', async () => {

@@ -5,7 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeOf, contentKey, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
+import {
+	changeOf,
+	contentKey,
+	parseEvent,
+	type WebhookEvent,
+} from '../../../nodes/BackgroundCheckTrigger/event';
 import { TriggerMemory } from '../../../nodes/BackgroundCheckTrigger/memory';
 import {
 	look,
@@ -47,7 +52,7 @@ afterAll(async () => {
 let candidates = 0;
 
 /** A case of the East group whose lifecycle moves only when a test advances it. */
-async function createCase(services = SERVICES): Promise<string> {
+async function createCase(services = SERVICES, order: IDataObject = {}): Promise<string> {
 	const email = `watchdog-${++candidates}@example.com`;
 	sandbox.admin.scriptCandidate(email, { holdAtStep: 1 });
 	const response = await fetch(`${sandbox.url}/case/create`, {
@@ -56,6 +61,7 @@ async function createCase(services = SERVICES): Promise<string> {
 		body: JSON.stringify({
 			candidate: { firstName: 'Ada', lastName: 'Lovelace', email },
 			services: services.map((id) => ({ id })),
+			...order,
 		}),
 	});
 	const created = (await response.json()) as { id: string };
@@ -104,17 +110,21 @@ async function watchedCase(): Promise<{ caseId: string; memory: TriggerMemory }>
 	return { caseId, memory };
 }
 
-/** The API with `caseId` left out of the list, as a list that shifts while it is paged over would. */
-const listWithout = (caseId: string): CaseApi => ({
+/** The API with each page's list of cases passed through `edit`. */
+const listEdited = (edit: (entries: IDataObject[]) => unknown[]): CaseApi => ({
 	...api,
 	listPage: async (page) => {
 		const body = (await api.listPage(page)) as IDataObject;
-		return {
-			...body,
-			caseList: (body.caseList as IDataObject[]).filter((entry) => entry.id !== caseId),
-		};
+		return { ...body, caseList: edit(body.caseList as IDataObject[]) };
 	},
 });
+
+/** The API with `caseId` left out of the list, as a list that shifts while it is paged over would. */
+const listWithout = (caseId: string) =>
+	listEdited((entries) => entries.filter((entry) => entry.id !== caseId));
+
+/** The body a delivery of `event` carried, without its message ID (a look has none). */
+const bodyWithoutMessageId = ({ body: { messageId, ...body } }: WebhookEvent) => body;
 
 describe('the watchdog', () => {
 	it('records the cases at activation and reports nothing: no history is replayed', async () => {
@@ -326,17 +336,75 @@ describe('the watchdog', () => {
 		expect(await recordActivation(new TriggerMemory(), small)).toBe(5);
 		expect(small.calls).toEqual([0, 1, 2].map((page) => `GET /case/list?page=${page}&pageSize=2`));
 	});
+
+	it('reports the changes of one look oldest first, each with the body its delivery carried, field for field', async () => {
+		const order = { apiTrackingCode: 'HR-7', apiTrackingUser: 'recruiter@example.com' };
+		const [first, second] = [await createCase(SERVICES, order), await createCase(SERVICES, order)];
+		const memory = new TriggerMemory();
+		await recordActivation(memory, api);
+		await advance(second);
+		await sandbox.admin.advanceClock(10);
+		await advance(first);
+		const { events } = await look(memory, api, ALL);
+		const delivered = [second, first].map((caseId) => published(caseId).at(-1)!);
+		expect(events.map(({ event }) => event.body)).toEqual(delivered.map(bodyWithoutMessageId));
+		// Case data changes too: the services' last step completes the case.
+		runAll(memory, { cases: 2, events, failures: [] });
+		for (let step = 0; step < 2; step++) await advance(first);
+		const before = sandbox.admin.deliveryLog({ caseId: first }).length;
+		const byKey = new Map(published(first, before - 3).map((event) => [contentKey(event), event]));
+		const later = (await look(memory, api, ALL)).events.map(({ event }) => event);
+		expect(later.filter(({ event }) => event === 'casedata.statuschange')).toHaveLength(2);
+		for (const event of later)
+			expect(event.body).toEqual(bodyWithoutMessageId(byKey.get(contentKey(event))!));
+	});
+
+	it("passes over list entries and services it cannot use (no case ID, not an object), and finds a service's type in the case when the list leaves it out", async () => {
+		const { caseId, memory } = await watchedCase();
+		for (let step = 0; step < 3; step++) await advance(caseId);
+		const untyped = listEdited((entries) => [
+			{ id: '' },
+			{ caseStatus: 'Complete' },
+			...entries.map((entry) => ({
+				...entry,
+				services: [
+					'not a service',
+					{ status: 'Complete' },
+					...(entry.services as IDataObject[]).map(({ serviceTypeId, ...service }) => service),
+				],
+			})),
+		]);
+		const { cases, events, failures } = await look(memory, untyped, ALL);
+		expect([cases, failures]).toEqual([1, []]);
+		expect(events.map(({ event }) => event.event).sort()).toEqual([
+			'case.statuschange',
+			'casedata.statuschange',
+			'casedata.statuschange',
+		]);
+	});
 });
 
 describe('lookSchedule', () => {
-	it.each(Object.keys(LOOK_INTERVALS) as LookInterval[])(
-		'gives n8n a six-field cron expression for %s',
-		(interval) => {
-			const expression = lookSchedule(interval, 'node-1');
-			expect(expression.split(' ')).toHaveLength(6);
-			expect(lookSchedule(interval, 'node-1')).toBe(expression);
-		},
-	);
+	it("gives n8n a six-field cron expression for each interval, its second, minute and hour taken from the node's ID", () => {
+		const expressions = Object.fromEntries(
+			(Object.keys(LOOK_INTERVALS) as LookInterval[]).map((interval) => [
+				interval,
+				lookSchedule(interval, 'node-1'),
+			]),
+		);
+		// node-1's offset: second 39, minute 48, hour 15.
+		expect(expressions).toEqual({
+			'10s': '*/10 * * * * *',
+			'30s': '*/30 * * * * *',
+			'1m': '39 */1 * * * *',
+			'5m': '39 */5 * * * *',
+			'15m': '39 */15 * * * *',
+			'30m': '39 */30 * * * *',
+			'1h': '39 48 */1 * * *',
+			'6h': '39 48 */6 * * *',
+			'24h': '39 48 15 * * *',
+		});
+	});
 
 	it('spreads the start of minute and longer schedules over the minute by node', () => {
 		expect(lookSchedule('10s', 'a')).toBe('*/10 * * * * *');
