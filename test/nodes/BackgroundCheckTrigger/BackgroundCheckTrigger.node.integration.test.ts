@@ -174,31 +174,34 @@ const failGets = (pathPrefix: string, status: number, times?: number) =>
 const slowGets = (pathPrefix: string, latencyMs: number, times?: number) =>
 	sandbox.admin.injectFault({ kind: 'latency', latencyMs, method: 'GET', pathPrefix, times });
 
-/** A new case whose first change was delivered, and whose next change's delivery was dropped. */
+/**
+ * A new case whose first change was delivered, and whose next change's delivery (`missed`) was dropped;
+ * `deliverLate()` lets the provider's retry of it through.
+ */
 async function missChange<T extends { subscription: Subscription }>(setup: T) {
 	const caseId = await createCase();
 	const fault = dropDeliveries(setup.subscription);
 	await advance(caseId);
-	return { ...setup, caseId, fault };
-}
-
-/**
- * `missChange`, then the case edited without a status change (a newer modStamp than the missed delivery's);
- * `deliverLate()` lets the provider's retry of the missed delivery, with its older modStamp, through.
- */
-async function missChangeThenEdit<T extends { subscription: Subscription }>(setup: T) {
-	const missedChange = await missChange(setup);
-	const { caseId, fault } = missedChange;
 	const [, missed] = messagesOf(caseId);
-	await sandbox.admin.advanceClock(2);
-	const candidate = { candidate: { firstName: 'Augusta' } };
-	expect((await apiRequest('PUT', `/case/id/${caseId}/candidate`, candidate)).status).toBe(200);
 	const deliverLate = async () => {
 		sandbox.admin.removeDeliveryFault(fault.id);
 		await sandbox.admin.advanceClock(5);
 		expect(outcomesOf({ messageId: missed })).toEqual(['failed', 'succeeded']);
 	};
-	return { ...missedChange, missed, deliverLate };
+	return { ...setup, caseId, missed, deliverLate };
+}
+
+/**
+ * `missChange`, then the case edited without a status change (a newer modStamp than the missed delivery's), so
+ * that the late retry carries an older modStamp than the case.
+ */
+async function missChangeThenEdit<T extends { subscription: Subscription }>(setup: T) {
+	const missedChange = await missChange(setup);
+	await sandbox.admin.advanceClock(2);
+	const candidate = { candidate: { firstName: 'Augusta' } };
+	const edited = await apiRequest('PUT', `/case/id/${missedChange.caseId}/candidate`, candidate);
+	expect(edited.status).toBe(200);
+	return missedChange;
 }
 
 /** Two changes of a new case delivered in swapped order: the newer one first, then the older one. */
@@ -922,8 +925,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	});
 
 	it('runs a change whose delivery never arrives once, at the next look, in the trigger\'s output shape with source "reconciliation"', async () => {
-		const { harness, caseId } = await missChange(await watched({ fetchLatestCase: true }));
-		const [, missed] = messagesOf(caseId);
+		const { harness, caseId, missed } = await missChange(await watched({ fetchLatestCase: true }));
 		expect(outcomesOf({ messageId: missed })[0]).toBe('failed');
 		await look(harness);
 		const [reconciled] = itemsBySource(harness, 'reconciliation');
@@ -1117,13 +1119,11 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	});
 
 	it("runs a change it found once when workers run the executions and the provider's late retry reaches this process", async () => {
-		const { harness, caseId, fault } = await missChange(await watched());
+		const { harness, deliverLate } = await missChange(await watched());
 		harness.runsExecutions = false;
 		await look(harness);
 		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
-		sandbox.admin.removeDeliveryFault(fault.id);
-		await sandbox.admin.advanceClock(5);
-		expect(outcomesOf({ messageId: messagesOf(caseId)[1] })).toEqual(['failed', 'succeeded']);
+		await deliverLate();
 		expect(harness.runCount).toBe(2);
 	});
 

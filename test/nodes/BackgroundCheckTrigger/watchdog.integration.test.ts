@@ -375,9 +375,9 @@ describe('the watchdog', () => {
 					'not a service',
 					{ status: 'Complete' },
 					...(entry.services as IDataObject[]).map((service) => {
-						const untyped = { ...service };
-						delete untyped.serviceTypeId;
-						return untyped;
+						const copy = { ...service };
+						delete copy.serviceTypeId;
+						return copy;
 					}),
 				],
 			})),
