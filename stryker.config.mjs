@@ -1,7 +1,9 @@
 // Mutation testing of the package's code (nodes/, credentials/) against the runs without n8n
 // (jest.config.js): `npm run test:mutation`. Scores and how long a run takes: CONTRIBUTING.md.
 // Descriptions and other code that runs when a module loads are left out (ignoreStatic): each such mutant
-// would need every test, and the package test's snapshot of the descriptions guards them.
+// would need every test, and the package test's snapshot of the descriptions guards them. That needs a run
+// in which no test is skipped (leave a test undefined instead): jest starts a skipped test and never ends it,
+// so Stryker counts the load-time code of every later test file as covered by that test.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
 	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/shared/catalog.generated.ts'],
