@@ -43,9 +43,10 @@ describe('API error shapes', () => {
 		expect(describeApiError('POST', '/case/create', undefined, undefined).description).toContain(
 			'may or may not',
 		);
-		expect(describeApiError('GET', '/case/list', 503, undefined).description).not.toContain(
-			'may or may not',
-		);
+		for (const read of ['GET', 'HEAD'] as const)
+			expect(describeApiError(read, '/case/list', 503, undefined).description).not.toContain(
+				'may or may not',
+			);
 	});
 
 	it('names a final 401 as a refused (possibly revoked) token', () => {
