@@ -62,7 +62,14 @@ export function startExecution(
 }
 
 /**
- * Takes this memory's turn to save for the request (memory.ts Turn), released once its response has closed:
+ * Calls `then` once n8n has answered the request: it ends the response after saving static data, also when
+ * the provider has already given up and closed the connection (the end is then never sent, but still made).
+ */
+const onceAnswered = (context: IWebhookFunctions, then: () => void) =>
+	context.getResponseObject().once('prefinish', then);
+
+/**
+ * Takes this memory's turn to save for the request (memory.ts Turn), released once n8n has answered it:
  * `wait` false takes it only when it is free. False when it was not had in time.
  */
 async function takeTurnToSave(
@@ -74,7 +81,7 @@ async function takeTurnToSave(
 	for (;;) {
 		const turn = memory.takeTurn(Math.floor(Date.now() / 1000));
 		if ('release' in turn) {
-			context.getResponseObject().once('close', turn.release);
+			onceAnswered(context, turn.release);
 			return true;
 		}
 		const left = until - Date.now();
@@ -146,13 +153,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			claim.release();
 			return refuse(this, 503, 'Other deliveries are being saved');
 		}
-		let answered: ((saved: boolean) => void) | undefined;
-		let finished = false;
-		const response = this.getResponseObject();
-		response.once('finish', () => (finished = true));
+		let answered: (() => void) | undefined;
 		// n8n answers 5xx without asking for the answer when it could not start the execution: a copy may run.
 		// Otherwise it saved static data before answering; the execution's first step waits for this.
-		response.once('close', () => (answered ? answered(finished) : claim.release()));
+		onceAnswered(this, () => (answered ? answered() : claim.release()));
 		// No API call before the answer: "Fetch Latest Case" runs in the execution (latestCase.ts).
 		return startExecution({ ...item, [CLAIM_TOKEN_FIELD]: claim.token }, () => {
 			const nowSeconds = Math.floor(Date.now() / 1000);

@@ -49,10 +49,9 @@ const eventOf = (json: IDataObject) => ({
 const ANSWER_WAITS = 30;
 
 /** Whether n8n saved the delivery that started this change in this process (it answers after saving). */
-async function deliverySaved(answer: Promise<boolean> | undefined): Promise<boolean> {
+async function deliverySaved(answer: Promise<void> | undefined): Promise<boolean> {
 	for (let waited = 0; answer && waited < ANSWER_WAITS; waited++) {
-		const saved = await Promise.race([answer, sleep(1000).then(() => undefined)]);
-		if (saved !== undefined) return saved;
+		if (await Promise.race([answer.then(() => true), sleep(1000).then(() => false)])) return true;
 	}
 	return answer === undefined;
 }

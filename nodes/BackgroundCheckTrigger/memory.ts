@@ -57,8 +57,8 @@ export interface Change {
 export interface Claim {
 	/** In the execution's item: its first step tells this memory's executions from others ({@link originOfDelivered}). */
 	readonly token: string;
-	/** The execution exists: remember the event. Returns what to call once n8n answered (`saved` false: it did not). */
-	start(nowSeconds: number): (saved: boolean) => void;
+	/** The execution exists: remember the event. Returns what to call once n8n has answered (it saves first). */
+	start(nowSeconds: number): () => void;
 	/** No execution was started (filtered out, or n8n failed to start it): a copy may run. */
 	release(): void;
 }
@@ -130,7 +130,7 @@ export class TriggerMemory {
 	>();
 
 	/** Event hash → the answer of the delivery that started it, until n8n sends it ({@link answerOf}). */
-	private readonly unanswered = new Map<string, Promise<boolean>>();
+	private readonly unanswered = new Map<string, Promise<void>>();
 
 	/** Hashes of the events a delivery to this memory started, oldest first: process memory only. */
 	private readonly startedHere = new Set<string>();
@@ -239,12 +239,12 @@ export class TriggerMemory {
 					if (this.startedHere.size > PROCESS_LIMIT)
 						this.startedHere.delete(this.startedHere.values().next().value as string);
 					close();
-					let answer!: (saved: boolean) => void;
-					const answered = new Promise<boolean>((resolve) => (answer = resolve));
+					let answer!: () => void;
+					const answered = new Promise<void>((resolve) => (answer = resolve));
 					this.unanswered.set(hash, answered);
-					return (saved) => {
+					return () => {
 						if (this.unanswered.get(hash) === answered) this.unanswered.delete(hash);
-						answer(saved);
+						answer();
 					};
 				},
 				release: close,
@@ -271,10 +271,10 @@ export class TriggerMemory {
 	}
 
 	/**
-	 * The answer of the delivery that started this change, until n8n sends it: whether n8n saved the event.
+	 * The answer of the delivery that started this change, until n8n sends it (n8n saves static data first).
 	 * The execution's first step waits for it, so that no execution ends before its event is saved.
 	 */
-	answerOf(change: Change): Promise<boolean> | undefined {
+	answerOf(change: Change): Promise<void> | undefined {
 		return this.unanswered.get(hashKey(change.key));
 	}
 

@@ -15,7 +15,8 @@
  *   node's `execute`, then nothing else) runs after; when it cannot start the execution it answers 500
  *   without reading `webhookResponse`;
  * - a thrown error: 500, and n8n records a failed execution;
- * - the response emits 'finish', then 'close', once answered, as Node's http response does;
+ * - the response emits 'prefinish', 'finish', then 'close', once answered, as Node's http response does; when
+ *   the provider has given up first, 'close' at once, then only 'prefinish' when n8n ends the response;
  * - a trigger's emit saves static data, then runs the execution and settles the emit's donePromise once
  *   it has run; when n8n's runWorkflow fails, no execution runs and the donePromise never settles (n8n's
  *   ActiveWorkflowManager only chains it to a started execution);
@@ -128,8 +129,8 @@ function wrapAgainAsNewestDoes(loaded: LoadedStaticData): void {
 }
 
 /**
- * Records what the node writes on the response object (the express subset n8n's nodes use); emits
- * 'finish' once the harness has answered, as Node's http response does.
+ * Records what the node writes on the response object (the express subset n8n's nodes use); the harness
+ * emits its events.
  */
 export class ResponseRecorder extends EventEmitter {
 	statusCode = 200;
@@ -395,6 +396,7 @@ export class TriggerHarness {
 	 * started goes on after that (see {@link idle}). `saveAfterMs` delays the static data save, as starting
 	 * the execution does in n8n, to order saves of concurrent requests. `startAfter` holds the request
 	 * where n8n inserts and starts the execution, between the node's answer and the read of `webhookResponse`.
+	 * `providerGivesUp`: the provider closes the connection (its deadline passed) before n8n saves static data.
 	 */
 	async handle(
 		delivery: IncomingDelivery,
@@ -402,10 +404,12 @@ export class TriggerHarness {
 			readStream,
 			saveAfterMs,
 			startAfter,
+			providerGivesUp = false,
 		}: {
 			readStream?: () => Promise<Buffer>;
 			saveAfterMs?: number;
 			startAfter?: Promise<void>;
+			providerGivesUp?: boolean;
 		} = {},
 	): Promise<HandledDelivery> {
 		const staticData = loadStaticData(this.store);
@@ -451,6 +455,7 @@ export class TriggerHarness {
 				error: error as Error,
 			};
 		}
+		if (providerGivesUp) response.emit('close');
 		await (saveAfterMs
 			? new Promise((resolve) => setTimeout(resolve, saveAfterMs))
 			: databaseRead());
@@ -461,6 +466,8 @@ export class TriggerHarness {
 		});
 		if (started) void this.startExecution(started);
 		if (handled.statusCode !== undefined) response.statusCode = handled.statusCode;
+		response.emit('prefinish');
+		if (providerGivesUp) return handled;
 		response.emit('finish');
 		response.emit('close');
 		return handled;

@@ -1,8 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-require-imports -- repository tooling: runs in Node.js, never inside n8n; require() in jest.isolateModules loads the node afresh */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-require-imports -- repository tooling: runs in Node.js, never inside n8n; require() in jest.isolateModules loads the node afresh */
 /**
  * The trigger's webhook and lifecycle methods with deliveries signed and sent by the sandbox, through a
  * receiver that handles each request as n8n's live webhooks do (test/helpers/webhookContext.ts).
  */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
 import type { ICredentialTestFunctions, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -822,6 +825,22 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 		await expectDuplicate(harness, harness.received[1]);
 	});
 
+	it("holds the turn to save until n8n has answered, also when the provider gave up first: the next delivery's save cannot land before it", async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const [first, second] = signedDeliveries(subscription, 'given_up', 'next');
+		const answer = harness.handle(first, { providerGivesUp: true, saveAfterMs: 400 });
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const next = harness.handle(second);
+		expect(await pendingAfter(next, 200)).toBe(true);
+		expect((await answer).statusCode).toBe(200);
+		expect((await next).statusCode).toBe(200);
+		await harness.idle();
+		expect(harness.runCount).toBe(2);
+		await restart(harness);
+		// The provider's retry of the first, which it saw no answer to.
+		await expectDuplicate(harness, first);
+	});
+
 	it('writes nothing for a duplicate when the saved copy already holds everything', async () => {
 		const { harness, subscription } = await scenario({ runtime });
 		const [delivery] = signedDeliveries(subscription, 'once');
@@ -860,6 +879,29 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 		await expectDuplicate(harness, first);
 		await expectDuplicate(harness, second);
 	});
+});
+
+it("is told n8n has answered by Node's 'prefinish', which comes even when the provider closed the connection first", async () => {
+	const events: string[] = [];
+	const ended = new Promise<void>((resolve) => {
+		const server = http.createServer((_request, response) => {
+			for (const name of ['prefinish', 'finish', 'close'])
+				response.on(name, () => events.push(name));
+			// n8n saves static data, then answers, whether or not the provider still listens.
+			response.once('close', () => {
+				response.end('{}');
+				server.close(() => resolve());
+			});
+		});
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as AddressInfo;
+			const client = http.request({ host: '127.0.0.1', port, method: 'POST' });
+			client.on('error', () => undefined);
+			client.end('{}', () => setTimeout(() => client.destroy(), 50));
+		});
+	});
+	await ended;
+	expect(events).toEqual(['close', 'prefinish']);
 });
 
 describe('Duplicate Memory Size', () => {

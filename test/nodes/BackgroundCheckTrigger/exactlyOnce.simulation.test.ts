@@ -90,7 +90,7 @@ interface Request {
 	/** Releases this request's turn to save (memory.ts takeTurn), once n8n has answered. */
 	releaseTurn?: () => void;
 	/** Called once n8n has answered (after its save): the execution's first step waits for it. */
-	answered?: (saved: boolean) => void;
+	answered?: () => void;
 	/** The memory the node handed to static data: n8n serializes it when it writes (activation.ts save). */
 	saves?: TriggerMemory;
 	/**
@@ -256,7 +256,7 @@ class Simulation {
 				return;
 			case 'answer':
 				request.releaseTurn?.();
-				request.answered?.(true);
+				request.answered?.();
 				if (request.row) this.settle(request.row, 'answered');
 				request.target.acknowledged = true;
 				this.finish(request);
