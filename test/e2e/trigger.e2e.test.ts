@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The Background Check Trigger active in real n8n 2.8.4, receiving the sandbox's signed deliveries on its
  * production URL (`/webhook/<webhookId>/webhook`): one execution per event, 401 and no execution for
@@ -9,6 +9,7 @@
  * before each test, which also removes the previous test's subscriptions.
  */
 import { randomUUID } from 'node:crypto';
+import * as http from 'node:http';
 
 import { generateWebhookSecret, signLegacyWebhook } from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../harness/n8n/http';
@@ -220,6 +221,32 @@ function triggerItem(execution: Execution): Json {
 	const [output] = execution.data!.resultData.runData[TRIGGER][0].data!.main[0]!;
 	expect((output as { pairedItem?: unknown }).pairedItem).toEqual({ item: 0 });
 	return items[0];
+}
+
+/**
+ * POSTs `body` to `url` and closes the connection `afterMs` after the body is out, as a sender past its
+ * deadline does. Resolves true when no answer had come by then.
+ */
+function hangUp(
+	url: string,
+	body: string,
+	headers: Record<string, string>,
+	afterMs: number,
+): Promise<boolean> {
+	return new Promise((resolve) => {
+		let answered = false;
+		const request = http.request(url, { method: 'POST', headers }, (response) => {
+			answered = true;
+			response.resume();
+		});
+		request.on('error', () => undefined);
+		request.end(body, () =>
+			setTimeout(() => {
+				request.destroy();
+				resolve(!answered);
+			}, afterMs),
+		);
+	});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -441,6 +468,43 @@ describe('deliveries from the sandbox', () => {
 		const executions = await trigger.settle();
 		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual(
 			[...messages].sort(),
+		);
+	});
+
+	test('a sender that hangs up after n8n took its delivery and before the answer: the event runs once, the next delivery is not held', async () => {
+		const trigger = await deployTrigger('hang-ups', { event: 'any' }, standardSubscription());
+		const signed = (messageId: string) => {
+			const body = caseCompletedBody(messageId, `case-of-${messageId}`);
+			return { messageId, body, headers: signedHeaders(trigger.signingSecret, messageId, body) };
+		};
+		const expected: string[] = [];
+		let caught = 0;
+		// The window between n8n running the trigger and answering is tens of ms: hang-ups at 0-150 ms, one at
+		// a time, until three fall in it (the retry is a duplicate though the sender saw no answer).
+		for (let attempt = 0; caught < 3 && attempt < 200; attempt++) {
+			const hungUp = signed(`hang-up-${attempt}`);
+			const sawNoAnswer = await hangUp(
+				trigger.url,
+				hungUp.body,
+				hungUp.headers,
+				(attempt * 7) % 150,
+			);
+			const retry = await trigger.post(hungUp.body, hungUp.headers);
+			expect(retry.status).toBe(200);
+			expected.push(hungUp.messageId);
+			if (!sawNoAnswer || (retry.body as Json).reason !== 'duplicate') continue;
+			caught++;
+			// A new delivery right after: n8n's answer released the turn to save, though nobody received it.
+			const next = signed(`after-hang-up-${attempt}`);
+			const answer = await trigger.post(next.body, next.headers);
+			// A started execution is answered with an empty 200; one still held after 10 s, with 503.
+			expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: '' });
+			expected.push(next.messageId);
+		}
+		expect(caught).toBe(3);
+		const executions = await trigger.settle();
+		expect(executions.map((execution) => triggerItem(execution).messageId).sort()).toEqual(
+			expected.sort(),
 		);
 	});
 
