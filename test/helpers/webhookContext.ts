@@ -17,6 +17,7 @@
  * - a thrown error: 500, and n8n records a failed execution;
  * - the response emits 'prefinish', 'finish', then 'close', once answered, as Node's http response does; when
  *   the provider has given up first, 'close' at once, then only 'prefinish' when n8n ends the response;
+ *   nothing when n8n's save never returns;
  * - a trigger's emit saves static data, then runs the execution and settles the emit's donePromise once
  *   it has run; when n8n's runWorkflow fails, no execution runs and the donePromise never settles (n8n's
  *   ActiveWorkflowManager only chains it to a started execution);
@@ -397,6 +398,7 @@ export class TriggerHarness {
 	 * the execution does in n8n, to order saves of concurrent requests. `startAfter` holds the request
 	 * where n8n inserts and starts the execution, between the node's answer and the read of `webhookResponse`.
 	 * `providerGivesUp`: the provider closes the connection (its deadline passed) before n8n saves static data.
+	 * `saveHangs`: n8n's save of static data never returns (a database that stopped answering): no answer.
 	 */
 	async handle(
 		delivery: IncomingDelivery,
@@ -405,11 +407,13 @@ export class TriggerHarness {
 			saveAfterMs,
 			startAfter,
 			providerGivesUp = false,
+			saveHangs = false,
 		}: {
 			readStream?: () => Promise<Buffer>;
 			saveAfterMs?: number;
 			startAfter?: Promise<void>;
 			providerGivesUp?: boolean;
+			saveHangs?: boolean;
 		} = {},
 	): Promise<HandledDelivery> {
 		const staticData = loadStaticData(this.store);
@@ -459,13 +463,14 @@ export class TriggerHarness {
 		await (saveAfterMs
 			? new Promise((resolve) => setTimeout(resolve, saveAfterMs))
 			: databaseRead());
-		if (this.setup.mode !== 'manual') this.store.saveIfChanged(staticData);
+		if (this.setup.mode !== 'manual' && !saveHangs) this.store.saveIfChanged(staticData);
 		this.received.push({
 			headers: delivery.headers,
 			body: request.rawBody ?? Buffer.from(delivery.body),
 		});
 		if (started) void this.startExecution(started);
 		if (handled.statusCode !== undefined) response.statusCode = handled.statusCode;
+		if (saveHangs) return { statusCode: undefined, body: undefined, items: handled.items };
 		response.emit('prefinish');
 		if (providerGivesUp) return handled;
 		response.emit('finish');

@@ -7,6 +7,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 
 import type { ICredentialTestFunctions, IDataObject } from 'n8n-workflow';
+import * as nodeWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
@@ -839,6 +840,23 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 		await restart(harness);
 		// The provider's retry of the first, which it saw no answer to.
 		await expectDuplicate(harness, first);
+	});
+
+	it("saves the event from its execution when n8n's save of the delivery never returns (30 s): the retry after a restart is a duplicate", async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const [delivery] = signedDeliveries(subscription, 'save_hangs');
+		// The first step's 30 one-second waits for the answer, without the seconds.
+		const sleep = jest.spyOn(nodeWorkflow, 'sleep').mockResolvedValue(undefined);
+		try {
+			expect((await harness.handle(delivery, { saveHangs: true })).statusCode).toBeUndefined();
+			await harness.idle();
+		} finally {
+			sleep.mockRestore();
+		}
+		expect(harness.runCount).toBe(1);
+		expect(savedMemory(harness)).toContain(hashOf(delivery));
+		await restart(harness);
+		await expectDuplicate(harness, delivery);
 	});
 
 	it('writes nothing for a duplicate when the saved copy already holds everything', async () => {
