@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The Background Check Trigger active in real n8n 2.8.4, receiving the sandbox's signed deliveries on its
  * production URL (`/webhook/<webhookId>/webhook`): one execution per event, 401 and no execution for
@@ -9,11 +9,11 @@
  * before each test, which also removes the previous test's subscriptions.
  */
 import { randomUUID } from 'node:crypto';
-import * as http from 'node:http';
 
 import { generateWebhookSecret, signLegacyWebhook } from '../../nodes/shared/webhookSignature';
 import { httpRequest } from '../harness/n8n/http';
 import type { DeliveryAttempt, Sandbox, Subscription } from '../../sandbox';
+import { postWebhook } from '../../sandbox/webhooks/post';
 import {
 	JWT_PATTERN,
 	TRIGGER_NAME as TRIGGER,
@@ -221,32 +221,6 @@ function triggerItem(execution: Execution): Json {
 	const [output] = execution.data!.resultData.runData[TRIGGER][0].data!.main[0]!;
 	expect((output as { pairedItem?: unknown }).pairedItem).toEqual({ item: 0 });
 	return items[0];
-}
-
-/**
- * POSTs `body` to `url` and closes the connection `afterMs` after the body is out, as a sender past its
- * deadline does. Resolves true when no answer had come by then.
- */
-function hangUp(
-	url: string,
-	body: string,
-	headers: Record<string, string>,
-	afterMs: number,
-): Promise<boolean> {
-	return new Promise((resolve) => {
-		let answered = false;
-		const request = http.request(url, { method: 'POST', headers }, (response) => {
-			answered = true;
-			response.resume();
-		});
-		request.on('error', () => undefined);
-		request.end(body, () =>
-			setTimeout(() => {
-				request.destroy();
-				resolve(!answered);
-			}, afterMs),
-		);
-	});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,12 +457,9 @@ describe('deliveries from the sandbox', () => {
 		// a time, until three fall in it (the retry is a duplicate though the sender saw no answer).
 		for (let attempt = 0; caught < 3 && attempt < 200; attempt++) {
 			const hungUp = signed(`hang-up-${attempt}`);
-			const sawNoAnswer = await hangUp(
-				trigger.url,
-				hungUp.body,
-				hungUp.headers,
-				(attempt * 7) % 150,
-			);
+			// The sandbox's sender, with a deadline of 0-150 ms: it closes the connection when that passes.
+			const sent = await postWebhook(trigger.url, hungUp.body, hungUp.headers, (attempt * 7) % 150);
+			const sawNoAnswer = sent.kind !== 'response';
 			const retry = await trigger.post(hungUp.body, hungUp.headers);
 			expect(retry.status).toBe(200);
 			expected.push(hungUp.messageId);
