@@ -368,7 +368,7 @@ export class TriggerHarness {
 	/** Every request handled, with the body bytes the node saw. */
 	readonly received: IncomingDelivery[] = [];
 
-	private readonly running = new Set<Promise<void>>();
+	private readonly running = new Set<Promise<unknown>>();
 
 	/** How many of the next executions n8n fails to start (it then answers 500, as when its database fails). */
 	failStarts = 0;
@@ -478,12 +478,15 @@ export class TriggerHarness {
 		return handled;
 	}
 
-	/** The execution n8n runs after answering (or after the trigger emitted): the trigger's `execute` on its items. */
-	private async startExecution(items: INodeExecutionData[]): Promise<void> {
+	/**
+	 * The execution n8n runs after answering (or after the trigger emitted, or at its start for a row left
+	 * `new`): the trigger's `execute` on its items. Resolves with the first step's output.
+	 */
+	async startExecution(items: INodeExecutionData[]): Promise<INodeExecutionData[] | undefined> {
 		const output = items.map((item) => item.json);
 		this.executions.push(output);
 		const execute = this.nodeType.execute;
-		if (!execute || !this.runsExecutions) return;
+		if (!execute || !this.runsExecutions) return undefined;
 		const staticData = loadStaticData(this.store);
 		const context = createExecuteContext({
 			nodeType: this.nodeType,
@@ -498,13 +501,15 @@ export class TriggerHarness {
 				output.splice(0, output.length, ...result.map((item) => item.json));
 				// n8n saves the static data an execution changed when it ends.
 				this.store.saveIfChanged(staticData);
+				return result;
 			} catch (error) {
 				this.failedExecutions.push(error as Error);
+				return undefined;
 			}
 		})();
 		this.running.add(run);
 		void run.finally(() => this.running.delete(run));
-		await run;
+		return await run;
 	}
 
 	/**

@@ -11,7 +11,12 @@ import * as nodeWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/BackgroundCheckTrigger.node';
-import { contentKey, eventKeyOf, parseEvent } from '../../../nodes/BackgroundCheckTrigger/event';
+import {
+	CLAIM_TOKEN_FIELD,
+	contentKey,
+	eventKeyOf,
+	parseEvent,
+} from '../../../nodes/BackgroundCheckTrigger/event';
 import {
 	CLAIM_SECONDS,
 	DUPLICATE_MEMORY_SIZE,
@@ -610,11 +615,29 @@ describe('duplicates', () => {
 		await expectDuplicate(harness, delivery);
 	});
 
+	it('lets a test event hold back nothing at the production URL of the same workflow', async () => {
+		const { harness, subscription } = await scenario();
+		const testSetup: TriggerSetup = { ...harness.setup, mode: 'manual', workflowActive: false };
+		const testRun = new TriggerHarness(harness.nodeType, testSetup);
+		await testRun.activate('manual');
+		const [delivery] = signedDeliveries(subscription, 'tested_first');
+		expect((await testRun.handle(delivery)).statusCode).toBe(200);
+		await testRun.idle();
+		expect(testRun.executions).toEqual([
+			[expect.objectContaining({ messageId: 'msg_tested_first' })],
+		]);
+		expect((await harness.handle(delivery)).statusCode).toBe(200);
+		expect(harness.runCount).toBe(1);
+	});
+
 	it('does not suppress repeated test events ("listen for test event")', async () => {
 		const setup = await scenario({ mode: 'manual', workflowActive: false });
-		const { harness, delivery } = await withNewCase(setup);
-		await harness.handle(delivery);
-		expect(harness.runCount).toBe(2);
+		const { harness, receiver, delivery } = await withNewCase(setup);
+		expect((await harness.handle(delivery)).statusCode).toBe(200);
+		await harness.idle();
+		expect(receiver.answers).toEqual([200]);
+		// Both executions' first steps output the event.
+		expect(harness.executions.map((items) => items.length)).toEqual([1, 1]);
 	});
 });
 
@@ -635,6 +658,17 @@ describe('out-of-order deliveries', () => {
 	it('without it, runs both, in the order they arrived', async () => {
 		const { harness } = await swapped(false);
 		expect(caseFields(harness, 'secondaryStatus')).toEqual(ARRIVAL_ORDER);
+	});
+
+	it('without it, runs both of two changes to one status that arrive newest first (the case went back to it)', async () => {
+		const { harness, subscription } = await scenario();
+		const sent = (messageId: string, modStamp: string) => {
+			const body = caseCompletedBody(messageId, 'case-completed-twice', modStamp);
+			return { headers: signedHeaders(subscription.secret, messageId, body), body };
+		};
+		await harness.handle(sent('msg_second_time', '2026-11-20T10:00:00.000Z'));
+		await harness.handle(sent('msg_first_time', '2026-11-20T09:00:00.000Z'));
+		expect(itemFields(harness, 'messageId')).toEqual(['msg_second_time', 'msg_first_time']);
 	});
 });
 
@@ -881,6 +915,76 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 		expect(harness.store.saves).toBe(savesBefore);
 		expect(savedMemory(harness)).toContain(hashOf(first));
 		expect(savedMemory(harness)).toContain(hashOf(second));
+	});
+
+	it("answers a filtered-out delivery at once and writes nothing for it while another request holds the turn to save (its save could land after that one's)", async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const [running, filtered] = signedDeliveries(subscription, 'holds_turn', 'filtered_out');
+		const pending = handleHeld(harness, running);
+		expect(await pendingAfter(pending.answer, 100)).toBe(true);
+		harness.setup.parameters = { caseStatus: 'Pending' };
+		const savesBefore = harness.store.saves;
+		const answer = harness.handle(filtered);
+		// Answered at once, without waiting for the turn.
+		expect(await pendingAfter(answer, 200)).toBe(false);
+		expect((await answer).body).toMatchObject({ workflowStarted: false });
+		expect(harness.store.saves).toBe(savesBefore);
+		pending.open();
+		expect((await pending.answer).statusCode).toBe(200);
+		expect(harness.store.saves).toBe(savesBefore + 1);
+	});
+
+	it('leaves putting back what another process saved over to the request holding the turn: a duplicate meanwhile is answered at once and writes nothing', async () => {
+		const { harness, subscription } = await scenario({ runtime });
+		const [first, second, third] = signedDeliveries(subscription, 'over', 'other', 'holder');
+		const other = await anotherProcess(harness);
+		await Promise.all([harness.handle(first), other.handle(second, { saveAfterMs: 50 })]);
+		expect(savedMemory(harness)).not.toContain(hashOf(first));
+		const pending = handleHeld(harness, third);
+		expect(await pendingAfter(pending.answer, 100)).toBe(true);
+		const savesBefore = harness.store.saves;
+		const duplicate = expectDuplicate(harness, first);
+		expect(await pendingAfter(duplicate, 200)).toBe(false);
+		await duplicate;
+		expect(harness.store.saves).toBe(savesBefore);
+		pending.open();
+		expect((await pending.answer).statusCode).toBe(200);
+		expect(savedMemory(harness)).toContain(hashOf(first));
+	});
+
+	describe('an execution n8n left `new` and runs at its next start (it stopped before running it or saving)', () => {
+		/** The row's items, as the delivery that n8n inserted it for made them; then n8n stops. */
+		async function rowLeftNew(harness: TriggerHarness, delivery: IncomingDelivery) {
+			harness.runsExecutions = false;
+			await harness.handle(delivery, { saveHangs: true });
+			expect(savedMemory(harness)).not.toContain(hashOf(delivery));
+			await restart(harness);
+			harness.runsExecutions = true;
+			return [{ json: harness.executions[0][0] }];
+		}
+
+		it("runs, and remembers its event: the provider's retry is then a duplicate", async () => {
+			const { harness, subscription } = await scenario({ runtime });
+			const [delivery] = signedDeliveries(subscription, 'left_new');
+			const output = await harness.startExecution(await rowLeftNew(harness, delivery));
+			expect(output).toEqual([
+				{ json: expect.objectContaining({ messageId: 'msg_left_new' }), pairedItem: { item: 0 } },
+			]);
+			expect(output?.[0].json).not.toHaveProperty(CLAIM_TOKEN_FIELD);
+			expect(savedMemory(harness)).toContain(hashOf(delivery));
+			await restart(harness);
+			await expectDuplicate(harness, delivery);
+		});
+
+		it("outputs no item when the provider's retry has already started the change in this process", async () => {
+			const { harness, subscription } = await scenario({ runtime });
+			const [delivery] = signedDeliveries(subscription, 'retried_first');
+			const row = await rowLeftNew(harness, delivery);
+			expect((await harness.handle(delivery)).statusCode).toBe(200);
+			await harness.idle();
+			expect(await harness.startExecution(row)).toEqual([]);
+			expect(harness.executions.map((items) => items.length)).toEqual([1, 1, 0]);
+		});
 	});
 
 	it('puts back what another process saved over, with the next request, a duplicate included', async () => {
