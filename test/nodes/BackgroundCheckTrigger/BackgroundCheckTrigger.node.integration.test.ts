@@ -1091,7 +1091,13 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	it('runs a change whose delivery never arrives once, at the next look, in the trigger\'s output shape with source "reconciliation"', async () => {
 		const { harness, caseId, missed } = await missChange(await watched({ fetchLatestCase: true }));
 		expect(outcomesOf({ messageId: missed })[0]).toBe('failed');
+		const caseReads = () =>
+			sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`).length;
+		await harness.idle();
+		const readsBefore = caseReads();
 		await look(harness);
+		// The look read the case; the execution gets that case, without reading it again.
+		expect(caseReads() - readsBefore).toBe(1);
 		const [reconciled] = itemsBySource(harness, 'reconciliation');
 		const payload = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
 		const latest = { id: caseId, secondaryStatus: 'Authorization in Progress' };
@@ -1111,6 +1117,22 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(itemsBySource(harness, 'webhook')).toHaveLength(1);
 		await harness.tick();
 		expect(harness.runCount).toBe(2);
+	});
+
+	it('learns nothing of a change it finds while its delivery is being started: when n8n then could not start it, the next look runs it', async () => {
+		const { harness, subscription, missed } = await missChange(await watched());
+		const { payload } = sandbox.admin.deliveryLog({ messageId: missed })[0];
+		const body = JSON.stringify(payload);
+		const headers = signedHeaders(subscription.secret, missed, body);
+		const pending = handleHeld(harness, { headers, body });
+		expect(await pendingAfter(pending.answer, 100)).toBe(true);
+		await look(harness);
+		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
+		harness.failStarts = 1;
+		pending.open();
+		expect((await pending.answer).statusCode).toBe(500);
+		await look(harness);
+		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
 	});
 
 	it('runs a change seen both ways once, whichever comes first', async () => {
@@ -1195,6 +1217,22 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(itemFields(harness, 'source')).toEqual(['reconciliation']);
 		expect(harness.executions[0][0]).not.toHaveProperty('latestCase');
 	});
+
+	it.each(['case.statuschange', 'casedata.statuschange'])(
+		'finds only changes of the event type selected (%s), with no status filter',
+		async (event) => {
+			const { harness, subscription, caseId } = await withNewCase(await watched({ event }));
+			await harness.idle();
+			const delivered = harness.runCount;
+			dropDeliveries(subscription);
+			await runToCompletion(caseId);
+			await look(harness);
+			const found = itemsBySource(harness, 'reconciliation');
+			expect(harness.runCount - delivered).toBe(found.length);
+			expect(found.length).toBeGreaterThan(0);
+			expect(new Set(found.map((item) => item.event))).toEqual(new Set([event]));
+		},
+	);
 
 	it('keeps its record across a restart: a change made while n8n was down runs at the first look after it', async () => {
 		const { harness, subscription, caseId } = await withNewCase(await watched());
