@@ -1320,14 +1320,20 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(foundStatuses(closing)).toEqual(['Authorization in Progress']);
 	});
 
-	it("runs a change it found once when workers run the executions and the provider's late retry reaches this process", async () => {
-		const { harness, deliverLate } = await missChange(await watched());
-		harness.runsExecutions = false;
-		await look(harness);
-		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
-		await deliverLate();
-		expect(harness.runCount).toBe(2);
-	});
+	it.each([
+		['the same modStamp', missChange],
+		['an older modStamp (the case edited since)', missChangeThenEdit],
+	])(
+		"runs a change it found once when workers run the executions and the provider's late retry, with %s, reaches this process",
+		async (_modStamp, missed) => {
+			const { harness, deliverLate } = await missed(await watched());
+			harness.runsExecutions = false;
+			await look(harness);
+			expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
+			await deliverLate();
+			expect(harness.runCount).toBe(2);
+		},
+	);
 
 	it('starts no watchdog in a manual run ("listen for test event") and leaves its saved record alone', async () => {
 		await createCase();
