@@ -1234,6 +1234,19 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		},
 	);
 
+	it('runs the case data of a case it never heard of at the next look, its services found past their first status', async () => {
+		const { harness, subscription } = await watched({ event: 'casedata.statuschange' });
+		dropDeliveries(subscription);
+		await runToCompletion(await createCase());
+		await look(harness);
+		const found = itemsBySource(harness, 'reconciliation');
+		expect(found.length).toBeGreaterThan(0);
+		expect(new Set(found.map((item) => (item.eventObject as IDataObject).status))).not.toContain(
+			'pending',
+		);
+		expect(harness.runCount).toBe(found.length);
+	});
+
 	it('keeps its record across a restart: a change made while n8n was down runs at the first look after it', async () => {
 		const { harness, subscription, caseId } = await withNewCase(await watched());
 		dropDeliveries(subscription);
