@@ -231,8 +231,13 @@ async function look(watcher: TriggerHarness, runner = watcher): Promise<void> {
 }
 
 /** A case.statuschange signed with the endpoint's secret now, as the provider sends it. */
-function providerDelivery(subscription: Subscription, messageId: string, caseId: string) {
-	const body = caseCompletedBody(messageId, caseId);
+function providerDelivery(
+	subscription: Subscription,
+	messageId: string,
+	caseId: string,
+	modStamp?: string,
+) {
+	const body = caseCompletedBody(messageId, caseId, modStamp);
 	return { headers: signedHeaders(subscription.secret, messageId, body), body };
 }
 
@@ -253,6 +258,18 @@ function handleHeld(harness: TriggerHarness, delivery: IncomingDelivery) {
 	const opened = new Promise<void>((resolve) => (open = resolve));
 	return { answer: harness.handle(delivery, { startAfter: opened }), open };
 }
+
+/** "Listen for test event" in the workflow of `harness`: a test webhook beside its production one. */
+async function testRunOf(harness: TriggerHarness): Promise<TriggerHarness> {
+	const testSetup: TriggerSetup = { ...harness.setup, mode: 'manual', workflowActive: false };
+	const testRun = new TriggerHarness(harness.nodeType, testSetup);
+	await testRun.activate('manual');
+	return testRun;
+}
+
+/** The API's requests for case `caseId` so far. */
+const caseRequests = (caseId: string) =>
+	sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`);
 
 /** Whether `promise` is still pending after other requests had `ms` to run. */
 async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -606,9 +623,7 @@ describe('duplicates', () => {
 
 	it('keeps the production memory when a test webhook of the same workflow is removed', async () => {
 		const { harness, delivery } = await withNewCase(await scenario());
-		const testSetup: TriggerSetup = { ...harness.setup, mode: 'manual', workflowActive: false };
-		const testRun = new TriggerHarness(harness.nodeType, testSetup);
-		await testRun.activate('manual');
+		const testRun = await testRunOf(harness);
 		await testRun.lifecycle('delete');
 		// With the saved static data gone, only the process memory can still know the delivery.
 		harness.store.clear();
@@ -617,9 +632,7 @@ describe('duplicates', () => {
 
 	it('lets a test event hold back nothing at the production URL of the same workflow', async () => {
 		const { harness, subscription } = await scenario();
-		const testSetup: TriggerSetup = { ...harness.setup, mode: 'manual', workflowActive: false };
-		const testRun = new TriggerHarness(harness.nodeType, testSetup);
-		await testRun.activate('manual');
+		const testRun = await testRunOf(harness);
 		const [delivery] = signedDeliveries(subscription, 'tested_first');
 		expect((await testRun.handle(delivery)).statusCode).toBe(200);
 		await testRun.idle();
@@ -662,10 +675,8 @@ describe('out-of-order deliveries', () => {
 
 	it('without it, runs both of two changes to one status that arrive newest first (the case went back to it)', async () => {
 		const { harness, subscription } = await scenario();
-		const sent = (messageId: string, modStamp: string) => {
-			const body = caseCompletedBody(messageId, 'case-completed-twice', modStamp);
-			return { headers: signedHeaders(subscription.secret, messageId, body), body };
-		};
+		const sent = (messageId: string, modStamp: string) =>
+			providerDelivery(subscription, messageId, 'case-completed-twice', modStamp);
 		await harness.handle(sent('msg_second_time', '2026-11-20T10:00:00.000Z'));
 		await harness.handle(sent('msg_first_time', '2026-11-20T09:00:00.000Z'));
 		expect(itemFields(harness, 'messageId')).toEqual(['msg_second_time', 'msg_first_time']);
@@ -717,8 +728,6 @@ describe('Fetch Latest Case', () => {
 			parameters: { fetchLatestCase: true },
 			credentials: (subscription) => withApiCredential(subscription, api),
 		});
-	const caseRequests = (caseId: string) =>
-		sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`);
 	/** The first execution ran its event (of case `caseId`) without the latest case, `error` saying why. */
 	const expectNoLatestCase = (harness: TriggerHarness, error: unknown, caseId?: string) =>
 		expect(harness.executions[0][0]).toMatchObject({
@@ -1091,13 +1100,11 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	it('runs a change whose delivery never arrives once, at the next look, in the trigger\'s output shape with source "reconciliation"', async () => {
 		const { harness, caseId, missed } = await missChange(await watched({ fetchLatestCase: true }));
 		expect(outcomesOf({ messageId: missed })[0]).toBe('failed');
-		const caseReads = () =>
-			sandbox.admin.requestLog().filter((entry) => entry.path === `/case/id/${caseId}`).length;
 		await harness.idle();
-		const readsBefore = caseReads();
+		const readsBefore = caseRequests(caseId).length;
 		await look(harness);
 		// The look read the case; the execution gets that case, without reading it again.
-		expect(caseReads() - readsBefore).toBe(1);
+		expect(caseRequests(caseId).length - readsBefore).toBe(1);
 		const [reconciled] = itemsBySource(harness, 'reconciliation');
 		const payload = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
 		const latest = { id: caseId, secondaryStatus: 'Authorization in Progress' };
