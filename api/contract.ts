@@ -5,10 +5,11 @@
  * sandbox refuses requests with it and checks its own answers with it; the contract test runs every request the
  * nodes send through it. Schemas are checked by ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1).
  *
- * Two readings of the reference are applied when schemas are compiled (docs/api-contract.md says why):
+ * Readings of the reference applied when schemas are compiled (docs/api-contract.md says why):
  * - `oneOf` is read as `anyOf`: the reference's branches overlap (an alias's metadata matches four of them), so
  *   "exactly one" would refuse every request the reference itself shows;
- * - order data's `metadata` is checked against the branch its `caseOrderDataTypeId` names (ORDER_DATA_METADATA).
+ * - order data's `metadata` is checked against the branch its `caseOrderDataTypeId` names (ORDER_DATA_METADATA);
+ * - in requests, an object takes no property its schema does not list, and read-only properties are not required.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -79,6 +80,11 @@ function readContract(source: Contract, closed: boolean): Contract {
 		const copy: Record<string, unknown> = {};
 		for (const [key, inner] of Object.entries(value))
 			copy[key === 'oneOf' ? 'anyOf' : key] = read(inner);
+		if (closed && Array.isArray(copy.required) && typeof copy.properties === 'object') {
+			// A read-only property is the API's to fill: required in answers, not in requests.
+			const properties = copy.properties as Record<string, { readOnly?: boolean }>;
+			copy.required = (copy.required as string[]).filter((name) => !properties[name]?.readOnly);
+		}
 		if (
 			closed &&
 			copy.type === 'object' &&

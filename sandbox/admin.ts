@@ -122,7 +122,7 @@ export class SandboxAdmin {
 	casesPerCandidate(): Map<string, number> {
 		const counts = new Map<string, number>();
 		for (const record of this.world.store.cases.values()) {
-			const email = record.candidate.email.toLowerCase();
+			const email = record.candidateEmail.toLowerCase();
 			counts.set(email, (counts.get(email) ?? 0) + 1);
 		}
 		return counts;

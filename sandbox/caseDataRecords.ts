@@ -5,10 +5,17 @@
  */
 import { randomUUID } from 'crypto';
 
-import { SERVICES, findService, isDrugPanelServiceId } from '../nodes/shared/catalog';
-import { SANDBOX_SCREENING_SERVICE_TYPE_ID, serviceName } from './fixtures';
+import {
+	OHS_SUBCATEGORIES,
+	REFERENCE_SERVICE_CATEGORIES,
+	SERVICES,
+	SERVICE_TYPES,
+	findService,
+	isDrugPanelServiceId,
+} from '../nodes/shared/catalog';
+import { serviceName } from './fixtures';
 import { isPlainObject } from '../nodes/shared/values';
-import type { CaseDataDetails, CaseDataRecord, SearchRecord } from './state';
+import type { CaseDataDetails, CaseDataRecord, CaseRecord, SearchRecord } from './state';
 import { caseDataStatusFields, pendingStatusFields } from './statuses';
 
 const DRUG_SCREENING_SUBCATEGORY = 'service-subcat-drug';
@@ -46,6 +53,26 @@ function classification(serviceId: string) {
 	};
 }
 
+const SCREENING_TYPE = 'Screening';
+
+/** How the reference's case data and package services name a service's type, category and subcategory. */
+export function serviceFields(serviceId: string) {
+	const { categoryId, subcategoryId, typeId } = classification(serviceId);
+	const type =
+		SERVICE_TYPES.find((entry) => entry.id === typeId) ??
+		SERVICE_TYPES.find((entry) => entry.name === SCREENING_TYPE)!;
+	return {
+		serviceName: serviceName(serviceId),
+		serviceTypeId: type.id as string,
+		serviceTypeName: type.name as string,
+		serviceCategoryId: categoryId ?? null,
+		serviceCategory:
+			REFERENCE_SERVICE_CATEGORIES.find((entry) => entry.id === categoryId)?.name ?? null,
+		serviceSubCategoryId: subcategoryId ?? null,
+		serviceSubCategory: OHS_SUBCATEGORIES.find((entry) => entry.id === subcategoryId)?.name ?? null,
+	};
+}
+
 export function isDrugScreening(serviceId: string): boolean {
 	return classification(serviceId).subcategoryId === DRUG_SCREENING_SUBCATEGORY;
 }
@@ -67,63 +94,87 @@ export function defaultPendingPath(serviceId: string): string[] {
 	return ['pending-status-scheduled', 'pending-status-pending'];
 }
 
-function ownOrderData(
+const EMPLOYMENT_SERVICE = serviceIdNamed('Employment Verification');
+const EDUCATION_SERVICE = serviceIdNamed('Education Verification');
+
+/** The order data of this type meant for this service (one that names no service is meant for any). */
+function orderDataFor(
 	serviceId: string,
+	caseOrderDataTypeId: string,
 	orderData: Record<string, unknown>[],
 ): Record<string, unknown>[] {
-	return orderData.filter((entry) => entry.serviceId === serviceId);
+	return orderData
+		.filter(
+			(entry) =>
+				entry.caseOrderDataTypeId === caseOrderDataTypeId &&
+				(entry.serviceId === undefined || entry.serviceId === serviceId),
+		)
+		.map((entry) => (isPlainObject(entry.metadata) ? entry.metadata : {}));
 }
 
 function searchRecord(fields: Record<string, unknown>): SearchRecord {
-	const details = { ...fields };
-	delete details.serviceId;
-	return { ...details, searchId: randomUUID(), ...caseDataStatusFields('pending') };
+	return { ...fields, searchId: randomUUID(), ...caseDataStatusFields('pending') };
 }
 
 function initialDetails(serviceId: string, orderData: Record<string, unknown>[]): CaseDataDetails {
-	const entries = ownOrderData(serviceId, orderData);
 	if (classification(serviceId).categoryId === VERIFICATION_CATEGORY) {
+		const type = serviceId === EDUCATION_SERVICE ? 'codt-education' : 'codt-employment';
+		const entries =
+			serviceId === EMPLOYMENT_SERVICE || serviceId === EDUCATION_SERVICE
+				? orderDataFor(serviceId, type, orderData)
+				: [];
 		const records = entries.length > 0 ? entries : [{ source: 'candidate onboarding' }];
 		return { records: records.map(searchRecord) };
 	}
 	if (serviceId === COUNTY_CRIMINAL_SEARCH) {
-		const requested = entries.flatMap((entry) =>
-			Array.isArray(entry.jurisdictions) ? entry.jurisdictions : [],
-		);
+		const requested = orderDataFor(serviceId, 'codt-jurisdiction-county', orderData);
 		const jurisdictions = requested.length > 0 ? requested : [DEFAULT_JURISDICTION];
 		return {
-			jurisdictions: jurisdictions.map((jurisdiction) =>
-				searchRecord(isPlainObject(jurisdiction) ? jurisdiction : { county: String(jurisdiction) }),
-			),
+			jurisdictions: jurisdictions.map((jurisdiction) => searchRecord({ ...jurisdiction })),
 		};
 	}
 	return {};
 }
 
 export function buildCaseData(
-	caseId: string,
+	record: CaseRecord,
 	serviceId: string,
 	orderData: Record<string, unknown>[],
 	now: string,
 ): CaseDataRecord {
-	const { categoryId, subcategoryId, typeId } = classification(serviceId);
+	const fields = serviceFields(serviceId);
+	const pending = caseDataStatusFields('pending');
 	return {
 		id: randomUUID(),
-		caseId,
+		caseId: record.id,
+		candidateId: record.candidateId,
+		groupProfileId: record.groupProfileId,
+		storageId: randomUUID(),
+		description: fields.serviceName,
 		serviceId,
-		serviceName: serviceName(serviceId),
-		serviceTypeId: typeId ?? SANDBOX_SCREENING_SERVICE_TYPE_ID,
-		categoryId: categoryId ?? null,
-		subcategoryId: subcategoryId ?? null,
-		...caseDataStatusFields('pending'),
+		serviceName: fields.serviceName,
+		serviceTypeId: fields.serviceTypeId,
+		serviceTypeName: fields.serviceTypeName,
+		serviceCategoryId: fields.serviceCategoryId,
+		serviceSubCategoryId: fields.serviceSubCategoryId,
+		...pending,
+		statusDisplayName: statusDisplayName(pending.status),
 		...pendingStatusFields(null),
-		details: initialDetails(serviceId, orderData),
+		searches: initialDetails(serviceId, orderData),
 		crStamp: now,
 		modStamp: now,
 	};
 }
 
+/** `not_found` -> `Not Found`: how a status is shown. */
+export function statusDisplayName(status: string): string {
+	return status
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
 /** Every search record of a case data, whatever kind of service it is. */
 export function searchRecordsOf(caseData: CaseDataRecord): SearchRecord[] {
-	return [...(caseData.details.records ?? []), ...(caseData.details.jurisdictions ?? [])];
+	return [...(caseData.searches.records ?? []), ...(caseData.searches.jurisdictions ?? [])];
 }

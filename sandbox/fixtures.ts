@@ -21,12 +21,12 @@ export interface DemoGroup {
 
 export const DEMO_GROUPS: readonly DemoGroup[] = [
 	{
-		groupProfileId: 'group-profile-east',
+		groupProfileId: '4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01',
 		name: 'East Region Hiring',
 		clientAccessToken: 'sandbox-client-access-token-east',
 	},
 	{
-		groupProfileId: 'group-profile-west',
+		groupProfileId: '7a9d4c1b-2e3f-4a5b-8c6d-9e0f1a2b3c02',
 		name: 'West Region Hiring',
 		clientAccessToken: 'sandbox-client-access-token-west',
 	},
@@ -212,51 +212,70 @@ function cplcDefinition(
 }
 
 export const CPLC_DEFINITIONS: readonly CplcDefinition[] = [
-	cplcDefinition('cplc-registered-nurse', 'RN', 'Nursing License', true),
-	cplcDefinition('cplc-licensed-practical-nurse', 'LPN', 'Nursing License', true),
-	cplcDefinition('cplc-basic-life-support', 'BLS', 'Certification', true),
-	cplcDefinition('cplc-commercial-driver', 'CDL', 'Driver License', false),
+	cplcDefinition('cplc-registered-nurse', 'RN', 'Healthcare', true),
+	cplcDefinition('cplc-licensed-practical-nurse', 'LPN', 'Healthcare', true),
+	cplcDefinition('cplc-basic-life-support', 'BLS', 'Healthcare', true),
+	cplcDefinition('cplc-commercial-driver', 'CDL', 'Other', false),
 ];
 
+/** Collection-kit masks, as `GET /shipment/mask/list` lists them. */
 export const SHIPMENT_MASKS = [
-	{
-		id: 'shipment-mask-candidate-home',
-		name: 'Candidate home address',
-		description: 'Ship collection kits to the address given for the candidate',
-	},
-	{
-		id: 'shipment-mask-employer-site',
-		name: 'Employer site',
-		description: 'Ship collection kits to the ordering group’s site address',
-	},
-	{
-		id: 'shipment-mask-clinic',
-		name: 'Collection clinic',
-		description: 'Ship collection kits to the clinic chosen for the appointment',
-	},
+	{ sku: 'MASK-N95-M', name: 'N95 respirator, medium', inStock: true },
+	{ sku: 'MASK-N95-L', name: 'N95 respirator, large', inStock: true },
+	{ sku: 'MASK-SURGICAL', name: 'Surgical mask', inStock: false },
 ] as const;
 
 export interface CompanyUser {
 	id: string;
 	username: string;
 	email: string;
-	firstName: string;
-	lastName: string;
+	givenName: string;
+	familyName: string;
+	enabled: 1 | 0;
 	groupProfileId: string;
 	role: string;
 }
 
 export const COMPANY_USERS: readonly CompanyUser[] = [
-	['user-east-admin', 'east.admin', 'Avery', 'Stone', 'group-profile-east', 'Group Administrator'],
-	['user-east-recruiter', 'east.recruiter', 'Jordan', 'Reyes', 'group-profile-east', 'Recruiter'],
-	['user-west-admin', 'west.admin', 'Morgan', 'Lee', 'group-profile-west', 'Group Administrator'],
-	['user-west-recruiter', 'west.recruiter', 'Riley', 'Okafor', 'group-profile-west', 'Recruiter'],
-].map(([id, username, firstName, lastName, groupProfileId, role]) => ({
+	[
+		'user-east-admin',
+		'east.admin',
+		'Avery',
+		'Stone',
+		'4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01',
+		'Group Administrator',
+	],
+	[
+		'user-east-recruiter',
+		'east.recruiter',
+		'Jordan',
+		'Reyes',
+		'4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01',
+		'Recruiter',
+	],
+	[
+		'user-west-admin',
+		'west.admin',
+		'Morgan',
+		'Lee',
+		'7a9d4c1b-2e3f-4a5b-8c6d-9e0f1a2b3c02',
+		'Group Administrator',
+	],
+	[
+		'user-west-recruiter',
+		'west.recruiter',
+		'Riley',
+		'Okafor',
+		'7a9d4c1b-2e3f-4a5b-8c6d-9e0f1a2b3c02',
+		'Recruiter',
+	],
+].map(([id, username, givenName, familyName, groupProfileId, role]) => ({
 	id,
 	username,
 	email: `${username}@sandbox-demo.example`,
-	firstName,
-	lastName,
+	givenName,
+	familyName,
+	enabled: 1 as const,
 	groupProfileId,
 	role,
 }));

@@ -15,6 +15,8 @@ export interface ApiResponse {
 	body: unknown;
 	/** Extra response headers (e.g. Retry-After). */
 	headers?: Record<string, string>;
+	/** A request the API reference does not accept, refused before any route ran. */
+	refusedByContract?: boolean;
 }
 
 export interface ApiRequest<Principal = undefined> {
@@ -61,6 +63,8 @@ const REASON_PHRASES: Record<number, string> = {
 	403: 'Forbidden',
 	404: 'Not Found',
 	409: 'Conflict',
+	413: 'Payload Too Large',
+	422: 'Unprocessable Entity',
 	429: 'Too Many Requests',
 	500: 'Internal Server Error',
 	502: 'Bad Gateway',
@@ -85,9 +89,6 @@ export const badRequest = (message: string | string[]) => httpError(400, message
 export const unauthorized = (message: string) => httpError(401, message);
 export const forbidden = (message: string) => httpError(403, message);
 export const notFound = (message: string) => httpError(404, message);
-
-/** An unknown case is answered with the bare text `Invalid case`, not JSON. */
-export const invalidCase = () => new HttpError(404, 'Invalid case');
 
 /** Compiles `/case/id/{caseId}` into a matcher returning the decoded parameters, or undefined. */
 export function compilePath(pattern: string): (path: string) => Record<string, string> | undefined {

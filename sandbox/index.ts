@@ -13,7 +13,6 @@ export {
 	CPLC_DEFINITIONS,
 } from './fixtures';
 export type { DemoCredential } from './fixtures';
-export { CASE_STATUS_IDS, SECONDARY_CASE_STATUS_IDS } from './statuses';
 export type { CaseScript, ServiceScript } from './lifecycle';
 export type { ClockView } from './clock';
 export type { FaultRule, FaultRuleInput } from './faults';

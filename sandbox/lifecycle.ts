@@ -11,7 +11,7 @@
  * the pace, and a step at which the case stops moving by itself.
  */
 import { isKnownServiceId } from '../nodes/shared/catalog';
-import { defaultPendingPath, searchRecordsOf } from './caseDataRecords';
+import { defaultPendingPath, searchRecordsOf, statusDisplayName } from './caseDataRecords';
 import type { SandboxClock } from './clock';
 import { isPlainObject } from '../nodes/shared/values';
 import { badRequest, notFound } from './http';
@@ -92,7 +92,7 @@ export class CaseLifecycle {
 
 	/** A case was just created at step 1: announce it and set the clock running for it. */
 	start(record: CaseRecord): void {
-		const email = record.candidate.email.toLowerCase();
+		const email = record.candidateEmail.toLowerCase();
 		this.caseScripts.set(
 			record.id,
 			mergeScripts(emailTagScript(email), this.candidateScripts.get(email) ?? {}),
@@ -173,6 +173,7 @@ export class CaseLifecycle {
 		fields: Partial<CaseDataRecord>,
 	): void {
 		Object.assign(caseData, fields, { modStamp: this.clock.nowIso() });
+		caseData.statusDisplayName = statusDisplayName(caseData.status);
 		this.events.publish(record.groupProfileId, caseDataStatusChangeMessage(record, caseData));
 	}
 
@@ -252,7 +253,9 @@ function checkedScript(script: unknown): CaseScript {
 			pendingIds !== undefined &&
 			!(Array.isArray(pendingIds) && pendingIds.every(isPendingStatusId))
 		) {
-			problems.push(`${path}.pendingStatusIds must be an array of pending status IDs of spec 3.2`);
+			problems.push(
+				`${path}.pendingStatusIds must be an array of the pending status IDs the API reference lists`,
+			);
 		}
 	}
 	if (problems.length > 0) throw badRequest(problems);

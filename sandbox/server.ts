@@ -6,6 +6,7 @@
  */
 import * as http from 'http';
 
+import { answerProblems, findOperation, requestProblems } from '../api/contract';
 import {
 	HttpError,
 	badRequest,
@@ -20,6 +21,7 @@ import {
 } from './http';
 import { redactHeaders, redactSecrets } from './redact';
 import { API_ROUTES } from './routes';
+import { putUpload, UPLOAD_PATH_PREFIX } from './routes/documents';
 import type { FaultRule } from './faults';
 import type { ApiClient } from './state';
 import type { RequestLogEntry, SandboxContext } from './world';
@@ -42,7 +44,7 @@ function findRoute(routes: CompiledRoute[], method: string, path: string) {
 	return undefined;
 }
 
-function readBody(request: http.IncomingMessage): Promise<string> {
+function readBody(request: http.IncomingMessage): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -51,7 +53,7 @@ function readBody(request: http.IncomingMessage): Promise<string> {
 			if (size > MAX_BODY_BYTES) reject(httpError(413, 'The request body is too large'));
 			else chunks.push(chunk);
 		});
-		request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		request.on('end', () => resolve(Buffer.concat(chunks)));
 		request.on('error', reject);
 	});
 }
@@ -95,6 +97,53 @@ interface IncomingCall {
 	query: URLSearchParams;
 	headers: http.IncomingHttpHeaders;
 	rawBody: string;
+	bytes: Buffer;
+}
+
+/**
+ * The status a request the reference does not accept gets: 400, or 422 where the operation declares 422 and no
+ * 400 (an operation declaring neither gets 400 too: the reference says nothing of it).
+ */
+function refusalStatus(method: string, path: string): number {
+	const responses = findOperation(method, path)?.operation.responses ?? {};
+	return responses['400'] === undefined && responses['422'] !== undefined ? 422 : 400;
+}
+
+/**
+ * A bad, missing or revoked bearer token: 403, as the reference answers it; 401 on the operations that declare
+ * one (the cancels).
+ */
+function tokenRefusal(method: string, path: string, error: unknown): unknown {
+	if (!(error instanceof HttpError)) return error;
+	const declares401 = findOperation(method, path)?.operation.responses['401'] !== undefined;
+	const status = declares401 ? 401 : 403;
+	return new HttpError(status, errorBody(status, (error.body as { message: string }).message));
+}
+
+/**
+ * The sandbox's own answer, checked against the contract: an answer the API would not give is a bug of the
+ * sandbox, answered as a 500 that names what is wrong (so the test that met it fails) and reported as a warning.
+ */
+function checkedAnswer(call: IncomingCall, result: ApiResponse): ApiResponse {
+	// A request the reference does not define has no answer in it to compare with.
+	if (result.refusedByContract) return result;
+	const contentType =
+		result.body === undefined
+			? undefined
+			: typeof result.body === 'string'
+				? 'text/plain'
+				: 'application/json';
+	const problems = answerProblems(
+		call.method,
+		call.path,
+		result.status,
+		result.headers?.['content-type'] ?? contentType,
+		result.body,
+	);
+	if (problems.length === 0) return result;
+	const message = `The sandbox's answer to ${call.method} ${call.path} is not one the API reference gives: ${problems.join('; ')}`;
+	process.emitWarning(message);
+	return { status: 500, body: errorBody(500, message) };
 }
 
 export function createSandboxServer(
@@ -109,12 +158,19 @@ export function createSandboxServer(
 		routes: CompiledRoute[],
 		call: IncomingCall,
 		authorize: (header: string | undefined) => ApiClient | undefined,
+		contract = false,
 	): Promise<ApiResponse> {
 		try {
 			const found = findRoute(routes, call.method, call.path);
 			if (!found) throw notFound(`Cannot ${call.method} ${call.path}`);
-			const principal =
-				found.route.requiresBearer === false ? undefined : authorize(call.headers.authorization);
+			let principal: ApiClient | undefined;
+			if (found.route.requiresBearer !== false) {
+				try {
+					principal = authorize(call.headers.authorization);
+				} catch (error) {
+					throw tokenRefusal(call.method, call.path, error);
+				}
+			}
 			const request: ApiRequest<ApiClient | undefined> = {
 				method: call.method,
 				path: call.path,
@@ -124,6 +180,13 @@ export function createSandboxServer(
 				body: parseJson(call.rawBody),
 				principal,
 			};
+			if (contract) {
+				const problems = requestProblems(request);
+				if (problems.length > 0) {
+					const status = refusalStatus(call.method, call.path);
+					return { status, body: errorBody(status, problems), refusedByContract: true };
+				}
+			}
 			return await found.route.handle(request, context);
 		} catch (error) {
 			return toResponse(error);
@@ -196,11 +259,19 @@ export function createSandboxServer(
 			return answerWithFault(fault);
 		if (fault?.kind === 'latency') await sleep(fault.latencyMs!);
 
-		const result = await dispatch(api, call, (header) => {
-			const client = world.clients.authorize(header);
-			entry.groupProfileId = client.groupProfileId;
-			return client;
-		});
+		const result = checkedAnswer(
+			call,
+			await dispatch(
+				api,
+				call,
+				(header) => {
+					const client = world.clients.authorize(header);
+					entry.groupProfileId = client.groupProfileId;
+					return client;
+				},
+				true,
+			),
+		);
 		if (fault?.afterHandling) {
 			entry.handledStatus = result.status;
 			return answerWithFault(fault);
@@ -217,8 +288,10 @@ export function createSandboxServer(
 				path: url.pathname,
 				query: url.searchParams,
 				headers: request.headers,
-				rawBody: await readBody(request),
+				bytes: await readBody(request),
+				rawBody: '',
 			};
+			call.rawBody = call.bytes.toString('utf8');
 		} catch (error) {
 			const refused = toResponse(error);
 			send(response, refused);
@@ -242,10 +315,24 @@ export function createSandboxServer(
 		}
 		if (isAdminPath(call.path)) {
 			send(response, await dispatch(admin, call, () => undefined));
+		} else if (call.method === 'PUT' && call.path.startsWith(UPLOAD_PATH_PREFIX)) {
+			send(response, uploadAnswer(context, call));
 		} else {
 			await serveApi(call, request, response);
 		}
 	});
+}
+
+/** A file PUT at a pre-signed upload URL: storage, not the API (no bearer token, no contract). */
+function uploadAnswer(context: SandboxContext, call: IncomingCall): ApiResponse {
+	try {
+		const fileKey = decodeURIComponent(call.path.slice(UPLOAD_PATH_PREFIX.length));
+		const authorization = call.headers.authorization;
+		putUpload(context.world.store, fileKey, call.query.get('signature'), authorization, call.bytes);
+		return { status: 200, body: undefined };
+	} catch (error) {
+		return toResponse(error);
+	}
 }
 
 const isAdminPath = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);

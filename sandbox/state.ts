@@ -1,6 +1,6 @@
 /**
  * What the sandbox remembers: API clients, cases and their case data, testimonies and secure documents.
- * Records are kept in the shape the API returns them; the views below only join and copy.
+ * Records hold the fields of the API reference's shapes; the views below answer them as the reference does.
  */
 
 /** The API client resource of spec 2.1, plus what the sandbox needs to authorize and revoke it. */
@@ -28,41 +28,61 @@ export interface CaseDataDetails {
 	jurisdictions?: SearchRecord[];
 }
 
+/** A case data (one per service in a case): the reference's `CaseData` fields plus its search records. */
 export interface CaseDataRecord {
 	id: string;
 	caseId: string;
+	candidateId: string;
+	groupProfileId: string;
+	storageId: string;
+	description: string;
 	serviceId: string;
 	serviceName: string;
 	serviceTypeId: string;
-	categoryId: string | null;
-	subcategoryId: string | null;
+	serviceTypeName: string;
+	serviceCategoryId: string | null;
+	serviceSubCategoryId: string | null;
 	status: string;
 	statusId: string;
+	statusDisplayName: string;
 	pendingStatus: string | null;
 	pendingStatusId: string | null;
-	details: CaseDataDetails;
+	/** Answered as the reference's `details` (a string): the JSON text of these. */
+	searches: CaseDataDetails;
 	crStamp: string;
 	modStamp: string;
 }
 
-export interface Candidate {
-	firstName: string;
-	lastName: string;
-	email: string;
-	[field: string]: unknown;
-}
-
+/**
+ * A case: the reference's `CaseSummary` fields the sandbox keeps (null where there is no value: left out of
+ * answers), and what the order said (`orderData`, `orderConfig`, `excludeServices`).
+ */
 export interface CaseRecord {
 	id: string;
 	companyId: string;
+	companyName: string;
 	groupProfileId: string;
+	groupName: string;
+	crUserId: string;
 	caseStatus: string;
 	caseStatusId: string;
 	secondaryStatus: string | null;
 	secondaryCaseStatusId: string | null;
-	packageId: string | null;
-	candidate: Candidate;
-	aliases: Record<string, unknown>[];
+	resultType: string;
+	resultTypeId: string;
+	packageId: string;
+	packageName: string;
+	candidateId: string;
+	candidateEmail: string;
+	candidateGivenName: string;
+	candidateMiddleName: string | null;
+	candidateFamilyName: string;
+	candidatePhone: string | null;
+	caseInvitationId: string;
+	isCustomerProvidedPii: 0 | 1;
+	archived: 0 | 1;
+	/** The user the case was ordered for (`karmacheck-on-behalf-of`), when given. */
+	orderedBy: string | null;
 	caseDataIds: string[];
 	excludeServices: string[];
 	orderConfig: Record<string, unknown> | null;
@@ -73,46 +93,55 @@ export interface CaseRecord {
 	modStamp: string;
 }
 
-export interface TestimonyField {
-	fieldId: string;
-	value: string;
-}
-
+/** The reference's `Testimony`, as created for a case. */
 export interface TestimonyRecord {
 	id: string;
 	caseId: string;
-	cplcId: string;
-	fields: TestimonyField[];
-	staffingAgency: string | null;
-	secureDocumentIds: string[];
+	testimonyTypeId: string;
+	testimonySubType: string | null;
+	description: string | null;
+	details: Record<string, unknown> | null;
 	crStamp: string;
 	modStamp: string;
+}
+
+/** A file put at a pre-signed upload URL (`POST /document/secure/upload`). */
+export interface UploadRecord {
+	fileKey: string;
+	groupProfileId: string;
+	documentTypeId: string;
+	mimeType: string;
+	/** Undefined until the file is put at the URL. */
+	bytes?: Buffer;
 }
 
 export interface SecureDocumentRecord {
 	id: string;
 	groupProfileId: string;
-	fileName: string;
+	originalFileName: string;
+	documentTypeId: string;
+	fileKey: string;
 	fileFormat: string | null;
+	title: string | null;
 	description: string | null;
 	sizeBytes: number;
+	caseIds: string[];
 	crStamp: string;
 }
 
-export type CaseDataView = CaseDataRecord;
+const CASE_TYPE = {
+	caseTypeId: 'cde61186-4f22-45f4-9e19-429061365bce',
+	caseType: 'Background Check',
+};
 
-export type CaseServiceSummary = Pick<
-	CaseDataRecord,
-	| 'serviceId'
-	| 'serviceName'
-	| 'serviceTypeId'
-	| 'status'
-	| 'statusId'
-	| 'pendingStatus'
-	| 'pendingStatusId'
-> & { caseDataId: string };
+/** A case as `GET /case/id/{caseId}` and the case lists answer it (the reference's `CaseSummary`). */
+export type CaseView = Record<string, unknown> & { id: string; modStamp: string };
 
-export type CaseView = Omit<CaseRecord, 'caseDataIds'> & { services: CaseServiceSummary[] };
+/** A case data as `GET /case/id/{caseId}/data/{serviceTypeId}` answers it (the reference's `CaseData`). */
+export type CaseDataView = Record<string, unknown> & { id: string; status: string };
+
+const withoutNulls = (fields: Record<string, unknown>) =>
+	Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
 
 export class SandboxStore {
 	/** API clients by `apiKey` + `clientAccessToken` pair; revoked ones stay in `clientsById` only. */
@@ -122,6 +151,8 @@ export class SandboxStore {
 	readonly caseData = new Map<string, CaseDataRecord>();
 	readonly testimonies = new Map<string, TestimonyRecord>();
 	readonly secureDocuments = new Map<string, SecureDocumentRecord>();
+	/** Files put at a pre-signed upload URL, by file key, until a secure document is created from them. */
+	readonly uploads = new Map<string, UploadRecord>();
 
 	casesOfGroup(groupProfileId: string): CaseRecord[] {
 		return [...this.cases.values()].filter((record) => record.groupProfileId === groupProfileId);
@@ -138,25 +169,45 @@ export class SandboxStore {
 	}
 
 	caseView(record: CaseRecord): CaseView {
-		const caseFields: Omit<CaseRecord, 'caseDataIds'> & Partial<CaseRecord> =
-			structuredClone(record);
-		delete caseFields.caseDataIds;
-		return {
-			...caseFields,
-			services: this.caseDataOf(record).map((data) => ({
-				serviceId: data.serviceId,
-				serviceName: data.serviceName,
-				serviceTypeId: data.serviceTypeId,
-				caseDataId: data.id,
-				status: data.status,
-				statusId: data.statusId,
-				pendingStatus: data.pendingStatus,
-				pendingStatusId: data.pendingStatusId,
-			})),
-		};
+		return withoutNulls({
+			id: record.id,
+			crStamp: record.crStamp,
+			crUserId: record.crUserId,
+			...CASE_TYPE,
+			caseStatusId: record.caseStatusId,
+			caseStatus: record.caseStatus,
+			secondaryCaseStatusId: record.secondaryCaseStatusId,
+			secondaryStatus: record.secondaryStatus,
+			resultType: record.resultType,
+			resultTypeId: record.resultTypeId,
+			modStamp: record.modStamp,
+			candidateId: record.candidateId,
+			candidateEmail: record.candidateEmail,
+			candidateGivenName: record.candidateGivenName,
+			candidateFamilyName: record.candidateFamilyName,
+			packageName: record.packageName,
+			packageId: record.packageId,
+			groupProfileId: record.groupProfileId,
+			groupName: record.groupName,
+			caseInvitationId: record.caseInvitationId,
+			invitationEmail: record.candidateEmail,
+			invitationGivenName: record.candidateGivenName,
+			invitationFamilyName: record.candidateFamilyName,
+			companyId: record.companyId,
+			companyName: record.companyName,
+			companyReadableName: record.companyName,
+			isMinorCandidate: 0,
+			hasParentalConsent: 0,
+			isCustomerProvidedPii: record.isCustomerProvidedPii,
+			archived: record.archived,
+			orderedStamp: record.crStamp,
+			apiTrackingCode: record.apiTrackingCode,
+			apiTrackingUser: record.apiTrackingUser,
+		}) as CaseView;
 	}
 
 	caseDataView(record: CaseDataRecord): CaseDataView {
-		return structuredClone(record);
+		const { searches, ...fields } = record;
+		return withoutNulls({ ...fields, details: JSON.stringify(searches) }) as CaseDataView;
 	}
 }

@@ -1,11 +1,15 @@
 /**
- * Status names and IDs: case data statuses (3.1) and pending statuses (3.2) straight from the catalog;
- * the case status IDs of 3.3, which the spec names but does not list, are chosen here.
+ * Status names and IDs, all from the catalog: case data statuses (spec 3.1), the pending statuses of spec 3.2
+ * that the API reference's case data can carry, and the reference's case and secondary status IDs for the
+ * sequence of spec 3.3.
  */
 import {
 	CASE_DATA_STATUSES,
+	CASE_RESULTS,
+	CASE_STATUSES,
 	CASE_STATUS_SEQUENCE,
-	PENDING_STATUSES,
+	REFERENCE_PENDING_STATUSES,
+	SECONDARY_CASE_STATUSES,
 } from '../nodes/shared/catalog';
 
 export type CaseDataStatusName = (typeof CASE_DATA_STATUSES)[number]['status'];
@@ -20,8 +24,9 @@ export function isFinalCaseDataStatus(value: unknown): value is FinalCaseDataSta
 	return FINAL_CASE_DATA_STATUSES.includes(value as FinalCaseDataStatus);
 }
 
+/** A pending status the reference's case data may carry (six of spec 3.2 are not among them). */
 export function isPendingStatusId(value: unknown): boolean {
-	return PENDING_STATUSES.some((entry) => entry.pendingStatusId === value);
+	return REFERENCE_PENDING_STATUSES.some((entry) => entry.id === value);
 }
 
 /** `{ status, statusId }` for a status name of spec 3.1. */
@@ -34,27 +39,25 @@ export function caseDataStatusFields(status: CaseDataStatusName): {
 	return { status: entry.status, statusId: entry.statusId };
 }
 
-/** `{ pendingStatus, pendingStatusId }` for a pending status ID of spec 3.2, or both null. */
+/** `{ pendingStatus, pendingStatusId }` as the reference names a pending status, or both null. */
 export function pendingStatusFields(pendingStatusId: string | null): {
 	pendingStatus: string | null;
 	pendingStatusId: string | null;
 } {
 	if (pendingStatusId === null) return { pendingStatus: null, pendingStatusId: null };
-	const entry = PENDING_STATUSES.find((candidate) => candidate.pendingStatusId === pendingStatusId);
+	const entry = REFERENCE_PENDING_STATUSES.find((candidate) => candidate.id === pendingStatusId);
 	if (!entry) throw new Error(`Unknown pending status ${pendingStatusId}`);
-	return { pendingStatus: entry.name, pendingStatusId: entry.pendingStatusId };
+	return { pendingStatus: entry.name, pendingStatusId: entry.id };
 }
 
-/** Sandbox-chosen IDs for the case statuses of spec 3.3 (the spec gives the names only). */
-export const CASE_STATUS_IDS: Readonly<Record<string, string>> = {
-	Pending: 'case-status-pending',
-	Complete: 'case-status-complete',
-};
+function idOf(list: ReadonlyArray<{ name: string; id: string }>, name: string): string {
+	const entry = list.find((candidate) => candidate.name === name);
+	if (!entry) throw new Error(`The catalog has no status ${name}`);
+	return entry.id;
+}
 
-export const SECONDARY_CASE_STATUS_IDS: Readonly<Record<string, string>> = {
-	'Waiting for Authorization': 'secondary-case-status-waiting-for-authorization',
-	'Authorization in Progress': 'secondary-case-status-authorization-in-progress',
-};
+/** A new case's result: Open. */
+export const OPEN_RESULT = { resultType: 'Open', resultTypeId: idOf(CASE_RESULTS, 'Open') };
 
 /** The case fields of one step of the spec 3.3 sequence. */
 export function caseStepFields(step: CaseStep) {
@@ -62,10 +65,10 @@ export function caseStepFields(step: CaseStep) {
 	if (!entry) throw new Error(`No case status step ${step}`);
 	return {
 		caseStatus: entry.caseStatus,
-		caseStatusId: CASE_STATUS_IDS[entry.caseStatus],
+		caseStatusId: idOf(CASE_STATUSES, entry.caseStatus),
 		secondaryStatus: entry.secondaryStatus,
 		secondaryCaseStatusId:
-			entry.secondaryStatus === null ? null : SECONDARY_CASE_STATUS_IDS[entry.secondaryStatus],
+			entry.secondaryStatus === null ? null : idOf(SECONDARY_CASE_STATUSES, entry.secondaryStatus),
 	};
 }
 

@@ -49,7 +49,8 @@ export function referenceFacts(contract: {
 		caseStatuses: pairs(schemas, 'CaseStatusID', 'CaseStatus'),
 		secondaryCaseStatuses: pairs(schemas, 'CaseSecondaryStatusID', 'CaseSecondaryStatus'),
 		caseResults: pairs(schemas, 'CaseResultID', 'CaseResult'),
-		referencePendingStatusIds: schemas.CaseDataPendingStatusID?.enum ?? [],
+		pendingStatuses: pairs(schemas, 'CaseDataPendingStatusID', 'CaseDataPendingStatus'),
+		serviceCategories: pairs(schemas, 'ServiceCategoryId', 'ServiceCategory'),
 	};
 }
 
@@ -256,8 +257,11 @@ export const SECONDARY_CASE_STATUSES = ${json(reference.secondaryCaseStatuses)} 
 
 export const CASE_RESULTS = ${json(reference.caseResults)} as const;
 
-/** The pending statuses the reference's case data may carry (the spec lists six more: docs/api-contract.md). */
-export const REFERENCE_PENDING_STATUS_IDS: readonly string[] = ${JSON.stringify(reference.referencePendingStatusIds)};
+/** The pending statuses the reference's case data may carry, named as it names them (spec 3.2 lists six more). */
+export const REFERENCE_PENDING_STATUSES = ${json(reference.pendingStatuses)} as const;
+
+/** Service categories as the reference's case data names them (it adds Payment to spec 2.4's). */
+export const REFERENCE_SERVICE_CATEGORIES = ${json(reference.serviceCategories)} as const;
 
 export const SERVICE_CATEGORIES = ${json(facts.serviceCategories)} as const;
 

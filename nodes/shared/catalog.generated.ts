@@ -98,8 +98,121 @@ export const CASE_RESULTS = [
 	}
 ] as const;
 
-/** The pending statuses the reference's case data may carry (the spec lists six more: docs/api-contract.md). */
-export const REFERENCE_PENDING_STATUS_IDS: readonly string[] = ["drugtest-appointment-scheduled","drugtest-appointment-change","drugtest-appointment-canceled","drugtest-appointment-requested","drugtest-sent","drugtest-received","drugtest-review","drugtest-pending","drugtest-expired","pending-status-scheduled","pending-status-rescheduled","pending-status-canceled","pending-status-requested","pending-status-pending","pending-status-no-show","pending-status-partial","pending-status-refusal","pending-status-suspended","pending-status-medical-review","pending-status-not-performed"];
+/** The pending statuses the reference's case data may carry, named as it names them (spec 3.2 lists six more). */
+export const REFERENCE_PENDING_STATUSES = [
+	{
+		"name": "Drug Test Appointment Scheduled",
+		"id": "drugtest-appointment-scheduled"
+	},
+	{
+		"name": "Drug Test Appointment Change",
+		"id": "drugtest-appointment-change"
+	},
+	{
+		"name": "Drug Test Appointment Canceled",
+		"id": "drugtest-appointment-canceled"
+	},
+	{
+		"name": "Drug Test Appointment Requested",
+		"id": "drugtest-appointment-requested"
+	},
+	{
+		"name": "Drug Test Sent to Lab",
+		"id": "drugtest-sent"
+	},
+	{
+		"name": "Drug Test Received at Lab",
+		"id": "drugtest-received"
+	},
+	{
+		"name": "Drug Test In Review",
+		"id": "drugtest-review"
+	},
+	{
+		"name": "Drug Test Pending",
+		"id": "drugtest-pending"
+	},
+	{
+		"name": "Drug Test Expired",
+		"id": "drugtest-expired"
+	},
+	{
+		"name": "Appointment Scheduled",
+		"id": "pending-status-scheduled"
+	},
+	{
+		"name": "Appointment Rescheduled",
+		"id": "pending-status-rescheduled"
+	},
+	{
+		"name": "Appointment Canceled",
+		"id": "pending-status-canceled"
+	},
+	{
+		"name": "Appointment Requested",
+		"id": "pending-status-requested"
+	},
+	{
+		"name": "Pending",
+		"id": "pending-status-pending"
+	},
+	{
+		"name": "Appointment No Show",
+		"id": "pending-status-no-show"
+	},
+	{
+		"name": "Partial Results",
+		"id": "pending-status-partial"
+	},
+	{
+		"name": "Refusal to Test",
+		"id": "pending-status-refusal"
+	},
+	{
+		"name": "Suspended",
+		"id": "pending-status-suspended"
+	},
+	{
+		"name": "Medical Review",
+		"id": "pending-status-medical-review"
+	},
+	{
+		"name": "Not Performed",
+		"id": "pending-status-not-performed"
+	}
+] as const;
+
+/** Service categories as the reference's case data names them (it adds Payment to spec 2.4's). */
+export const REFERENCE_SERVICE_CATEGORIES = [
+	{
+		"name": "Payment",
+		"id": "service-cat-payment"
+	},
+	{
+		"name": "Identity Verification",
+		"id": "service-cat-idv"
+	},
+	{
+		"name": "Criminal Check",
+		"id": "service-cat-criminal"
+	},
+	{
+		"name": "Motor Vehicle Record Check",
+		"id": "service-cat-mvr"
+	},
+	{
+		"name": "Verification",
+		"id": "service-cat-verification"
+	},
+	{
+		"name": "Occupational Health Screening",
+		"id": "service-cat-ohs"
+	},
+	{
+		"name": "Professional License",
+		"id": "service-cat-pro-lic"
+	}
+] as const;
 
 export const SERVICE_CATEGORIES = [
 	{

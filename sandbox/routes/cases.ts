@@ -1,139 +1,132 @@
 /**
- * Spec 4.3, case rows: list, get, create, add services, case data per service type, search cancel.
- * Plus `PUT /case/id/{caseId}/candidate`, a sandbox path for the candidate-info update that spec 7 validates
- * but whose path the spec does not show.
- *
- * Create body (the spec shows none; this is the sandbox's shape):
- *   { candidate: { firstName, middleName?, lastName, email, ... }, aliases?: [{ firstName, middleName?, lastName }],
- *     packageId?, services?: [{ id }], excludeServices?: [serviceId], orderConfig?: { contacts?: [...] },
- *     orderData?: [{ serviceId?, type?, ... }], apiTrackingCode?, apiTrackingUser? }
+ * Case rows of the API reference: create, the case lists, one case, its services, its case data per service
+ * type, add services, and the search cancel. The router has checked every body against the contract already
+ * (api/contract.ts); what is left here is what the contract cannot say (a known package, known service IDs,
+ * secure documents of the caller's group, the name rule of spec 7).
  */
 import { randomUUID } from 'crypto';
 
 import { buildCaseData } from '../caseDataRecords';
-import { DEMO_COMPANY, PACKAGES } from '../fixtures';
+import { DEMO_COMPANY, DEMO_GROUPS, PACKAGES } from '../fixtures';
 import { isPlainObject } from '../../nodes/shared/values';
-import { HttpError, created, ok, requireObjectBody } from '../http';
+import { HttpError, ok, requireObjectBody } from '../http';
 import type { ApiClient, CaseRecord } from '../state';
-import { caseStepFields } from '../statuses';
+import { caseStepFields, OPEN_RESULT } from '../statuses';
 import type { SandboxContext } from '../world';
-import {
-	BodyProblems,
-	isString,
-	paginate,
-	requireOwnCase,
-	requireOwnCaseData,
-	type ApiRoute,
-} from './common';
+import { packageServices } from './packages';
+import { BodyProblems, requireOwnCase, requireOwnCaseData, type ApiRoute } from './common';
 
-const REQUIRED_CANDIDATE_FIELDS = ['firstName', 'lastName', 'email'] as const;
+const ON_BEHALF_OF = 'karmacheck-on-behalf-of';
 
-/** `names`: the name rule of spec 7 applies (case creation), not to Add Services. */
-function checkCaseParts(
-	body: Record<string, unknown>,
+/** What the contract cannot check of order data: known services and the caller's secure documents. */
+function checkOrderData(
+	orderData: Record<string, unknown>[],
 	problems: BodyProblems,
 	context: SandboxContext,
 	caller: ApiClient,
-	names: boolean,
-) {
-	problems.checkBody(body, names);
-	problems.checkArray('aliases', body.aliases, isPlainObject, 'objects');
-	problems.checkArray('services', body.services, isPlainObject, '{ id } objects');
-	problems.checkArray('excludeServices', body.excludeServices, isString, 'service IDs');
-	problems.checkArray('orderData', body.orderData, isPlainObject, 'objects');
-	if (body.orderConfig !== undefined && !isPlainObject(body.orderConfig))
-		problems.add('orderConfig must be an object');
-
-	const services = Array.isArray(body.services) ? body.services : [];
-	services.forEach((service, index) =>
-		problems.checkServiceId(`services[${index}].id`, service?.id),
-	);
-	const excluded = Array.isArray(body.excludeServices) ? body.excludeServices : [];
-	excluded.forEach((id, index) => problems.checkServiceId(`excludeServices[${index}]`, id));
-	const orderData = Array.isArray(body.orderData) ? body.orderData : [];
+): void {
 	orderData.forEach((entry, index) => {
-		if (!isPlainObject(entry)) return;
 		if (entry.serviceId !== undefined)
 			problems.checkServiceId(`orderData[${index}].serviceId`, entry.serviceId);
+		const metadata = isPlainObject(entry.metadata) ? entry.metadata : {};
 		problems.checkSecureDocumentIds(
-			`orderData[${index}].secureDocumentIds`,
-			entry.secureDocumentIds,
+			`orderData[${index}].metadata.secureDocumentIds`,
+			metadata.secureDocumentIds,
 			context,
 			caller,
 		);
 	});
 }
 
-function stringOrNull(value: unknown): string | null {
-	return typeof value === 'string' ? value : null;
+const objectsOf = (value: unknown): Record<string, unknown>[] =>
+	Array.isArray(value) ? value.filter(isPlainObject) : [];
+
+const textOrNull = (value: unknown): string | null =>
+	typeof value === 'string' && value !== '' ? value : null;
+
+function conflict(existing: CaseRecord[]): HttpError {
+	return new HttpError(409, {
+		cases: existing.map((record) => ({
+			existingCaseId: record.id,
+			existingCaseCrStamp: record.crStamp,
+			existingCasePackageId: record.packageId,
+			existingCasePackageName: record.packageName,
+			existingCaseStatusId: record.caseStatusId,
+			existingCaseStatus: record.caseStatus,
+			...(record.secondaryCaseStatusId === null
+				? {}
+				: {
+						existingCaseSecondaryStatusId: record.secondaryCaseStatusId,
+						existingCaseSecondaryStatus: record.secondaryStatus,
+					}),
+			modStamp: record.modStamp,
+		})),
+	});
 }
 
-function objectsOf(value: unknown): Record<string, unknown>[] {
-	return Array.isArray(value) ? value.filter(isPlainObject) : [];
-}
-
-function createCase(body: Record<string, unknown>, context: SandboxContext, caller: ApiClient) {
+function createCase(
+	body: Record<string, unknown>,
+	orderedBy: string | null,
+	context: SandboxContext,
+	caller: ApiClient,
+) {
 	const problems = new BodyProblems();
-	checkCaseParts(body, problems, context, caller, true);
-	const candidate = isPlainObject(body.candidate) ? body.candidate : undefined;
-	if (!candidate) problems.add('candidate must be an object with firstName, lastName and email');
-	for (const field of REQUIRED_CANDIDATE_FIELDS) {
-		if (candidate && !(typeof candidate[field] === 'string' && candidate[field] !== '')) {
-			problems.add(`candidate.${field} is required`);
-		}
-	}
-	const pkg =
-		body.packageId === undefined
-			? undefined
-			: PACKAGES.find((entry) => entry.packageId === body.packageId);
-	if (body.packageId !== undefined && !pkg)
-		problems.add(`packageId ${JSON.stringify(body.packageId)} is not a known package`);
-	const excluded = new Set(Array.isArray(body.excludeServices) ? body.excludeServices : []);
-	const serviceIds = [
-		...new Set([
-			...(pkg?.serviceIds ?? []),
-			...objectsOf(body.services).map((service) => String(service.id)),
-		]),
-	].filter((id) => !excluded.has(id));
-	if (serviceIds.length === 0)
-		problems.add('The case has no services: give a packageId and/or services');
-	problems.throwIfAny();
+	problems.checkBody(body, true);
+	const orderData = objectsOf(body.orderData);
+	checkOrderData(orderData, problems, context, caller);
+	const excluded = Array.isArray(body.excludeServices) ? body.excludeServices.map(String) : [];
+	excluded.forEach((id, index) => problems.checkServiceId(`excludeServices[${index}]`, id));
+	const pkg = PACKAGES.find((entry) => entry.packageId === body.packageId);
+	if (!pkg)
+		problems.add(`packageId ${JSON.stringify(body.packageId)} is not a package of this company`);
+	const serviceIds = (pkg?.serviceIds ?? []).filter((id) => !excluded.includes(id));
+	if (pkg && serviceIds.length === 0) problems.add('excludeServices leaves the package no service');
+	problems.throwIfAny(422);
 
 	const { store, lifecycle } = context.world;
-	const email = String(candidate!.email);
+	const email = String(body.email);
 	const sameCandidate = store
 		.casesOfGroup(caller.groupProfileId)
-		.filter((existing) => existing.candidate.email.toLowerCase() === email.toLowerCase());
-	if (context.world.refuseSameCandidate && sameCandidate.length > 0) {
-		throw new HttpError(409, {
-			httpStatus: 409,
-			cases: sameCandidate.map((existing) => store.caseView(existing)),
-		});
-	}
+		.filter((existing) => existing.candidateEmail.toLowerCase() === email.toLowerCase());
+	if (context.world.refuseSameCandidate && sameCandidate.length > 0) throw conflict(sameCandidate);
 
 	const now = context.clock.nowIso();
-	const orderData = objectsOf(body.orderData);
+	const customerProvidedPii = body.autoProcess === true || body.candidateConsentProvided === true;
 	const record: CaseRecord = {
 		id: randomUUID(),
 		companyId: DEMO_COMPANY.companyId,
+		companyName: DEMO_COMPANY.name,
 		groupProfileId: caller.groupProfileId,
+		groupName:
+			DEMO_GROUPS.find((group) => group.groupProfileId === caller.groupProfileId)?.name ?? '',
+		crUserId: caller.id,
 		...caseStepFields(1),
-		packageId: pkg?.packageId ?? null,
-		candidate: { ...(candidate as CaseRecord['candidate']) },
-		aliases: objectsOf(body.aliases),
+		...OPEN_RESULT,
+		packageId: pkg!.packageId,
+		packageName: pkg!.packageName,
+		candidateId: randomUUID(),
+		candidateEmail: email,
+		candidateGivenName: String(body.givenName),
+		candidateMiddleName: textOrNull(body.middleName),
+		candidateFamilyName: String(body.familyName),
+		candidatePhone: textOrNull(body.phone),
+		caseInvitationId: randomUUID(),
+		isCustomerProvidedPii: customerProvidedPii ? 1 : 0,
+		archived: 0,
+		orderedBy,
 		caseDataIds: [],
-		excludeServices: [...excluded].map(String),
+		excludeServices: excluded,
 		orderConfig: isPlainObject(body.orderConfig) ? body.orderConfig : null,
 		orderData,
-		apiTrackingCode: stringOrNull(body.apiTrackingCode),
-		apiTrackingUser: stringOrNull(body.apiTrackingUser),
+		apiTrackingCode: textOrNull(body.apiTrackingCode),
+		apiTrackingUser: textOrNull(body.apiTrackingUser),
 		crStamp: now,
 		modStamp: now,
 	};
 	for (const serviceId of serviceIds) addCaseData(record, serviceId, orderData, now, context);
 	store.cases.set(record.id, record);
 	lifecycle.start(record);
-	return store.caseView(record);
+	return { caseId: record.id, caseInvitationId: record.caseInvitationId };
 }
 
 /** A new case data of `serviceId` in the case (one per service). */
@@ -144,7 +137,7 @@ function addCaseData(
 	now: string,
 	context: SandboxContext,
 ): void {
-	const caseData = buildCaseData(record.id, serviceId, orderData, now);
+	const caseData = buildCaseData(record, serviceId, orderData, now);
 	context.world.store.caseData.set(caseData.id, caseData);
 	record.caseDataIds.push(caseData.id);
 }
@@ -154,49 +147,39 @@ function addServices(
 	body: Record<string, unknown>,
 	context: SandboxContext,
 	caller: ApiClient,
-) {
+): void {
 	const problems = new BodyProblems();
-	checkCaseParts(body, problems, context, caller, false);
-	if (!Array.isArray(body.services) || body.services.length === 0)
-		problems.add('services must list at least one { id }');
-	problems.throwIfAny();
+	const services = objectsOf(body.services);
+	if (services.length === 0) problems.add('services must list at least one { id }');
+	services.forEach((service, index) =>
+		problems.checkServiceId(`services[${index}].id`, service.id),
+	);
+	const orderData = objectsOf(body.orderData);
+	checkOrderData(orderData, problems, context, caller);
+	problems.throwIfAny(422);
 
 	const { store, lifecycle } = context.world;
 	const present = new Set(store.caseDataOf(record).map((caseData) => caseData.serviceId));
-	const orderData = objectsOf(body.orderData);
 	const now = context.clock.nowIso();
 	// Services already in the case are skipped, so a retried request does not add them twice.
-	for (const serviceId of new Set(objectsOf(body.services).map((service) => String(service.id)))) {
+	for (const serviceId of new Set(services.map((service) => String(service.id)))) {
 		if (!present.has(serviceId)) addCaseData(record, serviceId, orderData, now, context);
 	}
 	record.orderData.push(...orderData);
 	record.modStamp = now;
 	lifecycle.servicesAdded(record);
-	return store.caseView(record);
 }
 
-function updateCandidate(
-	record: CaseRecord,
-	body: Record<string, unknown>,
-	context: SandboxContext,
-) {
-	const problems = new BodyProblems();
-	problems.checkBody(body, true);
-	if (body.candidate !== undefined && !isPlainObject(body.candidate))
-		problems.add('candidate must be an object');
-	problems.checkArray('aliases', body.aliases, isPlainObject, 'objects');
-	const candidate = isPlainObject(body.candidate) ? body.candidate : {};
-	for (const field of REQUIRED_CANDIDATE_FIELDS) {
-		if (field in candidate && !(typeof candidate[field] === 'string' && candidate[field] !== '')) {
-			problems.add(`candidate.${field} cannot be emptied`);
-		}
-	}
-	problems.throwIfAny();
-
-	Object.assign(record.candidate, candidate);
-	if (Array.isArray(body.aliases)) record.aliases = objectsOf(body.aliases);
-	record.modStamp = context.clock.nowIso();
-	return context.world.store.caseView(record);
+/** The services of a case, as the reference lists a package's with the case's own fields added. */
+function caseServices(record: CaseRecord, context: SandboxContext) {
+	const serviceIds = context.world.store.caseDataOf(record).map((data) => data.serviceId);
+	return packageServices(record.packageId, record.packageName, serviceIds).map((service) => ({
+		...service,
+		caseId: record.id,
+		packageName: record.packageName,
+		candidateId: record.candidateId,
+		groupProfileId: record.groupProfileId,
+	}));
 }
 
 export const caseRoutes: ApiRoute[] = [
@@ -207,51 +190,76 @@ export const caseRoutes: ApiRoute[] = [
 			const { store } = context.world;
 			const cases = store
 				.casesOfGroup(request.principal.groupProfileId)
+				.filter((record) => record.archived === 0)
 				.map((record) => store.caseView(record));
-			const page = paginate(cases, request.query.get('page'), request.query.get('pageSize'));
-			return ok({ caseList: page.items, listMetadata: page.listMetadata });
+			return ok({ cases });
+		},
+	},
+	{
+		method: 'GET',
+		path: '/case/list/all',
+		handle: (request, context) => {
+			const { store } = context.world;
+			const userId = request.query.get('userId');
+			const packageId = request.query.get('packageId');
+			const cases = store
+				.casesOfGroup(request.principal.groupProfileId)
+				.filter((record) => userId === null || record.crUserId === userId)
+				.filter((record) => packageId === null || record.packageId === packageId)
+				.map((record) => store.caseView(record));
+			return ok({ cases });
 		},
 	},
 	{
 		method: 'GET',
 		path: '/case/id/{caseId}',
-		handle: (request, context) =>
-			ok(
-				context.world.store.caseView(
-					requireOwnCase(context, request.principal, request.params.caseId),
-				),
-			),
+		handle: (request, context) => {
+			const record = requireOwnCase(context, request);
+			return ok({ cases: [context.world.store.caseView(record)] });
+		},
 	},
 	{
 		method: 'POST',
 		path: '/case/create',
-		handle: (request, context) =>
-			created(createCase(requireObjectBody(request.body), context, request.principal)),
+		handle: (request, context) => {
+			const orderedBy = request.headers[ON_BEHALF_OF];
+			return ok(
+				createCase(
+					requireObjectBody(request.body),
+					typeof orderedBy === 'string' ? orderedBy : null,
+					context,
+					request.principal,
+				),
+			);
+		},
 	},
 	{
 		method: 'POST',
 		path: '/case/id/{caseId}/add/services',
 		handle: (request, context) => {
-			const record = requireOwnCase(context, request.principal, request.params.caseId);
-			return ok(addServices(record, requireObjectBody(request.body), context, request.principal));
+			const record = requireOwnCase(context, request);
+			addServices(record, requireObjectBody(request.body), context, request.principal);
+			return ok(undefined);
+		},
+	},
+	{
+		method: 'GET',
+		path: '/case/id/{caseId}/services',
+		handle: (request, context) => {
+			const record = requireOwnCase(context, request);
+			return ok({ serviceGroupServices: caseServices(record, context) });
 		},
 	},
 	{
 		method: 'GET',
 		path: '/case/id/{caseId}/data/{serviceTypeId}',
 		handle: (request, context) => {
-			const record = requireOwnCase(context, request.principal, request.params.caseId);
-			const wanted = request.params.serviceTypeId;
-			// The path names a service type; a service, category or subcategory ID narrows the same way.
-			const caseDataList = context.world.store
+			const record = requireOwnCase(context, request);
+			const data = context.world.store
 				.caseDataOf(record)
-				.filter((data) =>
-					[data.serviceTypeId, data.serviceId, data.categoryId, data.subcategoryId].includes(
-						wanted,
-					),
-				)
-				.map((data) => context.world.store.caseDataView(data));
-			return ok({ caseId: record.id, serviceTypeId: wanted, caseDataList });
+				.filter((caseData) => caseData.serviceTypeId === request.params.serviceTypeId)
+				.map((caseData) => context.world.store.caseDataView(caseData));
+			return ok({ data });
 		},
 	},
 	{
@@ -264,15 +272,7 @@ export const caseRoutes: ApiRoute[] = [
 				request.params.caseDataId,
 			);
 			context.world.lifecycle.cancelSearch(record, caseData, request.params.searchId);
-			return ok(context.world.store.caseDataView(caseData));
-		},
-	},
-	{
-		method: 'PUT',
-		path: '/case/id/{caseId}/candidate',
-		handle: (request, context) => {
-			const record = requireOwnCase(context, request.principal, request.params.caseId);
-			return ok(updateCandidate(record, requireObjectBody(request.body), context));
+			return ok(undefined);
 		},
 	},
 ];

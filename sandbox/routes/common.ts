@@ -1,25 +1,29 @@
 /** Helpers every API route file uses: group-scoped lookups, body checks and pagination. */
+import { findOperation } from '../../api/contract';
 import { isKnownServiceId } from '../../nodes/shared/catalog';
 import { findBodyViolations } from '../../nodes/shared/bodyRules';
 import { wholeNumberIn } from '../../nodes/shared/values';
-import { badRequest, forbidden, invalidCase, notFound, type Route } from '../http';
+import { badRequest, httpError, notFound, type ApiRequest, type Route } from '../http';
 import type { ApiClient, CaseDataRecord, CaseRecord } from '../state';
 import type { SandboxContext } from '../world';
 
 export type ApiRoute = Route<ApiClient, SandboxContext>;
 
-/** The case if the caller's group owns it: unknown is a 404 `Invalid case`, another group's a 403. */
+/**
+ * The case if the caller's group owns it. An unknown case, or another group's, is refused as the reference
+ * refuses it: 404 where the operation declares one ("case not found"), else 403.
+ */
 export function requireOwnCase(
 	context: SandboxContext,
-	caller: ApiClient,
-	caseId: string,
+	request: Pick<ApiRequest<ApiClient>, 'method' | 'path' | 'principal'>,
+	caseId: string = (request as ApiRequest<ApiClient>).params.caseId,
 ): CaseRecord {
 	const record = context.world.store.cases.get(caseId);
-	if (!record) throw invalidCase();
-	if (record.groupProfileId !== caller.groupProfileId) {
-		throw forbidden(`Case ${caseId} belongs to another group or is not accessible with this token`);
-	}
-	return record;
+	if (record && record.groupProfileId === request.principal.groupProfileId) return record;
+	const declares404 =
+		findOperation(request.method, request.path)?.operation.responses['404'] !== undefined;
+	if (!record && declares404) throw notFound(`Case ${caseId} was not found`);
+	throw httpError(403, `Case ${caseId} is not accessible with this token`);
 }
 
 export function requireOwnCaseData(
@@ -28,8 +32,11 @@ export function requireOwnCaseData(
 	caseDataId: string,
 ): { record: CaseRecord; caseData: CaseDataRecord } {
 	const caseData = context.world.store.caseData.get(caseDataId);
-	if (!caseData) throw notFound(`No case data ${caseDataId}`);
-	return { record: requireOwnCase(context, caller, caseData.caseId), caseData };
+	const record = caseData && context.world.store.cases.get(caseData.caseId);
+	if (!caseData || !record) throw notFound(`No case data ${caseDataId}`);
+	if (record.groupProfileId !== caller.groupProfileId)
+		throw httpError(403, `Case data ${caseDataId} is not accessible with this token`);
+	return { record, caseData };
 }
 
 /** Collects every problem with a body so one 400 can report them all. */
@@ -85,9 +92,9 @@ export class BodyProblems {
 		}
 	}
 
-	/** Throws the 400 `{ message: [...], error, statusCode }` when anything was found. */
-	throwIfAny(): void {
-		if (this.problems.length > 0) throw badRequest(this.problems);
+	/** Throws `{ message: [...], error, statusCode }` (400, or the status given) when anything was found. */
+	throwIfAny(status = 400): void {
+		if (this.problems.length > 0) throw httpError(status, this.problems);
 	}
 }
 

@@ -1,8 +1,8 @@
 /**
- * Spec 4.3 GET /company/user/list: users by group within the company. A token sees its own group only;
- * `?groupProfileId=` naming another group is a 403. API client users (username containing `api`) are listed too.
+ * GET /company/user/list: the users of the caller's group. A token sees its own group only: `?groupProfileId=`
+ * naming another group is a 403. API client users (username containing `api`) are listed too.
  */
-import { COMPANY_USERS, DEMO_GROUPS } from '../fixtures';
+import { COMPANY_USERS } from '../fixtures';
 import { forbidden, ok } from '../http';
 import type { ApiRoute } from './common';
 
@@ -20,9 +20,9 @@ export const companyUserRoutes: ApiRoute[] = [
 				.map((client) => ({
 					id: client.id,
 					username: client.username,
-					email: null,
-					firstName: null,
-					lastName: null,
+					givenName: 'API',
+					familyName: 'Client',
+					enabled: 1,
 					groupProfileId,
 					role: 'API Client',
 				}));
@@ -30,8 +30,7 @@ export const companyUserRoutes: ApiRoute[] = [
 				...COMPANY_USERS.filter((user) => user.groupProfileId === groupProfileId),
 				...apiUsers,
 			];
-			const group = DEMO_GROUPS.find((candidate) => candidate.groupProfileId === groupProfileId);
-			return ok({ groupProfileId, groupName: group?.name ?? null, userList: users });
+			return ok({ users });
 		},
 	},
 ];

@@ -1,20 +1,51 @@
 /**
- * Spec 4.2 GET /service/cplc/case/id/{caseId}: the CPLC definitions (2.2, 2.3) of every professional
- * license or certification supplied to the case, as testimony or as CPLC order data with a `cplcId`.
+ * CPLC definitions: the enabled ones, all of them, one in full, and those supplied to a case (as testimony of
+ * the CPLC type or as CPLC order data) with their fields.
  */
 import { CPLC_DEFINITIONS } from '../fixtures';
-import { ok } from '../http';
+import { isPlainObject } from '../../nodes/shared/values';
+import { notFound, ok } from '../http';
 import { requireOwnCase, type ApiRoute } from './common';
+
+const summary = ({ fields: _fields, ...definition }: (typeof CPLC_DEFINITIONS)[number]) => ({
+	...definition,
+});
+
+/** The `cplcId` a testimony's or an order data's details name, if any. */
+const cplcIdOf = (details: unknown) =>
+	isPlainObject(details) && typeof details.cplcId === 'string' ? details.cplcId : undefined;
 
 export const cplcRoutes: ApiRoute[] = [
 	{
 		method: 'GET',
+		path: '/service/cplc/list',
+		handle: () =>
+			ok({ cplcList: CPLC_DEFINITIONS.filter((definition) => definition.enabled).map(summary) }),
+	},
+	{
+		method: 'GET',
+		path: '/service/cplc/list/all',
+		handle: () => ok({ cplcList: CPLC_DEFINITIONS.map(summary) }),
+	},
+	{
+		method: 'GET',
+		path: '/service/cplc/id/{cplcId}',
+		handle: (request) => {
+			const definition = CPLC_DEFINITIONS.find((entry) => entry.id === request.params.cplcId);
+			if (!definition) throw notFound(`No CPLC ${request.params.cplcId}`);
+			return ok(structuredClone(definition));
+		},
+	},
+	{
+		method: 'GET',
 		path: '/service/cplc/case/id/{caseId}',
 		handle: (request, context) => {
-			const record = requireOwnCase(context, request.principal, request.params.caseId);
+			const record = requireOwnCase(context, request);
 			const suppliedIds = new Set<unknown>([
-				...context.world.store.testimoniesOf(record.id).map((testimony) => testimony.cplcId),
-				...record.orderData.map((entry) => entry.cplcId),
+				...context.world.store
+					.testimoniesOf(record.id)
+					.map((testimony) => cplcIdOf(testimony.details)),
+				...record.orderData.map((entry) => cplcIdOf(entry.metadata)),
 			]);
 			const definitions = CPLC_DEFINITIONS.filter((definition) => suppliedIds.has(definition.id));
 			return ok({ cplcDefinitionsList: structuredClone(definitions) });

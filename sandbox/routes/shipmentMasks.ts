@@ -1,4 +1,4 @@
-/** Spec 4.3 GET /shipment/mask/list. */
+/** GET /shipment/mask/list: the masks that collection kits can be shipped with. */
 import { SHIPMENT_MASKS } from '../fixtures';
 import { ok } from '../http';
 import type { ApiRoute } from './common';
@@ -7,6 +7,6 @@ export const shipmentMaskRoutes: ApiRoute[] = [
 	{
 		method: 'GET',
 		path: '/shipment/mask/list',
-		handle: () => ok({ shipmentMaskList: structuredClone(SHIPMENT_MASKS) }),
+		handle: () => ok({ list: structuredClone(SHIPMENT_MASKS) }),
 	},
 ];

@@ -1,63 +1,100 @@
 /**
- * Spec 4.3 testimony create / update. Body (sandbox shape):
- *   { cplcId, fields: [{ fieldId, value }], staffingAgency? (at most 100 characters), secureDocumentIds? }
- * `fieldId`s are those of the CPLC definition (2.3); its required fields must have a value. An update may
- * send any part; fields are merged by `fieldId`, the definition cannot change.
+ * Testimony of a case: create, update (a whole `Testimony` again), the case's testimony by kind, and detach.
+ * The contract checks the `Testimony` shape; a professional license (`testimony-type-cplc`) is checked here
+ * against its CPLC definition: known field IDs, the required ones given.
  */
 import { randomUUID } from 'crypto';
 
-import { CPLC_DEFINITIONS, type CplcDefinition } from '../fixtures';
+import { CPLC_DEFINITIONS } from '../fixtures';
 import { isPlainObject } from '../../nodes/shared/values';
-import { created, notFound, ok, requireObjectBody } from '../http';
-import type { ApiClient, TestimonyField, TestimonyRecord } from '../state';
+import { notFound, ok, requireObjectBody } from '../http';
+import type { CaseRecord, TestimonyRecord } from '../state';
 import type { SandboxContext } from '../world';
 import { BodyProblems, requireOwnCase, type ApiRoute } from './common';
 
-const isTestimonyField = (value: unknown): value is TestimonyField =>
-	isPlainObject(value) && typeof value.fieldId === 'string' && typeof value.value === 'string';
+export const CPLC_TESTIMONY_TYPE = 'testimony-type-cplc';
 
-function checkTestimonyBody(
-	body: Record<string, unknown>,
-	context: SandboxContext,
-	caller: ApiClient,
-): BodyProblems {
+/** The reference's testimony kinds by type ID, as `GET /testimony/case/{caseId}` groups them. */
+const KIND_OF_TYPE: Readonly<Record<string, string>> = {
+	[CPLC_TESTIMONY_TYPE]: 'customProfessionalLicense',
+};
+
+function checkTestimony(body: Record<string, unknown>): void {
 	const problems = new BodyProblems();
 	problems.checkBody(body, false);
-	problems.checkArray('fields', body.fields, isTestimonyField, '{ fieldId, value } objects');
-	if (
-		body.staffingAgency !== undefined &&
-		body.staffingAgency !== null &&
-		typeof body.staffingAgency !== 'string'
-	) {
-		problems.add('staffingAgency must be a string');
-	}
-	problems.checkSecureDocumentIds('secureDocumentIds', body.secureDocumentIds, context, caller);
-	return problems;
-}
-
-/** Field IDs must belong to the definition, and its required fields must end up with a value. */
-function checkFieldsAgainst(
-	definition: CplcDefinition,
-	fields: TestimonyField[],
-	problems: BodyProblems,
-): void {
-	const known = new Set(definition.fields.map((field) => field.fieldId));
-	for (const field of fields) {
-		if (!known.has(field.fieldId))
-			problems.add(`fields: ${field.fieldId} is not a field of CPLC definition ${definition.id}`);
-	}
-	for (const required of definition.fields.filter((field) => field.required)) {
-		if (!fields.some((field) => field.fieldId === required.fieldId && field.value.trim() !== '')) {
-			problems.add(`fields: ${required.fieldId} is required by CPLC definition ${definition.id}`);
+	if (body.testimonyTypeId === CPLC_TESTIMONY_TYPE) {
+		const details = isPlainObject(body.details) ? body.details : {};
+		const definition = CPLC_DEFINITIONS.find((entry) => entry.id === details.cplcId);
+		const fields = Array.isArray(details.fields) ? details.fields.filter(isPlainObject) : [];
+		if (!definition) problems.add(`details.cplcId ${JSON.stringify(details.cplcId)} is not a CPLC`);
+		else {
+			const known = new Set(definition.fields.map((field) => field.fieldId));
+			for (const field of fields)
+				if (!known.has(String(field.fieldId)))
+					problems.add(`details.fields: ${field.fieldId} is not a field of CPLC ${definition.id}`);
+			for (const required of definition.fields.filter((field) => field.required))
+				if (
+					!fields.some(
+						(field) => field.fieldId === required.fieldId && String(field.value).trim() !== '',
+					)
+				)
+					problems.add(`details.fields: ${required.fieldId} is required by CPLC ${definition.id}`);
 		}
 	}
+	problems.throwIfAny(422);
 }
 
-function mergeFields(current: TestimonyField[], changes: TestimonyField[]): TestimonyField[] {
-	const byId = new Map(current.map((field) => [field.fieldId, field]));
-	for (const change of changes)
-		byId.set(change.fieldId, { fieldId: change.fieldId, value: change.value });
-	return [...byId.values()];
+function store(
+	context: SandboxContext,
+	record: CaseRecord,
+	body: Record<string, unknown>,
+	id: string,
+	crStamp: string,
+): TestimonyRecord {
+	const testimony: TestimonyRecord = {
+		id,
+		caseId: record.id,
+		testimonyTypeId: String(body.testimonyTypeId),
+		testimonySubType: typeof body.testimonySubType === 'string' ? body.testimonySubType : null,
+		description: typeof body.description === 'string' ? body.description : null,
+		details: isPlainObject(body.details) ? body.details : null,
+		crStamp,
+		modStamp: context.clock.nowIso(),
+	};
+	context.world.store.testimonies.set(id, testimony);
+	return testimony;
+}
+
+function testimonyOfCase(context: SandboxContext, record: CaseRecord, testimonyId: string) {
+	const testimony = context.world.store.testimonies.get(testimonyId);
+	if (!testimony || testimony.caseId !== record.id)
+		throw notFound(`Case ${record.id} has no testimony ${testimonyId}`);
+	return testimony;
+}
+
+/** The case's testimony grouped by kind, each entry its details with its ID. */
+function testimonyView(context: SandboxContext, record: CaseRecord) {
+	const grouped: Record<string, unknown[]> = {
+		address: [],
+		driversLicense: [],
+		parentalConsent: [],
+		education: [],
+		employment: [],
+		customProfessionalLicense: [],
+	};
+	for (const testimony of context.world.store.testimoniesOf(record.id)) {
+		const kind = KIND_OF_TYPE[testimony.testimonyTypeId];
+		if (kind === undefined) continue;
+		const details = testimony.details ?? {};
+		const definition = CPLC_DEFINITIONS.find((entry) => entry.id === details.cplcId);
+		grouped[kind].push({
+			...details,
+			id: testimony.id,
+			caseDataIds: [],
+			cplcName: definition?.name ?? '',
+		});
+	}
+	return { testimony: grouped };
 }
 
 export const testimonyRoutes: ApiRoute[] = [
@@ -65,65 +102,37 @@ export const testimonyRoutes: ApiRoute[] = [
 		method: 'POST',
 		path: '/testimony/create/case/id/{caseId}',
 		handle: (request, context) => {
-			const record = requireOwnCase(context, request.principal, request.params.caseId);
+			const record = requireOwnCase(context, request);
 			const body = requireObjectBody(request.body);
-			const problems = checkTestimonyBody(body, context, request.principal);
-			const definition = CPLC_DEFINITIONS.find((candidate) => candidate.id === body.cplcId);
-			if (!definition)
-				problems.add(`cplcId ${JSON.stringify(body.cplcId)} is not a known CPLC definition`);
-			else if (!definition.enabled) problems.add(`CPLC definition ${definition.id} is not enabled`);
-			const fields = Array.isArray(body.fields)
-				? mergeFields([], body.fields.filter(isTestimonyField))
-				: [];
-			if (definition) checkFieldsAgainst(definition, fields, problems);
-			problems.throwIfAny();
-
+			checkTestimony(body);
 			const now = context.clock.nowIso();
-			const testimony: TestimonyRecord = {
-				id: randomUUID(),
-				caseId: record.id,
-				cplcId: definition!.id,
-				fields,
-				staffingAgency: typeof body.staffingAgency === 'string' ? body.staffingAgency : null,
-				secureDocumentIds: Array.isArray(body.secureDocumentIds)
-					? body.secureDocumentIds.map(String)
-					: [],
-				crStamp: now,
-				modStamp: now,
-			};
-			context.world.store.testimonies.set(testimony.id, testimony);
-			return created(structuredClone(testimony));
+			return ok({ id: store(context, record, body, randomUUID(), now).id });
 		},
 	},
 	{
-		method: 'PUT',
+		method: 'POST',
 		path: '/testimony/id/{testimonyId}/update/case/id/{caseId}',
 		handle: (request, context) => {
-			const record = requireOwnCase(context, request.principal, request.params.caseId);
-			const testimony = context.world.store.testimonies.get(request.params.testimonyId);
-			if (!testimony || testimony.caseId !== record.id) {
-				throw notFound(`No testimony ${request.params.testimonyId} on case ${record.id}`);
-			}
+			const record = requireOwnCase(context, request);
+			const current = testimonyOfCase(context, record, request.params.testimonyId);
 			const body = requireObjectBody(request.body);
-			const problems = checkTestimonyBody(body, context, request.principal);
-			if (body.cplcId !== undefined && body.cplcId !== testimony.cplcId) {
-				problems.add('cplcId cannot change; create a new testimony for another definition');
-			}
-			const fields = Array.isArray(body.fields)
-				? mergeFields(testimony.fields, body.fields.filter(isTestimonyField))
-				: testimony.fields;
-			const definition = CPLC_DEFINITIONS.find((candidate) => candidate.id === testimony.cplcId)!;
-			checkFieldsAgainst(definition, fields, problems);
-			problems.throwIfAny();
-
-			testimony.fields = fields;
-			if (body.staffingAgency !== undefined)
-				testimony.staffingAgency =
-					typeof body.staffingAgency === 'string' ? body.staffingAgency : null;
-			if (Array.isArray(body.secureDocumentIds))
-				testimony.secureDocumentIds = body.secureDocumentIds.map(String);
-			testimony.modStamp = context.clock.nowIso();
-			return ok(structuredClone(testimony));
+			checkTestimony(body);
+			return ok({ id: store(context, record, body, current.id, current.crStamp).id });
+		},
+	},
+	{
+		method: 'GET',
+		path: '/testimony/case/{caseId}',
+		handle: (request, context) => ok(testimonyView(context, requireOwnCase(context, request))),
+	},
+	{
+		method: 'DELETE',
+		path: '/testimony/id/{testimonyId}/detach/case/id/{caseId}',
+		handle: (request, context) => {
+			const record = requireOwnCase(context, request);
+			const testimony = testimonyOfCase(context, record, request.params.testimonyId);
+			context.world.store.testimonies.delete(testimony.id);
+			return ok(undefined);
 		},
 	},
 ];

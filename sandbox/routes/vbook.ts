@@ -1,11 +1,17 @@
 /**
- * Spec 4.3 POST /vbook/search, paginated with `listMetadata`. Body (sandbox shape):
- *   { query?: text found in the name, type?: 'employer' | 'school', page?: 0-based, pageSize?: default 10 }
+ * POST /vbook/search: `{ searchDetails: { vbookTypeId, nameQuery? }, listMetadata?: { page, pageSize } }`, pages
+ * 0-based; the answer's `listMetadata` adds `totalPages`.
  */
 import { VERIFICATION_BOOK } from '../fixtures';
 import { isPlainObject } from '../../nodes/shared/values';
 import { ok } from '../http';
 import { paginate, type ApiRoute } from './common';
+
+/** The verification book's types: employers and schools. */
+const VBOOK_TYPES: Readonly<Record<string, 'employer' | 'school'>> = {
+	vbt_employment: 'employer',
+	vbt_education: 'school',
+};
 
 export const vbookRoutes: ApiRoute[] = [
 	{
@@ -13,14 +19,17 @@ export const vbookRoutes: ApiRoute[] = [
 		path: '/vbook/search',
 		handle: (request) => {
 			const body = isPlainObject(request.body) ? request.body : {};
-			const query = typeof body.query === 'string' ? body.query.trim().toLowerCase() : '';
+			const details = isPlainObject(body.searchDetails) ? body.searchDetails : {};
+			const paging = isPlainObject(body.listMetadata) ? body.listMetadata : {};
+			const query =
+				typeof details.nameQuery === 'string' ? details.nameQuery.trim().toLowerCase() : '';
+			const type = VBOOK_TYPES[String(details.vbookTypeId)];
 			const matches = VERIFICATION_BOOK.filter(
-				(entry) =>
-					entry.name.toLowerCase().includes(query) &&
-					(body.type === undefined || entry.type === body.type),
-			);
-			const page = paginate([...matches], body.page, body.pageSize);
-			return ok({ vbookList: page.items, listMetadata: page.listMetadata });
+				(entry) => entry.type === type && entry.name.toLowerCase().includes(query),
+			).map(({ id, name, city, state }) => ({ id, name, city, state }));
+			const page = paginate(matches, paging.page, paging.pageSize);
+			const { page: number, pageSize, totalPages } = page.listMetadata;
+			return ok({ listMetadata: { page: number, pageSize, totalPages }, results: page.items });
 		},
 	},
 ];

@@ -32,7 +32,10 @@ function message(
 	};
 }
 
-/** `eventObject` carries the fields spec 6.2 requires (id, status IDs, modStamp, status names) and the group. */
+/**
+ * `eventObject` of a case status change: the case's identity, statuses and modStamp (spec 6.2), and the other
+ * key fields the provider's webhook reference names (result, candidate, package), plus the group.
+ */
 export function caseStatusChangeMessage(caseRecord: CaseRecord): WebhookMessage {
 	return message(caseRecord, 'case.statuschange', {
 		id: caseRecord.id,
@@ -41,11 +44,14 @@ export function caseStatusChangeMessage(caseRecord: CaseRecord): WebhookMessage 
 		caseStatusId: caseRecord.caseStatusId,
 		secondaryStatus: caseRecord.secondaryStatus,
 		secondaryCaseStatusId: caseRecord.secondaryCaseStatusId,
+		resultType: caseRecord.resultType,
+		candidateId: caseRecord.candidateId,
+		packageId: caseRecord.packageId,
 		modStamp: caseRecord.modStamp,
 	});
 }
 
-/** The spec does not show this `eventObject`; the sandbox sends the case data's identity and statuses. */
+/** Neither the spec nor the reference shows this `eventObject`; the sandbox sends the case data's identity and statuses. */
 export function caseDataStatusChangeMessage(
 	caseRecord: CaseRecord,
 	caseData: CaseDataRecord,
