@@ -9,6 +9,8 @@
  * spec; BGC_REQUIRE_SPEC=1 makes a missing spec a failure, for machines that must have it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+import { listOperations } from '../../api/contract';
 import { join, resolve } from 'node:path';
 
 import {
@@ -47,16 +49,18 @@ describe('api/facts.json', () => {
 			undefined);
 	}
 
-	it('lists every endpoint the nodes and the credential call, with its method', () => {
+	it('has every endpoint the nodes and the credential call as an operation of the API reference (api/contract.json)', () => {
 		const listed = new Set(
-			facts.endpoints.map(({ method, path }) => `${method} ${path.replace(/\{\w+\}/g, '{}')}`),
+			listOperations().map((operation) => operation.replace(/\{\w+\}/g, '{}')),
 		);
 		const called = new Set<string>();
 		for (const folder of ['nodes', 'credentials']) {
 			for (const file of readdirSync(join(root, folder), { recursive: true }).map(String)) {
 				if (!file.endsWith('.ts')) continue;
 				const source = readFileSync(join(root, folder, file), 'utf8');
-				for (const [, method, path] of source.matchAll(/'(GET|POST|PUT)',\s*apiPath`([^`]+)`/g))
+				for (const [, method, path] of source.matchAll(
+					/'(GET|POST|PUT|DELETE)',\s*apiPath`([^`]+)`/g,
+				))
 					called.add(`${method} ${path.replace(/\$\{[^}]+\}/g, '{}')}`);
 				for (const [, path] of source.matchAll(/fetchList\.call\([^`]*apiPath`([^`]+)`/g))
 					called.add(`GET ${path.replace(/\$\{[^}]+\}/g, '{}')}`);

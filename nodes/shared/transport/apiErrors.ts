@@ -34,11 +34,12 @@ function apiMessage(body: unknown, secrets: unknown[]): string | undefined {
 	return text === undefined ? undefined : apiTextExcerpt(text, secrets);
 }
 
+/** The existing cases a 409 of case creation names (`cases[].existingCaseId`). */
 function conflictingCaseIds(body: unknown): string[] {
 	const cases = (body as { cases?: unknown })?.cases;
 	if (!Array.isArray(cases)) return [];
 	return cases
-		.map((entry) => (typeof entry === 'string' ? entry : (entry as { id?: unknown })?.id))
+		.map((entry) => (entry as { existingCaseId?: unknown })?.existingCaseId)
 		.filter((id): id is string => typeof id === 'string');
 }
 
@@ -79,11 +80,13 @@ export function describeApiError(
 				: 'Use Case > Get Many to find the existing case instead of creating another one.',
 		};
 	}
-	if (status === 403 && path.includes('/case')) {
+	if (status === 403) {
 		return {
 			status,
-			message: 'Access to this case was refused (403)',
-			description: `${fromApi ? `The API said: ${fromApi}. ` : ''}The case usually belongs to another company group: the client access token in this credential only sees its own group's cases.`,
+			message: path.includes('/case')
+				? 'The API refused access to this case (403)'
+				: `The API refused ${endpoint} (403)`,
+			description: `${fromApi ? `The API said: ${fromApi}. ` : ''}${path.includes('/case') ? "The case ID may be wrong, or the case belongs to another company group: a credential's client access token sees only its own group's cases. " : ''}The credential's key pair was exchanged for a new token and the API still refused it; if this persists, check the credential with the service operator.`,
 		};
 	}
 	if (status === 401) {

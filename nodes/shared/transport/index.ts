@@ -25,7 +25,12 @@ import {
 	pushBackNote,
 	refuseRetry,
 } from './retryAfter';
-import { credentialSession, retryAfterUnauthorized, type RequestContext } from './session';
+import {
+	credentialSession,
+	retryAfterForbidden,
+	retryAfterUnauthorized,
+	type RequestContext,
+} from './session';
 
 export { describeApiError, type DescribedApiError } from './apiErrors';
 export { apiPath, encodePathSegment, InvalidPathSegmentError, type ApiPath } from './paths';
@@ -64,7 +69,8 @@ interface TransportFailure {
  *
  * Responses are read whole (status and raw body) because n8n's own error drops text bodies such as the
  * 404 "Invalid case". A 401 is handed back to n8n's throwing path, which exchanges the key pair for a
- * new token (the old one was revoked) and retries once; a 401 means nothing was carried out, so
+ * new token (the old one was revoked) and retries once; a 403 (what the API answers for a revoked token) is
+ * retried once after a new exchange too (session.ts). Either refusal means nothing was carried out, so
  * repeating even a write is safe.
  */
 export async function apiRequest(
@@ -131,6 +137,19 @@ export async function apiRequest(
 			})) as FullResponse;
 			if (response.statusCode === 401)
 				return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
+			if (response.statusCode === 403) {
+				const retried = await retryAfterForbidden(
+					session,
+					tokenSent,
+					async () =>
+						(await send({
+							...request,
+							returnFullResponse: true,
+							ignoreHttpStatusErrors: true,
+						})) as FullResponse,
+				);
+				if (retried !== undefined) response = retried;
+			}
 			if (!retryPushedBack(session.pushBack, response, sentAt, pushedBack)) break;
 		}
 	} catch (error) {

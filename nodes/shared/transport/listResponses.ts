@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../values';
 
 /**
- * The records of a list response. The spec shows the wrapper only for CPLC definitions
- * (`cplcDefinitionsList`); the other list keys (`caseList`, `servicesList`, ...) are the sandbox's. The
- * named key is tried first, then a bare array, then the one array property of the object.
+ * The records of a list answer: the array under `key` (the API wraps its lists: `{ cases }`, `{ data }`,
+ * `{ serviceGroupServices }`, `{ cplcList }`, `{ list }`, `{ users }`, ...), a bare array (the document
+ * types), or the one array property of the object.
  */
 export function recordsOf(response: unknown, key?: string): IDataObject[] {
 	if (Array.isArray(response)) return response as IDataObject[];
@@ -21,7 +21,7 @@ export function applyLimit<T>(records: T[], limit: number | undefined): T[] {
 	return limit === undefined ? records : records.slice(0, limit);
 }
 
-/** Pages are 0-based and described by `listMetadata` (sandbox shape; the spec shows no list payload). */
+/** Pages are 0-based and described by `listMetadata` (the verification book's search, the one paged list). */
 interface ListMetadata {
 	page?: number;
 	totalPages?: number;

@@ -1,4 +1,7 @@
-/** The API credential of one node run: loaded once, shared by its requests, re-exchanged once after a 401. */
+/**
+ * The API credential of one node run: loaded once, shared by its requests, exchanged again once when the API
+ * refuses its token (401, or the 403 the API answers for a token it no longer accepts).
+ */
 import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
@@ -34,8 +37,10 @@ export interface CredentialSession {
 	options: IAdditionalCredentialOptions;
 	/** The base URL, or why the credential has none that may be used. */
 	baseUrl: { url: string } | { error: string };
-	/** The retry (with its exchange) after a 401 under way, which other refused requests of the run wait for. */
+	/** The retry (with its exchange) after a refusal under way, which other refused requests of the run wait for. */
 	reauthentication?: Promise<unknown>;
+	/** Whether this run has exchanged the key pair again after a 403 (once per run at most). */
+	exchangedAfterForbidden?: boolean;
 	/** The pause and pace every request of the run keeps after the API answered 429 or 503 with Retry-After. */
 	pushBack: PushBack;
 }
@@ -100,6 +105,37 @@ export async function retryAfterUnauthorized(
 		return await retry();
 	}
 	if (session.data.token !== tokenSent) return await retry();
+	const attempt = retry();
+	session.reauthentication = attempt;
+	try {
+		return await attempt;
+	} finally {
+		if (session.reauthentication === attempt) session.reauthentication = undefined;
+	}
+}
+
+/**
+ * The retry after a 403. The API answers 403 both for a token it no longer accepts (revoked) and for a request
+ * the token may not make (another group's case); only a new exchange tells them apart. So the key pair is
+ * exchanged again, once per run: the token is emptied, which makes n8n's request helper run the credential's
+ * exchange (and save the new token) before it sends the request again. A refused request was not carried out,
+ * so sending it again, a write too, cannot do anything twice. Returns undefined when no retry is due (the
+ * 403 stands as it is).
+ */
+export async function retryAfterForbidden<T>(
+	session: CredentialSession,
+	tokenSent: unknown,
+	retry: () => Promise<T>,
+): Promise<T | undefined> {
+	const pending = session.reauthentication;
+	if (pending !== undefined) {
+		await pending.catch(() => undefined);
+		return session.data.token !== tokenSent ? await retry() : undefined;
+	}
+	if (session.data.token !== tokenSent) return await retry();
+	if (session.exchangedAfterForbidden) return undefined;
+	session.exchangedAfterForbidden = true;
+	session.data.token = '';
 	const attempt = retry();
 	session.reauthentication = attempt;
 	try {

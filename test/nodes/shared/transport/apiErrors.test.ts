@@ -16,10 +16,12 @@ describe('API error shapes', () => {
 		expect(described.message).toBe('a is bad; b is bad');
 	});
 
-	it('explains a 409 with the existing cases', () => {
+	it('explains a 409 with the existing cases the API names', () => {
 		const described = describeApiError('POST', '/case/create', 409, {
-			httpStatus: 409,
-			cases: [{ id: 'case-1' }, 'case-2'],
+			cases: [
+				{ existingCaseId: 'case-1', existingCaseStatus: 'Pending' },
+				{ existingCaseId: 'case-2', existingCaseStatus: 'Complete' },
+			],
 		});
 		expect(described.message).toBe('The candidate already has a case in this group');
 		expect(described.description).toContain('case-1, case-2');
@@ -83,8 +85,10 @@ describe('API error shapes', () => {
 	});
 
 	it('bounds the list of existing cases of a 409', () => {
-		const cases = Array.from({ length: 10_000 }, (_, index) => ({ id: `case-${index}` }));
-		const described = describeApiError('POST', '/case/create', 409, { httpStatus: 409, cases });
+		const cases = Array.from({ length: 10_000 }, (_, index) => ({
+			existingCaseId: `case-${index}`,
+		}));
+		const described = describeApiError('POST', '/case/create', 409, { cases });
 		expect(described.description).toContain('case-0, case-1');
 		expect(described.description!.length).toBeLessThan(1000);
 	});

@@ -324,6 +324,70 @@ describe('reading the answer', () => {
 		expect(error.httpCode).toBe('401');
 	});
 
+	/**
+	 * A context whose API refuses every token but `accepted()` with 403, and whose credential exchange (what
+	 * n8n-core runs when the token is empty) yields `exchangeYields()`.
+	 */
+	function revokedTokenApi(accepted: () => string, exchangeYields: () => string) {
+		const counts = { exchanges: 0 };
+		const api = contextAnswering((_options, _attempt, extra) => {
+			const data = extra!.credentialsDecrypted!.data!;
+			if (data.token === '') {
+				counts.exchanges++;
+				data.token = exchangeYields();
+			}
+			return data.token === accepted()
+				? { statusCode: 200, body: { token: data.token } }
+				: { statusCode: 403, body: { message: 'Forbidden', statusCode: 403 } };
+		});
+		return { ...api, counts };
+	}
+
+	it('after a 403, exchanges the key pair again once and sends the refused request again, a write too (the API answers 403 for a revoked token)', async () => {
+		const { context, sent, counts } = revokedTokenApi(
+			() => 'token-after-revocation',
+			() => 'token-after-revocation',
+		);
+		await expect(create(context, { body: { a: 1 } })).resolves.toEqual({
+			token: 'token-after-revocation',
+		});
+		expect(counts.exchanges).toBe(1);
+		expect(sent).toHaveLength(2);
+		expect(sent[1].body).toEqual({ a: 1 });
+	});
+
+	it('reports a 403 that remains after the exchange as refused access, and does not exchange again in the same run', async () => {
+		const { context, sent, counts } = revokedTokenApi(
+			() => 'a token this credential never gets',
+			() => SECRETS.token,
+		);
+		const error = await caught(getCase(context, 'case-of-another-group'));
+		expect(error.httpCode).toBe('403');
+		expect(error.message).toBe('The API refused access to this case (403)');
+		expect(error.description).toContain('another company group');
+		expect(counts.exchanges).toBe(1);
+		expect(sent).toHaveLength(2);
+		await caught(getCase(context, 'another'));
+		expect(counts.exchanges).toBe(1);
+		expect(sent).toHaveLength(3);
+	});
+
+	it('lets requests refused together with 403 share one exchange, each sent again once', async () => {
+		let accepted = SECRETS.token;
+		const { context, sent, counts } = revokedTokenApi(
+			() => accepted,
+			() => 'token-after-revocation',
+		);
+		await getList(context);
+		accepted = 'token-after-revocation';
+		const requests = [0, 1, 2, 3].map((itemIndex) => getList(context, { itemIndex }));
+		await expect(Promise.all(requests)).resolves.toEqual(
+			Array(4).fill({ token: 'token-after-revocation' }),
+		);
+		expect(counts.exchanges).toBe(1);
+		expect(sent).toHaveLength(1 + 4 + 4);
+	});
+
 	it('says a write that got no answer may or may not have happened, without the token', async () => {
 		const { context, sent } = throwing(
 			n8nFailure('connect ECONNRESET 127.0.0.1:9', { code: 'ECONNRESET' }),
