@@ -238,7 +238,7 @@ export class SandboxAdmin {
 			.filter((entry) => inbox === undefined || entry.inbox === inbox);
 	}
 
-	/** Revoked tokens get 401; authenticating again with the same pair issues a new token. */
+	/** Revoked tokens get 403 (401 where an operation declares it); authenticating again with the same pair issues a new token. */
 	revokeToken(selector: RevocationSelector): { revoked: number } {
 		if (
 			!isPlainObject(selector) ||

@@ -15,8 +15,11 @@ export interface ApiResponse {
 	body: unknown;
 	/** Extra response headers (e.g. Retry-After). */
 	headers?: Record<string, string>;
-	/** A request the API reference does not accept, refused before any route ran. */
-	refusedByContract?: boolean;
+	/**
+	 * An answer the API reference has nothing to say about, so not checked against it: a request it does not
+	 * accept (refused before any route ran), or an operation the sandbox does not serve.
+	 */
+	outsideContract?: boolean;
 }
 
 export interface ApiRequest<Principal = undefined> {

@@ -125,8 +125,7 @@ function tokenRefusal(method: string, path: string, error: unknown): unknown {
  * sandbox, answered as a 500 that names what is wrong (so the test that met it fails) and reported as a warning.
  */
 function checkedAnswer(call: IncomingCall, result: ApiResponse): ApiResponse {
-	// A request the reference does not define has no answer in it to compare with.
-	if (result.refusedByContract) return result;
+	if (result.outsideContract) return result;
 	const contentType =
 		result.body === undefined
 			? undefined
@@ -162,7 +161,11 @@ export function createSandboxServer(
 	): Promise<ApiResponse> {
 		try {
 			const found = findRoute(routes, call.method, call.path);
-			if (!found) throw notFound(`Cannot ${call.method} ${call.path}`);
+			if (!found)
+				return {
+					...toResponse(notFound(`Cannot ${call.method} ${call.path}`)),
+					outsideContract: true,
+				};
 			let principal: ApiClient | undefined;
 			if (found.route.requiresBearer !== false) {
 				try {
@@ -184,7 +187,7 @@ export function createSandboxServer(
 				const problems = requestProblems(request);
 				if (problems.length > 0) {
 					const status = refusalStatus(call.method, call.path);
-					return { status, body: errorBody(status, problems), refusedByContract: true };
+					return { status, body: errorBody(status, problems), outsideContract: true };
 				}
 			}
 			return await found.route.handle(request, context);

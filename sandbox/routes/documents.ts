@@ -41,6 +41,18 @@ const DOCUMENT_TYPES = (() => {
 	}));
 })();
 
+/** The document types are the reference's list: a document of another type could not be listed as the reference lists them. */
+function checkDocumentTypes(entries: Record<string, unknown>[], path: string): void {
+	const problems = new BodyProblems();
+	entries.forEach((entry, index) => {
+		if (!DOCUMENT_TYPES.some((type) => type.id === entry.documentTypeId))
+			problems.add(
+				`${path}[${index}].documentTypeId ${JSON.stringify(entry.documentTypeId)} is not a document type (GET /document/secure/type/list)`,
+			);
+	});
+	problems.throwIfAny();
+}
+
 const signature = (fileKey: string) =>
 	createHmac('sha256', SIGNING_KEY).update(fileKey).digest('base64url');
 
@@ -71,6 +83,7 @@ export const documentRoutes: ApiRoute[] = [
 		path: '/document/secure/upload',
 		handle: (request, context) => {
 			const files = requireObjectBody(request.body).files as Record<string, string>[];
+			checkDocumentTypes(files, 'files');
 			const host = request.headers.host ?? '127.0.0.1';
 			const list = files.map((file) => {
 				const fileKey = `${request.principal.groupProfileId}/${randomUUID()}`;
@@ -92,6 +105,7 @@ export const documentRoutes: ApiRoute[] = [
 		handle: (request, context) => {
 			const body = requireObjectBody(request.body);
 			const entries = (body.list as Record<string, unknown>[]) ?? [];
+			checkDocumentTypes(entries, 'list');
 			const problems = new BodyProblems();
 			const { store } = context.world;
 			entries.forEach((entry, index) => {

@@ -3,7 +3,14 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { startSandbox, type Sandbox, type SandboxAdmin, type SandboxOptions } from '../../sandbox';
+import { answerProblems, findOperation, requestProblems } from '../../api/contract';
+import {
+	PACKAGES,
+	startSandbox,
+	type Sandbox,
+	type SandboxAdmin,
+	type SandboxOptions,
+} from '../../sandbox';
 
 /** A sandbox on a free port whose clock only moves when a test advances it. */
 export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -17,29 +24,92 @@ export interface ApiResult {
 	retryAfter: string | null;
 }
 
+export interface CallOptions {
+	token?: string;
+	body?: unknown;
+	/** Further request headers, e.g. `karmacheck-on-behalf-of`. */
+	headers?: Record<string, string>;
+}
+
+/** An answer made by an injected API fault (sandbox/faults.ts), not by a route: the reference has no say in it. */
+const isFaultAnswer = (body: any) =>
+	typeof body?.message === 'string' && /^(Injected fault |Rate limit of )/.test(body.message);
+
+/**
+ * Throws when the sandbox answered a request the API reference accepts with an answer the reference does not
+ * give (status, media type or body), as read on the wire, or accepted (2xx) a request the reference refuses.
+ * What the sandbox answers to a refused request, or on a path outside the reference, is left to the test.
+ */
+export function checkAnswer(
+	request: { method: string; path: string; headers: Record<string, string>; body?: unknown },
+	result: ApiResult,
+): void {
+	const url = new URL(request.path, 'http://sandbox.local');
+	if (findOperation(request.method, url.pathname) === undefined || isFaultAnswer(result.body))
+		return;
+	const refused = requestProblems({
+		method: request.method,
+		path: url.pathname,
+		query: url.searchParams,
+		headers: request.headers,
+		body: request.body,
+	});
+	if (refused.length > 0) {
+		if (result.status >= 200 && result.status < 300)
+			throw new Error(
+				`The sandbox accepted ${request.method} ${request.path} (${result.status}), which the API reference refuses: ${refused.join('; ')}`,
+			);
+		return;
+	}
+	const problems = answerProblems(
+		request.method,
+		url.pathname,
+		result.status,
+		result.contentType ?? undefined,
+		result.body === '' ? undefined : result.body,
+	);
+	const selfReported =
+		result.status === 500 &&
+		/is not one the API reference gives/.test(String(result.body?.message));
+	if (problems.length > 0 || selfReported)
+		throw new Error(
+			`The sandbox answered ${request.method} ${request.path} in a way the API reference does not: ${
+				problems.length > 0 ? problems.join('; ') : result.body.message
+			}`,
+		);
+}
+
+/**
+ * One API call. Every answer to a request the reference accepts is checked against the reference
+ * ({@link checkAnswer}), so each suite using this helper proves the sandbox's answers are the API's.
+ */
 export async function call(
 	sandbox: Sandbox,
 	method: string,
 	path: string,
-	options: { token?: string; body?: unknown } = {},
+	options: CallOptions = {},
 ): Promise<ApiResult> {
+	const headers: Record<string, string> = {
+		...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+		...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+		...options.headers,
+	};
 	const response = await fetch(`${sandbox.url}${path}`, {
 		method,
-		headers: {
-			...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-			...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-		},
+		headers,
 		body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
 	});
 	const text = await response.text();
 	const contentType = response.headers.get('content-type');
 	const body = contentType?.includes('application/json') ? JSON.parse(text) : text;
-	return {
+	const result = {
 		status: response.status,
 		body,
 		contentType,
 		retryAfter: response.headers.get('retry-after'),
 	};
+	checkAnswer({ method, path, headers, body: options.body }, result);
+	return result;
 }
 
 /** The bearer token of demo group `index` (0 = East, 1 = West). */
@@ -50,30 +120,82 @@ export async function tokenFor(sandbox: Sandbox, index = 0): Promise<string> {
 	return result.body.token;
 }
 
+const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
+
+/**
+ * The CreateCase fields that order exactly `serviceIds`: the first sandbox package that has them all, its
+ * other services excluded (the reference orders services by package only).
+ */
+export function orderOf(...serviceIds: string[]): { packageId: string; excludeServices: string[] } {
+	const pkg = PACKAGES.find((candidate) =>
+		serviceIds.every((id) => candidate.serviceIds.includes(id)),
+	);
+	if (!pkg) throw new Error(`No sandbox package has the services ${serviceIds.join(', ')}`);
+	return {
+		packageId: pkg.packageId,
+		excludeServices: pkg.serviceIds.filter((id) => !serviceIds.includes(id)),
+	};
+}
+
 let candidateCounter = 0;
 
-/** A valid case-create body with a fresh candidate email; `overrides` replace top-level keys. */
+/**
+ * A valid CreateCase body (one service: SSN Trace) with a fresh candidate email; `overrides` replace top-level
+ * keys (undefined removes one); `emailTag` is put before the `@`.
+ */
 export function caseBody(
 	overrides: Record<string, unknown> = {},
 	emailTag = '',
 ): Record<string, unknown> {
 	candidateCounter++;
-	return {
-		candidate: {
-			firstName: 'Ann',
-			lastName: "O'Neil",
-			email: `candidate${candidateCounter}${emailTag}@example.com`,
-		},
-		services: [{ id: '29cd44ab-a8f0-4b27-868e-dc4be88ff541' }],
+	const body: Record<string, unknown> = {
+		...orderOf(SSN_TRACE),
+		email: `candidate${candidateCounter}${emailTag}@example.com`,
+		givenName: 'Ann',
+		familyName: "O'Neil",
 		...overrides,
 	};
+	for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+	return body;
 }
 
+/** A case as `GET /case/id/{caseId}` answers it (the reference's CaseSummary). */
+export async function getCase(sandbox: Sandbox, token: string, caseId: string): Promise<any> {
+	const result = await call(sandbox, 'GET', `/case/id/${caseId}`, { token });
+	if (result.status !== 200)
+		throw new Error(`case read failed: ${result.status} ${JSON.stringify(result.body)}`);
+	return result.body.cases[0];
+}
+
+/**
+ * The case data of a case as the reference gives them: its services (`GET /case/id/{caseId}/services`), then
+ * the case data of each of their service types (`GET /case/id/{caseId}/data/{serviceTypeId}`), in the order
+ * of the services.
+ */
+export async function getCaseData(sandbox: Sandbox, token: string, caseId: string): Promise<any[]> {
+	const services = await call(sandbox, 'GET', `/case/id/${caseId}/services`, { token });
+	if (services.status !== 200)
+		throw new Error(`services read failed: ${services.status} ${JSON.stringify(services.body)}`);
+	const entries: Array<{ serviceId: string; serviceTypeId: string }> =
+		services.body.serviceGroupServices;
+	const data: any[] = [];
+	for (const serviceTypeId of new Set(entries.map((entry) => entry.serviceTypeId))) {
+		const result = await call(sandbox, 'GET', `/case/id/${caseId}/data/${serviceTypeId}`, {
+			token,
+		});
+		if (result.status !== 200)
+			throw new Error(`case data read failed: ${result.status} ${JSON.stringify(result.body)}`);
+		data.push(...result.body.data);
+	}
+	return entries.map((entry) => data.find((caseData) => caseData.serviceId === entry.serviceId));
+}
+
+/** Creates a case (`{ caseId, caseInvitationId }`) and reads it back: the case as GET /case/id/{caseId} answers it. */
 export async function createCase(sandbox: Sandbox, token: string, body = caseBody()): Promise<any> {
 	const result = await call(sandbox, 'POST', '/case/create', { token, body });
-	if (result.status !== 201)
+	if (result.status !== 200)
 		throw new Error(`case create failed: ${result.status} ${JSON.stringify(result.body)}`);
-	return result.body;
+	return await getCase(sandbox, token, result.body.caseId);
 }
 
 export interface ReceivedWebhook {
@@ -161,13 +283,13 @@ export interface SandboxClient {
 	/** Taken after each reset; empty (no bearer token) with `signIn: false`. */
 	token: string;
 	/** `call` with `token` unless the options name another (`token: undefined` sends none). */
-	call(
-		method: string,
-		path: string,
-		options?: { token?: string; body?: unknown },
-	): Promise<ApiResult>;
+	call(method: string, path: string, options?: CallOptions): Promise<ApiResult>;
 	/** `createCase` with `token`. */
 	createCase(body?: Record<string, unknown>): Promise<any>;
+	/** `getCase` with `token`. */
+	getCase(caseId: string): Promise<any>;
+	/** `getCaseData` with `token`. */
+	getCaseData(caseId: string): Promise<any[]>;
 	adminCall(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
@@ -189,6 +311,8 @@ export function useSandboxClient(
 		call: (method, path, callOptions) =>
 			call(client.sandbox, method, path, { token: client.token, ...callOptions }),
 		createCase: (body) => createCase(client.sandbox, client.token, body),
+		getCase: (caseId) => getCase(client.sandbox, client.token, caseId),
+		getCaseData: (caseId) => getCaseData(client.sandbox, client.token, caseId),
 		adminCall: (method, path, body) => adminCall(client.sandbox, method, path, body),
 	};
 	beforeAll(async () => {

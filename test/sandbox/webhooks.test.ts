@@ -11,6 +11,7 @@ import { DeliveryFaults } from '../../sandbox/webhooks/deliveryFaults';
 import {
 	caseBody,
 	createCase,
+	getCaseData,
 	tokenFor,
 	useReceiver,
 	useSandboxClient,
@@ -40,7 +41,7 @@ function verify(secret: string, hook: ReceivedWebhook) {
 /** Creates a case for group `groupIndex` that stays at step 1, so exactly one event (step 1) is sent. */
 async function oneEventFor(groupIndex = 0) {
 	const body = caseBody();
-	client.admin.scriptCandidate((body.candidate as { email: string }).email, { holdAtStep: 1 });
+	client.admin.scriptCandidate(String(body.email), { holdAtStep: 1 });
 	const token = await tokenFor(client.sandbox, groupIndex);
 	const created = await createCase(client.sandbox, token, body);
 	await client.admin.idle();
@@ -60,14 +61,18 @@ describe('standard delivery (6.2, 6.3)', () => {
 			event: 'case.statuschange',
 			apiTrackingCode: null,
 			apiTrackingUser: null,
-			eventObject: expect.objectContaining({
+			eventObject: {
 				id: created.id,
 				caseStatus: 'Pending',
 				caseStatusId: created.caseStatusId,
 				secondaryStatus: 'Waiting for Authorization',
 				secondaryCaseStatusId: created.secondaryCaseStatusId,
+				resultType: created.resultType,
+				candidateId: created.candidateId,
+				packageId: created.packageId,
+				groupProfileId: created.groupProfileId,
 				modStamp: created.modStamp,
-			}),
+			},
 		});
 		expect(hook.headers['content-type']).toBe('application/json');
 		const otherSecret = subscribe(other).secret;
@@ -77,16 +82,31 @@ describe('standard delivery (6.2, 6.3)', () => {
 	it('carries apiTrackingCode / apiTrackingUser from the case and sends casedata.statuschange', async () => {
 		subscribe(receiver, { eventTypes: ['casedata.statuschange'] });
 		const body = caseBody({ apiTrackingCode: 'REQ-7', apiTrackingUser: 'ats-user-1' });
-		const created = await createCase(client.sandbox, await tokenFor(client.sandbox), body);
+		const token = await tokenFor(client.sandbox);
+		const created = await createCase(client.sandbox, token, body);
 		for (let step = 0; step < 3; step++) client.admin.advanceCase(created.id);
 		await client.admin.idle();
 
 		expect(receiver.received.map((hook) => hook.json.event)).toEqual(['casedata.statuschange']);
+		const [caseData] = await getCaseData(client.sandbox, token, created.id);
 		expect(receiver.received[0].json).toMatchObject({
 			apiTrackingCode: 'REQ-7',
 			apiTrackingUser: 'ats-user-1',
-			eventObject: { id: created.services[0].caseDataId, caseId: created.id, status: 'clear' },
+			eventObject: {
+				id: caseData.id,
+				caseId: created.id,
+				groupProfileId: created.groupProfileId,
+				serviceId: caseData.serviceId,
+				serviceName: caseData.serviceName,
+				serviceTypeId: caseData.serviceTypeId,
+				status: 'clear',
+				statusId: caseData.statusId,
+				pendingStatus: null,
+				pendingStatusId: null,
+				modStamp: caseData.modStamp,
+			},
 		});
+		expect(Object.keys(receiver.received[0].json.eventObject)).toHaveLength(11);
 	});
 });
 
@@ -153,7 +173,7 @@ describe('retries (6.5, 8)', () => {
 describe('subscriptions (6.1)', () => {
 	it("sends a group's events only to its group subscription when it has one", async () => {
 		const company = subscribe(receiver);
-		const east = subscribe(other, { groupProfileId: 'group-profile-east' });
+		const east = subscribe(other, { groupProfileId: '4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01' });
 
 		const eastCase = await oneEventFor(0);
 		const westCase = await oneEventFor(1);
