@@ -49,7 +49,7 @@ import { nodeOutput, type Execution } from '../harness/n8nApi';
 import { packageTarball } from '../harness/n8nInstance';
 import { waitForWebhook, type Credential } from '../harness/n8n/publicApi';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
-import { caseBody, createCase, startTestSandbox, tokenFor } from '../helpers/sandbox';
+import { caseBody, createCase, orderOf, startTestSandbox, tokenFor } from '../helpers/sandbox';
 import { contentKey } from '../../nodes/BackgroundCheckTrigger/event';
 import { runPool, sleep, waitFor } from '../reliability/harness';
 
@@ -582,11 +582,7 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 			const token = await tokenFor(sandbox);
 			const ids: string[] = [];
 			for (let index = 0; index < count; index++) {
-				const created = await createCase(
-					sandbox,
-					token,
-					caseBody({ services: SERVICES.map((id) => ({ id })) }),
-				);
+				const created = await createCase(sandbox, token, caseBody(orderOf(...SERVICES)));
 				ids.push(created.id);
 			}
 			return ids;

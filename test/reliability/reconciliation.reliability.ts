@@ -22,6 +22,7 @@ import {
 	startTestSandbox,
 } from '../harness/backgroundCheck';
 import { nodeOutput, type Execution } from '../harness/n8nApi';
+import { orderOf } from '../helpers/sandbox';
 import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
 import { waitFor } from './harness';
 
@@ -151,15 +152,13 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 					method: 'POST',
 					headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
 					body: JSON.stringify({
-						candidate: {
-							firstName: 'Ann',
-							lastName: 'Lee',
-							email: `reconcile-${index}-${randomUUID()}@example.com`,
-						},
-						services: SERVICES.map((id) => ({ id })),
+						...orderOf(...SERVICES),
+						email: `reconcile-${index}-${randomUUID()}@example.com`,
+						givenName: 'Ann',
+						familyName: 'Lee',
 					}),
 				});
-				caseIds.push(((await response.json()) as Json).id);
+				caseIds.push(((await response.json()) as Json).caseId);
 			}
 		});
 		for (
