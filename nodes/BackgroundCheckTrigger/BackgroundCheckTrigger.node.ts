@@ -171,7 +171,7 @@ export class BackgroundCheckTrigger implements INodeType {
 				options: Object.entries(LOOK_INTERVALS).map(([value, { name }]) => ({ name, value })),
 				default: '30m',
 				description:
-					'How often the watchdog lists the cases. A missed change is run within this time of the look after it; each look reads every page of the case list, and the case and case data only of cases that changed.',
+					'How often the watchdog lists the cases. A missed case status change runs at the next look; the case data of the cases that changed, and of 20 others in turn, is read at each look, so a missed case data change runs within (number of cases / 20) looks.',
 				displayOptions: { show: { reconcile: [true] } },
 			},
 			{

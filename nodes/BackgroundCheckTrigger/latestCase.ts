@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../shared/transport';
+import { isPlainObject } from '../shared/values';
 import { nodeMemory } from './activation';
 import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event';
 
@@ -13,7 +14,8 @@ import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event
  * this process did not start, for a change it has started or is starting itself (a row n8n runs at its
  * start while a retry of its delivery arrives; a change another version's watchdog emitted after an Update),
  * outputs no item, so nothing after the trigger runs.
- * Then Fetch Latest Case adds the current case, or `latestCase: null` and `latestCaseError`.
+ * Then Fetch Latest Case adds the current case (the one entry of `GET /case/id/{caseId}`), or `latestCase: null`
+ * and `latestCaseError`.
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -28,9 +30,10 @@ export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecu
 		const caseId = caseIdOf(eventOf(json));
 		if (fetch && caseId && json.latestCase === undefined) {
 			try {
-				json.latestCase = (await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, {
+				const answer = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, {
 					itemIndex,
-				})) as IDataObject;
+				});
+				json.latestCase = caseIn(answer, caseId);
 			} catch (error) {
 				json.latestCase = null;
 				json.latestCaseError = (error as Error).message;
@@ -39,6 +42,14 @@ export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecu
 		output.push({ json, pairedItem: { item: itemIndex } });
 	}
 	return [output];
+}
+
+/** The case of a `GET /case/id/{caseId}` answer: `{ cases: [CaseSummary] }`. */
+function caseIn(answer: unknown, caseId: string): IDataObject {
+	const cases = isPlainObject(answer) ? answer.cases : undefined;
+	const found = Array.isArray(cases) ? cases.find(isPlainObject) : undefined;
+	if (!found) throw new Error(`GET /case/id/${caseId} answered no case`);
+	return found;
 }
 
 const eventOf = (json: IDataObject) => ({

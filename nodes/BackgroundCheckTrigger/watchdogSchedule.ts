@@ -25,9 +25,6 @@ import {
 	type ReconciledEvent,
 } from './watchdog';
 
-/** Pages of GET /case/list the watchdog asks for (the sandbox's most; an API that ignores it pages its own way). */
-const LIST_PAGE_SIZE = 100;
-
 /**
  * The watchdog's reads, through the one request function, with a context object of its own per look: the
  * transport keeps one credential session per context object, so each look reads the credential afresh.
@@ -35,11 +32,9 @@ const LIST_PAGE_SIZE = 100;
 function caseApi(context: ITriggerFunctions): CaseApi {
 	const session = Object.create(context) as RequestContext;
 	return {
-		listPage: async (page) =>
-			await apiRequest.call(session, 'GET', apiPath`/case/list`, {
-				qs: { page, pageSize: LIST_PAGE_SIZE },
-			}),
-		getCase: async (caseId) => await apiRequest.call(session, 'GET', apiPath`/case/id/${caseId}`),
+		listCases: async () => await apiRequest.call(session, 'GET', apiPath`/case/list`),
+		getCaseServices: async (caseId) =>
+			await apiRequest.call(session, 'GET', apiPath`/case/id/${caseId}/services`),
 		getCaseData: async (caseId, serviceTypeId) =>
 			await apiRequest.call(session, 'GET', apiPath`/case/id/${caseId}/data/${serviceTypeId}`),
 	};

@@ -2,6 +2,7 @@
  * Deliveries as the provider (and the sandbox) sends them, signed with the sandbox's own signing code
  * (nodes/shared/webhookSignature), for the suites that post to the trigger themselves.
  */
+import { CASE_DATA_STATUSES, CASE_STATUSES, SERVICE_TYPES } from '../../nodes/shared/catalog';
 import {
 	signLegacyWebhook,
 	signStandardWebhook,
@@ -37,27 +38,38 @@ export function legacySignedHeaders(
 	};
 }
 
+const GROUP_PROFILE_ID = '4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01';
+const statusIdOf = (name: string) => CASE_STATUSES.find((status) => status.name === name)!.id;
+const CLEAR = CASE_DATA_STATUSES.find(({ status }) => status === 'clear')!;
+
+/** A case.statuschange eventObject: the fields the webhook reference names, statuses as the reference's IDs. */
+const caseEventObject = (id: string, caseStatus: 'Pending' | 'Complete', modStamp: string) => ({
+	id,
+	caseStatus,
+	caseStatusId: statusIdOf(caseStatus),
+	secondaryStatus: null,
+	secondaryCaseStatusId: null,
+	resultType: 'Open',
+	candidateId: `candidate-of-${id}`,
+	packageId: 'pkg-basic-criminal',
+	groupProfileId: GROUP_PROFILE_ID,
+	modStamp,
+});
+
 /** A case.statuschange or casedata.statuschange body whose eventObject.id is `marker`, with modStamp now. */
 export function eventBody(messageId: string, marker: string, kind: 'case' | 'caseData'): string {
 	const modStamp = new Date().toISOString();
 	const eventObject =
 		kind === 'case'
-			? {
-					id: marker,
-					groupProfileId: 'group-profile-east',
-					caseStatus: 'Pending',
-					caseStatusId: 'case-status-pending',
-					secondaryStatus: null,
-					secondaryCaseStatusId: null,
-					modStamp,
-				}
+			? caseEventObject(marker, 'Pending', modStamp)
 			: {
 					id: marker,
 					caseId: `case-of-${marker}`,
-					groupProfileId: 'group-profile-east',
 					serviceId: 'service-idv-id',
-					status: 'clear',
-					statusId: 'status-clear',
+					serviceName: 'Identity Verification',
+					serviceTypeId: SERVICE_TYPES.find(({ name }) => name === 'Identity')!.id,
+					status: CLEAR.status,
+					statusId: CLEAR.statusId,
 					pendingStatus: null,
 					pendingStatusId: null,
 					modStamp,
@@ -82,14 +94,7 @@ export function caseCompletedBody(
 		event: 'case.statuschange',
 		apiTrackingCode: null,
 		apiTrackingUser: null,
-		eventObject: {
-			id: caseId,
-			caseStatus: 'Complete',
-			caseStatusId: 'case-status-complete',
-			secondaryStatus: null,
-			secondaryCaseStatusId: null,
-			modStamp,
-		},
+		eventObject: caseEventObject(caseId, 'Complete', modStamp),
 	});
 }
 

@@ -13,7 +13,9 @@ import {
 	unselectedEventType,
 	unselectedStatus,
 } from '../../../nodes/BackgroundCheckTrigger/event';
-import { caseEvent, caseEventBody as body } from '../../fixtures/caseStatusEvent';
+import { caseEvent, caseEventBody as body, caseStatusId } from '../../fixtures/caseStatusEvent';
+
+const COMPLETE = caseStatusId('Complete');
 
 const NOW_MS = 1_760_000_000_000;
 const NOW = NOW_MS / 1000;
@@ -81,7 +83,7 @@ describe('filters', () => {
 			unselectedStatus(event, { caseStatuses: ['complete'], secondaryStatuses: [] }),
 		).toBeUndefined();
 		expect(
-			unselectedStatus(event, { caseStatuses: ['case-status-complete'], secondaryStatuses: [] }),
+			unselectedStatus(event, { caseStatuses: [COMPLETE], secondaryStatuses: [] }),
 		).toBeUndefined();
 		expect(unselectedStatus(event, { caseStatuses: ['pending'], secondaryStatuses: [] })).toBe(
 			'case status not selected',
@@ -118,7 +120,7 @@ describe('content keys', () => {
 				JSON.stringify({ ...caseEvent, messageId: 'legacy-9', username: 'u', password: 'p' }),
 			),
 		)!;
-		expect(standard).toBe('case:["case-1","case-status-complete",null,"2025-03-01T10:00:00.000Z"]');
+		expect(standard).toBe(`case:["case-1","${COMPLETE}",null,"2025-03-01T10:00:00.000Z"]`);
 		expect(contentKey(legacyCopy)).toBe(standard);
 	});
 
@@ -155,7 +157,7 @@ describe('content keys', () => {
 		expect(changeOf(parseEvent(body)!)).toEqual({
 			key: contentKey(parseEvent(body)!),
 			subject: 'case:case-1',
-			status: '["case-status-complete",null]',
+			status: `["${COMPLETE}",null]`,
 			modStamp: '2025-03-01T10:00:00.000Z',
 		});
 		expect(
@@ -199,16 +201,16 @@ describe('eventKey', () => {
 			JSON.stringify({ ...caseEvent, messageId: 'legacy-9', username: 'u', password: 'p' }),
 		),
 	)!;
-	/** The same change as the watchdog builds it from GET /case/id (watchdog.ts): other fields, other order. */
+	/** The same change as the watchdog builds it from GET /case/list (watchdog.ts): other order, a field left out. */
 	const fromWatchdog = {
 		event: 'case.statuschange',
 		body: {},
 		eventObject: {
 			modStamp: '2025-03-01T10:00:00.000Z',
 			secondaryStatus: null,
-			caseStatusId: 'case-status-complete',
+			caseStatusId: COMPLETE,
 			caseStatus: 'Complete',
-			groupProfileId: 'group-profile-east',
+			groupProfileId: '4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01',
 			id: 'case-1',
 		},
 	};
@@ -235,7 +237,7 @@ describe('eventKey', () => {
 		});
 		const keys = new Set([
 			eventKeyOf(fromWatchdog),
-			eventKeyOf(other({ caseStatusId: 'case-status-pending' })),
+			eventKeyOf(other({ caseStatusId: caseStatusId('Pending') })),
 			eventKeyOf(other({ secondaryCaseStatusId: 'x' })),
 			eventKeyOf(other({ modStamp: '2025-03-01T10:00:00.001Z' })),
 		]);

@@ -2,6 +2,9 @@
  * The watchdog against the sandbox: what it reports after changes whose deliveries never arrived (the
  * sandbox's delivery fault drops them all and its delivery log keeps what they carried), what it reads to
  * find them, and what it keeps in the trigger's memory (memory.ts) across looks and restarts.
+ *
+ * The sandbox's clock stands still unless a test moves it; the provider's does not, so a test moves it on
+ * between the record of activation and the changes it makes after it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -16,6 +19,7 @@ import {
 	look,
 	lookSchedule,
 	recordActivation,
+	LOOK_BUDGET,
 	LOOK_INTERVALS,
 	type CaseApi,
 	type Look,
@@ -23,14 +27,31 @@ import {
 	type ReconciledEvent,
 } from '../../../nodes/BackgroundCheckTrigger/watchdog';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { sandboxCaseApi, type CountingCaseApi } from '../../helpers/sandboxCaseApi';
+import {
+	caseOrder,
+	sandboxCaseApi,
+	sandboxToken,
+	type CountingCaseApi,
+} from '../../helpers/sandboxCaseApi';
 
 let sandbox: Sandbox;
 let api: CountingCaseApi;
 const ALL = { cases: true, caseData: true };
-const SERVICES = ['service-idv-id', 'service-bankruptcy'];
-const LIST_ONLY = ['GET /case/list?page=0&pageSize=100'];
+const LIST = 'GET /case/list';
+const LIST_ONLY = [LIST];
+/** Only the cases that changed are read. */
+const CHANGED_ONLY = { ...LOOK_BUDGET, unchangedCases: 0 };
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** What the delivery of each case data and of each case status change carries in its eventObject. */
+const CASE_EVENT_FIELDS = [
+	...['id', 'caseStatusId', 'caseStatus', 'secondaryCaseStatusId', 'secondaryStatus'],
+	...['resultType', 'candidateId', 'packageId', 'groupProfileId', 'modStamp'],
+].sort();
+const CASE_DATA_EVENT_FIELDS = [
+	...['id', 'caseId', 'groupProfileId', 'serviceId', 'serviceName', 'serviceTypeId'],
+	...['status', 'statusId', 'pendingStatus', 'pendingStatusId', 'modStamp'],
+].sort();
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, timeScale: 0 });
@@ -45,44 +66,60 @@ beforeEach(async () => {
 	api = await sandboxCaseApi(sandbox);
 });
 
+afterEach(() => {
+	// Every read the watchdog made, and every answer it got, is one the API reference defines.
+	expect(api.contractProblems).toEqual([]);
+});
+
 afterAll(async () => {
 	await sandbox.stop();
 });
 
 let candidates = 0;
 
-/** A case of the East group whose lifecycle moves only when a test advances it. */
-async function createCase(services = SERVICES, order: IDataObject = {}): Promise<string> {
+/** POST to the API as the first demo group. */
+async function post(path: string, body: unknown): Promise<Response> {
+	return await fetch(`${sandbox.url}${path}`, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			authorization: `Bearer ${await sandboxToken(sandbox)}`,
+		},
+		body: JSON.stringify(body),
+	});
+}
+
+/**
+ * A case of the East group with `services` services, each finished by the first transition of processing,
+ * whose lifecycle moves only when a test advances it.
+ */
+async function createCase(services = 2, order: IDataObject = {}): Promise<string> {
 	const email = `watchdog-${++candidates}@example.com`;
 	sandbox.admin.scriptCandidate(email, { holdAtStep: 1 });
-	const response = await fetch(`${sandbox.url}/case/create`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', authorization: `Bearer ${await token()}` },
-		body: JSON.stringify({
-			candidate: { firstName: 'Ada', lastName: 'Lovelace', email },
-			services: services.map((id) => ({ id })),
-			...order,
-		}),
+	const { packageId, excludeServices } = caseOrder(services);
+	const response = await post('/case/create', {
+		packageId,
+		email,
+		givenName: 'Ada',
+		familyName: 'Lovelace',
+		...(excludeServices.length > 0 && { excludeServices }),
+		...order,
 	});
-	const created = (await response.json()) as { id: string };
+	const created = (await response.json()) as { caseId: string };
+	expect(response.status).toBe(200);
 	await sandbox.admin.idle();
-	return created.id;
+	return created.caseId;
 }
 
-async function token(): Promise<string> {
-	const { apiKey, clientAccessToken } = sandbox.demoCredentials[0];
-	const response = await fetch(`${sandbox.url}/auth/api`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ apiKey, clientAccessToken }),
-	});
-	return ((await response.json()) as { token: string }).token;
+async function advance(caseId: string, times = 1): Promise<void> {
+	for (let step = 0; step < times; step++) {
+		sandbox.admin.advanceCase(caseId);
+		await sandbox.admin.idle();
+	}
 }
 
-async function advance(caseId: string): Promise<void> {
-	sandbox.admin.advanceCase(caseId);
-	await sandbox.admin.idle();
-}
+/** Time passes for the provider (see the top of this file). */
+const later = async () => void (await sandbox.admin.advanceClock(1));
 
 /** The events the sandbox published (and dropped) for a case since `after` attempts, one per message. */
 function published(caseId: string, after = 0) {
@@ -95,6 +132,7 @@ function published(caseId: string, after = 0) {
 const publishedKeys = (caseId: string, after = 0) => published(caseId, after).map(contentKey);
 
 const keysOf = (events: ReconciledEvent[]) => events.map(({ event }) => contentKey(event));
+const namesOf = (events: ReconciledEvent[]) => events.map(({ event }) => event.event);
 
 /** What the executions of a look's events record when they run (latestCase.ts, watchdogSchedule.ts). */
 function runAll(memory: TriggerMemory, { events }: Look): Look['events'] {
@@ -103,23 +141,35 @@ function runAll(memory: TriggerMemory, { events }: Look): Look['events'] {
 }
 
 /** A new case, and a memory holding the watchdog's record of activation since. */
-async function watchedCase(): Promise<{ caseId: string; memory: TriggerMemory }> {
-	const caseId = await createCase();
+async function watchedCase(services = 2): Promise<{ caseId: string; memory: TriggerMemory }> {
+	const caseId = await createCase(services);
 	const memory = new TriggerMemory();
 	await recordActivation(memory, api);
+	await later();
 	return { caseId, memory };
 }
 
-/** The API with each page's list of cases passed through `edit`. */
+/** The case IDs whose services or data a look read, in the order it read them first. */
+const casesRead = (calls: string[]) => [
+	...new Set(
+		calls.flatMap((call) => /^GET \/case\/id\/([^/]+)\/(services|data)/.exec(call)?.[1] ?? []),
+	),
+];
+
+/** The data reads of a case, one per service type of its order. */
+const dataReads = (caseId: string, services: number) =>
+	caseOrder(services).serviceTypeIds.map((type) => `GET /case/id/${caseId}/data/${type}`);
+
+/** The API with the entries of its list passed through `edit`. */
 const listEdited = (edit: (entries: IDataObject[]) => unknown[]): CaseApi => ({
 	...api,
-	listPage: async (page) => {
-		const body = (await api.listPage(page)) as IDataObject;
-		return { ...body, caseList: edit(body.caseList as IDataObject[]) };
+	listCases: async () => {
+		const body = (await api.listCases()) as IDataObject;
+		return { ...body, cases: edit(body.cases as IDataObject[]) };
 	},
 });
 
-/** The API with `caseId` left out of the list, as a list that shifts while it is paged over would. */
+/** The API with `caseId` left out of the list, as a case archived and restored in between would be. */
 const listWithout = (caseId: string) =>
 	listEdited((entries) => entries.filter((entry) => entry.id !== caseId));
 
@@ -131,18 +181,21 @@ function bodyWithoutMessageId({ body }: WebhookEvent) {
 }
 
 describe('the watchdog', () => {
-	it('records the cases at activation and reports nothing: no history is replayed', async () => {
+	it('records the cases at activation with one list read and reports nothing: no history is replayed, case data included', async () => {
 		const caseId = await createCase();
-		await advance(caseId);
+		await advance(caseId, 3);
+		expect(sandbox.admin.getCase(caseId).caseStatus).toBe('Complete');
 		const memory = new TriggerMemory();
 		expect(await recordActivation(memory, api)).toBe(1);
 		expect(memory.recorded).toBe(true);
 		expect(memory.statusOf(`case:${caseId}`)).toBeDefined();
 		expect(api.calls).toEqual(LIST_ONLY);
+		// The case's data is read (round-robin): its services finished before the record.
 		expect(await look(memory, api, ALL)).toEqual({ cases: 1, events: [], failures: [] });
+		expect(casesRead(api.calls)).toEqual([caseId]);
 	});
 
-	it('reports each case and case data change no delivery reported, as the delivery would have carried it (same content key)', async () => {
+	it('reports each case and case data change no delivery reported, as the delivery would have carried it (same content key, the same fields)', async () => {
 		const { caseId, memory } = await watchedCase();
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		// Step 2, then step 3, then the services change (the case completes when they are all done).
@@ -150,23 +203,36 @@ describe('the watchdog', () => {
 			await advance(caseId);
 			const events = runAll(memory, await look(memory, api, ALL));
 			expect(keysOf(events)).toEqual(publishedKeys(caseId, logged + step));
-			expect(events.map(({ event }) => event.event)).toEqual(['case.statuschange']);
+			expect(namesOf(events)).toEqual(['case.statuschange']);
 		}
 		await advance(caseId);
 		const before = sandbox.admin.deliveryLog({ caseId }).length;
 		const events = runAll(memory, await look(memory, api, ALL));
-		expect(events.map(({ event }) => event.event).sort()).toEqual([
+		expect(namesOf(events).sort()).toEqual([
 			'case.statuschange',
 			'casedata.statuschange',
 			'casedata.statuschange',
 		]);
 		expect(keysOf(events).sort()).toEqual(publishedKeys(caseId, before - 3).sort());
+		for (const { event } of events)
+			expect(Object.keys(event.eventObject).sort()).toEqual(
+				event.event === 'case.statuschange' ? CASE_EVENT_FIELDS : CASE_DATA_EVENT_FIELDS,
+			);
 		const caseEvent = events.find(({ event }) => event.event === 'case.statuschange')!;
 		expect(caseEvent.event.eventObject).toMatchObject({ id: caseId, caseStatus: 'Complete' });
 		expect(caseEvent.latestCase).toMatchObject({ id: caseId, caseStatus: 'Complete' });
-		// Nothing changed since: nothing to report, and only the list is read.
+		for (const { event, latestCase } of events.filter(
+			({ event }) => event.event === 'casedata.statuschange',
+		)) {
+			expect(event.eventObject).toMatchObject({ caseId, status: 'clear' });
+			expect(latestCase).toMatchObject({ id: caseId });
+		}
+		// Nothing changed since: nothing to report; the case's data is read again round-robin, its types known.
 		api.calls.length = 0;
 		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect(api.calls).toEqual([LIST, ...dataReads(caseId, 2)]);
+		api.calls.length = 0;
+		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
@@ -180,14 +246,14 @@ describe('the watchdog', () => {
 		expect((await look(memory, api, ALL)).events).toEqual([]);
 	});
 
-	it('does not report what a delivery already reported', async () => {
+	it('does not report what a delivery already reported, nor read the case for it', async () => {
 		const { caseId, memory } = await watchedCase();
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		await advance(caseId);
 		const [delivered] = published(caseId, logged);
 		expect(memory.record(changeOf(delivered), nowSeconds())).toBe(true);
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
@@ -204,7 +270,67 @@ describe('the watchdog', () => {
 		memory.record(changeOf(newer), nowSeconds());
 		memory.record(changeOf(older), nowSeconds());
 		api.calls.length = 0;
+		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect(api.calls).toEqual(LIST_ONLY);
+	});
+
+	it('reads a case edited without a status change (a newer modStamp) once, its services again, not at every look', async () => {
+		// A case of the first of two services of two types; the second is added later.
+		const { excludeServices, serviceIds, serviceTypeIds } = caseOrder(2);
+		expect(serviceTypeIds).toHaveLength(2);
+		const caseId = await createCase(2, { excludeServices: [...excludeServices, serviceIds[1]] });
+		const memory = new TriggerMemory();
+		await recordActivation(memory, api);
+		await later();
+		const reads = (types: string[]) => types.map((type) => `GET /case/id/${caseId}/data/${type}`);
 		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect(api.calls.slice(-1)).toEqual(reads(serviceTypeIds.slice(0, 1)));
+		// The service added: a newer modStamp, no status change, a case data at its first status.
+		const added = await post(`/case/id/${caseId}/add/services`, {
+			services: [{ id: serviceIds[1] }],
+		});
+		expect(added.status).toBe(200);
+		api.calls.length = 0;
+		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect(api.calls).toEqual([LIST, `GET /case/id/${caseId}/services`, ...reads(serviceTypeIds)]);
+		api.calls.length = 0;
+		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect(api.calls).toEqual(LIST_ONLY);
+	});
+
+	it('finds a case data change its case does not show (no new status or modStamp) by reading the case in its round, and reports it at every look until an execution records it', async () => {
+		const { caseId, memory } = await watchedCase(1);
+		const [serviceId] = caseOrder(1).serviceIds;
+		sandbox.admin.scriptCase(caseId, {
+			services: { [serviceId]: { pendingStatusIds: ['pending-status-scheduled'] } },
+		});
+		await advance(caseId, 2);
+		runAll(memory, await look(memory, api, ALL));
+		const caseBefore = sandbox.admin.getCase(caseId);
+		await sandbox.admin.advanceClock(1);
+		await advance(caseId);
+		// The service is scheduled; the case is where it was.
+		expect(sandbox.admin.getCase(caseId)).toMatchObject({
+			caseStatusId: caseBefore.caseStatusId,
+			modStamp: caseBefore.modStamp,
+		});
+		api.calls.length = 0;
+		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect(api.calls).toEqual(LIST_ONLY);
+		const [delivered] = published(caseId).slice(-1);
+		const found = await look(memory, api, ALL);
+		expect(keysOf(found.events)).toEqual([contentKey(delivered)]);
+		expect(found.events[0].event.eventObject).toMatchObject({
+			pendingStatusId: 'pending-status-scheduled',
+			status: 'pending',
+		});
+		// Not run yet: found again, the case read as changed.
+		expect(keysOf((await look(memory, api, ALL, CHANGED_ONLY)).events)).toEqual(
+			keysOf(found.events),
+		);
+		runAll(memory, found);
+		api.calls.length = 0;
+		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
@@ -214,14 +340,18 @@ describe('the watchdog', () => {
 		runAll(memory, await look(memory, api, ALL));
 		expect((await look(memory, listWithout(caseId), ALL)).events).toEqual([]);
 		api.calls.length = 0;
-		expect(await look(memory, api, ALL)).toEqual({ cases: 1, events: [], failures: [] });
+		expect(await look(memory, api, ALL, CHANGED_ONLY)).toEqual({
+			cases: 1,
+			events: [],
+			failures: [],
+		});
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
-	it('reports a new case; a new service only once it has left its first status', async () => {
+	it('reports a new case, and its services once past their first status; a service added at its first status is no change', async () => {
 		const memory = new TriggerMemory();
 		await recordActivation(memory, api);
-		const caseId = await createCase(['service-idv-id']);
+		const caseId = await createCase(1);
 		const events = runAll(memory, await look(memory, api, ALL));
 		expect(keysOf(events)).toEqual(publishedKeys(caseId));
 		expect(events[0].event.eventObject).toMatchObject({
@@ -230,47 +360,106 @@ describe('the watchdog', () => {
 			secondaryStatus: 'Waiting for Authorization',
 		});
 
-		// Services added to the case: new, at their first status, no event.
-		await fetch(`${sandbox.url}/case/id/${caseId}/add/services`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', authorization: `Bearer ${await token()}` },
-			body: JSON.stringify({ services: [{ id: 'service-bankruptcy' }] }),
-		});
+		// A service added to the case: new, at its first status, no event.
+		const [spare] = caseOrder(1).spare;
+		await post(`/case/id/${caseId}/add/services`, { services: [{ id: spare }] });
 		expect((await look(memory, api, ALL)).events).toEqual([]);
+
+		// Both finished while every delivery was lost; the case's three changes come out as its last.
+		const before = sandbox.admin.deliveryLog({ caseId }).length;
+		await advance(caseId, 3);
+		const finished = runAll(memory, await look(memory, api, ALL));
+		const sent = published(caseId, before);
+		const lastOf = (name: string) => sent.filter(({ event }) => event === name).map(contentKey);
+		expect(keysOf(finished).sort()).toEqual(
+			[...lastOf('case.statuschange').slice(-1), ...lastOf('casedata.statuschange')].sort(),
+		);
+		expect(namesOf(finished).filter((name) => name === 'casedata.statuschange')).toHaveLength(2);
 	});
 
-	it('reads the case and case data only of the cases that changed', async () => {
+	it("reports case data changed after the record, also of a case whose data it has not read yet, and takes earlier ones as history (the record's time is saved)", async () => {
+		const before = await createCase();
+		await advance(before, 3);
+		const after = await createCase();
+		const recorded = new TriggerMemory();
+		await recordActivation(recorded, api);
+		const memory = new TriggerMemory();
+		memory.absorb(recorded.serialize(), nowSeconds());
+		await later();
+		await advance(after, 3);
+		const changed = await look(memory, api, ALL, CHANGED_ONLY);
+		expect(casesRead(api.calls)).toEqual([after]);
+		expect(namesOf(changed.events).sort()).toEqual([
+			'case.statuschange',
+			'casedata.statuschange',
+			'casedata.statuschange',
+		]);
+		runAll(memory, changed);
+		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect(casesRead(api.calls)).toContain(before);
+	});
+
+	it('reads the data of the cases that changed, and of a fixed number of the others, oldest read first: every case within ceil(N / budget) looks', async () => {
 		const cases = [];
 		for (let index = 0; index < 12; index++) cases.push(await createCase());
 		const memory = new TriggerMemory();
 		await recordActivation(memory, api);
-		for (const caseId of cases.slice(0, 3)) {
-			await advance(caseId);
-			await advance(caseId);
-			await advance(caseId);
-		}
-		api.calls.length = 0;
-		const { events } = await look(memory, api, ALL);
-		expect(events).toHaveLength(3 * 3);
+		await later();
 		const changed = cases.slice(0, 3);
-		expect(api.calls.filter((call) => call.startsWith('GET /case/list'))).toHaveLength(1);
-		expect(api.calls.filter((call) => /^GET \/case\/id\/[^/]+$/.test(call)).sort()).toEqual(
-			changed.map((caseId) => `GET /case/id/${caseId}`).sort(),
-		);
-		expect(
-			api.calls
-				.filter((call) => call.includes('/data/'))
-				.every((call) => changed.some((caseId) => call.includes(caseId))),
-		).toBe(true);
+		for (const caseId of changed) await advance(caseId, 3);
+		const budget = { changedCases: 100, unchangedCases: 4 };
+		const reads: string[][] = [];
+		for (let lookNumber = 0; lookNumber < 3; lookNumber++) {
+			api.calls.length = 0;
+			const found = runAll(memory, await look(memory, api, ALL, budget));
+			expect(found).toHaveLength(lookNumber === 0 ? 3 * 3 : 0);
+			expect(api.calls.filter((call) => call.startsWith(LIST))).toEqual(LIST_ONLY);
+			reads.push(casesRead(api.calls));
+		}
+		expect(reads).toEqual([
+			[...changed, ...cases.slice(3, 7)],
+			cases.slice(7, 11),
+			[cases[11], ...changed],
+		]);
 	});
 
-	it('with only case status changes wanted, follows the services without reading them', async () => {
+	it('reads at most the budget of changed cases per look; the others at the next looks, oldest read first', async () => {
+		const memory = new TriggerMemory();
+		await recordActivation(memory, api);
+		const cases = [];
+		for (let index = 0; index < 5; index++) cases.push(await createCase(1));
+		const budget = { changedCases: 2, unchangedCases: 0 };
+		const reads: string[][] = [];
+		for (let lookNumber = 0; lookNumber < 3; lookNumber++) {
+			api.calls.length = 0;
+			// Every case event is reported each time (none ran): the list is all it takes.
+			expect((await look(memory, api, ALL, budget)).events).toHaveLength(5);
+			reads.push(casesRead(api.calls));
+		}
+		expect(reads).toEqual([cases.slice(0, 2), cases.slice(2, 4), [cases[4], cases[0]]]);
+	});
+
+	it('with only case status changes wanted, reads nothing but the list; case data changed meanwhile are history once they are wanted', async () => {
 		const { caseId, memory } = await watchedCase();
-		for (let step = 0; step < 3; step++) await advance(caseId);
+		await advance(caseId, 3);
 		api.calls.length = 0;
-		const { events } = await look(memory, api, { cases: true, caseData: false });
-		expect(events.map(({ event }) => event.event)).toEqual(['case.statuschange']);
-		expect(api.calls.some((call) => call.includes('/data/'))).toBe(false);
+		const found = await look(memory, api, { cases: true, caseData: false });
+		expect(namesOf(found.events)).toEqual(['case.statuschange']);
+		expect(api.calls).toEqual(LIST_ONLY);
+		runAll(memory, found);
+		expect((await look(memory, api, ALL)).events).toEqual([]);
+	});
+
+	it('with only case data changes wanted, learns case status changes without reporting them: the case is read once for them', async () => {
+		const { caseId, memory } = await watchedCase();
+		await advance(caseId, 3);
+		const caseDataOnly = { cases: false, caseData: true };
+		const found = await look(memory, api, caseDataOnly, CHANGED_ONLY);
+		expect(namesOf(found.events)).toEqual(['casedata.statuschange', 'casedata.statuschange']);
+		runAll(memory, found);
+		api.calls.length = 0;
+		expect((await look(memory, api, caseDataOnly, CHANGED_ONLY)).events).toEqual([]);
+		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
 	it('keeps what it knows through the saved memory: changes made while n8n was down are reported after a restart', async () => {
@@ -278,19 +467,25 @@ describe('the watchdog', () => {
 		const before = new TriggerMemory();
 		await recordActivation(before, api);
 		const saved = JSON.parse(JSON.stringify({ memory: before.serialize() })).memory as string;
-		await advance(caseId);
+		await later();
+		await advance(caseId, 3);
 		const after = new TriggerMemory();
 		after.absorb(saved, nowSeconds());
 		expect(after.recorded).toBe(true);
 		const { events } = await look(after, api, ALL);
-		expect(events.map(({ event }) => event.eventObject.secondaryStatus)).toEqual([
-			'Authorization in Progress',
+		expect(namesOf(events).sort()).toEqual([
+			'case.statuschange',
+			'casedata.statuschange',
+			'casedata.statuschange',
 		]);
+		expect(
+			events.find(({ event }) => event.event === 'case.statuschange')!.event.eventObject,
+		).toMatchObject({ caseStatus: 'Complete' });
 	});
 
-	it('reports a case it could not read as a failure and compares it again next time', async () => {
+	it("reports a case whose data it could not read as a failure and reads it at the next look; the case's own change is in the list", async () => {
 		const { caseId, memory } = await watchedCase();
-		await advance(caseId);
+		await advance(caseId, 3);
 		sandbox.admin.injectFault({
 			kind: 'status',
 			status: 503,
@@ -299,11 +494,14 @@ describe('the watchdog', () => {
 			times: 1,
 		});
 		const failed = await look(memory, api, ALL);
-		expect(failed.events).toEqual([]);
+		expect(namesOf(failed.events)).toEqual(['case.statuschange']);
 		expect(failed.failures).toEqual([
 			{ caseId, error: expect.objectContaining({ message: expect.stringContaining('503') }) },
 		]);
-		expect((await look(memory, api, ALL)).events).toHaveLength(1);
+		runAll(memory, failed);
+		const next = await look(memory, api, ALL, CHANGED_ONLY);
+		expect(namesOf(next.events)).toEqual(['casedata.statuschange', 'casedata.statuschange']);
+		expect(next.failures).toEqual([]);
 	});
 
 	it('throws when the list cannot be read, and has recorded nothing from the attempt', async () => {
@@ -319,33 +517,52 @@ describe('the watchdog', () => {
 		expect(memory.recorded).toBe(false);
 	});
 
-	it('looks at 500 cases with 10 changed in 5 list pages and 1 read of each changed case', async () => {
+	it('throws when the list is not the one the reference defines', async () => {
+		const memory = new TriggerMemory();
+		const unlike = { ...api, listCases: async () => ({ caseList: [] }) };
+		await expect(recordActivation(memory, unlike)).rejects.toThrow(
+			'GET /case/list answered no "cases" list',
+		);
+		expect(memory.recorded).toBe(false);
+	});
+
+	it('looks at 500 cases with 10 changed: 1 list read, and the data of the 10 and of 20 others (2 calls each)', async () => {
 		const cases = [];
-		for (let index = 0; index < 500; index++) cases.push(await createCase(['service-idv-id']));
+		for (let index = 0; index < 500; index++) cases.push(await createCase(1));
 		const memory = new TriggerMemory();
 		expect(await recordActivation(memory, api)).toBe(500);
+		expect(api.calls).toEqual(LIST_ONLY);
+		await later();
 		for (const caseId of cases.slice(0, 10)) await advance(caseId);
+		const budget = LOOK_BUDGET.unchangedCases;
+		const perCase = (caseId: string) => [
+			`GET /case/id/${caseId}/services`,
+			...dataReads(caseId, 1),
+		];
 		api.calls.length = 0;
-		const { events } = await look(memory, api, { cases: true, caseData: false });
-		expect(events).toHaveLength(10);
+		const first = runAll(memory, await look(memory, api, ALL));
+		expect(first).toHaveLength(10);
+		expect(api.calls).toEqual([LIST, ...cases.slice(0, 10 + budget).flatMap(perCase)]);
+		// Nothing changed: the next cases of the round, their services not read yet.
+		api.calls.length = 0;
+		expect((await look(memory, api, ALL)).events).toEqual([]);
 		expect(api.calls).toEqual([
-			...[0, 1, 2, 3, 4].map((page) => `GET /case/list?page=${page}&pageSize=100`),
-			...cases.slice(0, 10).map((caseId) => `GET /case/id/${caseId}`),
+			LIST,
+			...cases.slice(10 + budget, 10 + 2 * budget).flatMap(perCase),
 		]);
-	}, 60_000);
-
-	it('reads every page of the list', async () => {
-		for (let index = 0; index < 5; index++) await createCase();
-		const small = await sandboxCaseApi(sandbox, 0, 2);
-		expect(await recordActivation(new TriggerMemory(), small)).toBe(5);
-		expect(small.calls).toEqual([0, 1, 2].map((page) => `GET /case/list?page=${page}&pageSize=2`));
-	});
+		// Case status changes only: the list is all it reads.
+		for (const caseId of cases.slice(10, 20)) await advance(caseId);
+		api.calls.length = 0;
+		expect((await look(memory, api, { cases: true, caseData: false })).events).toHaveLength(10);
+		expect(api.calls).toEqual(LIST_ONLY);
+	}, 120_000);
 
 	it('reports the changes of one look oldest first, each with the body its delivery carried, field for field', async () => {
 		const order = { apiTrackingCode: 'HR-7', apiTrackingUser: 'recruiter@example.com' };
-		const [first, second] = [await createCase(SERVICES, order), await createCase(SERVICES, order)];
+		const [first, second] = [await createCase(2, order), await createCase(2, order)];
 		const memory = new TriggerMemory();
 		await recordActivation(memory, api);
+		await later();
 		await advance(second);
 		await sandbox.admin.advanceClock(10);
 		await advance(first);
@@ -354,41 +571,49 @@ describe('the watchdog', () => {
 		expect(events.map(({ event }) => event.body)).toEqual(delivered.map(bodyWithoutMessageId));
 		// Case data changes too: the services' last step completes the case.
 		runAll(memory, { cases: 2, events, failures: [] });
-		for (let step = 0; step < 2; step++) await advance(first);
+		await advance(first, 2);
 		const before = sandbox.admin.deliveryLog({ caseId: first }).length;
 		const byKey = new Map(published(first, before - 3).map((event) => [contentKey(event), event]));
-		const later = (await look(memory, api, ALL)).events.map(({ event }) => event);
-		expect(later.filter(({ event }) => event === 'casedata.statuschange')).toHaveLength(2);
-		for (const event of later)
+		const found = (await look(memory, api, ALL)).events.map(({ event }) => event);
+		expect(found.filter(({ event }) => event === 'casedata.statuschange')).toHaveLength(2);
+		for (const event of found)
 			expect(event.body).toEqual(bodyWithoutMessageId(byKey.get(contentKey(event))!));
 	});
 
-	it("passes over list entries and services it cannot use (no case ID, not an object), and finds a service's type in the case when the list leaves it out", async () => {
+	it('passes over list entries, services and case data it cannot use (no ID, not an object, a type the data read does not take)', async () => {
 		const { caseId, memory } = await watchedCase();
-		for (let step = 0; step < 3; step++) await advance(caseId);
-		const untyped = listEdited((entries) => [
-			{ id: '' },
-			{ caseStatus: 'Complete' },
-			...entries.map((entry) => ({
-				...entry,
-				services: [
-					'not a service',
-					{ status: 'Complete' },
-					...(entry.services as IDataObject[]).map((service) => {
-						const copy = { ...service };
-						delete copy.serviceTypeId;
-						return copy;
-					}),
-				],
-			})),
-		]);
-		const { cases, events, failures } = await look(memory, untyped, ALL);
+		await advance(caseId, 3);
+		const unusable: CaseApi = {
+			...listEdited((entries) => [
+				{ id: '' },
+				'not a case',
+				{ caseStatus: 'Complete' },
+				...entries,
+			]),
+			getCaseServices: async (id) => {
+				const { serviceGroupServices } = (await api.getCaseServices(id)) as IDataObject;
+				return {
+					serviceGroupServices: [
+						'not a service',
+						{ serviceId: 'no-type' },
+						{ serviceId: 'other-type', serviceTypeId: 'service-type-unknown' },
+						...(serviceGroupServices as IDataObject[]),
+					],
+				};
+			},
+			getCaseData: async (id, type) => {
+				const { data } = (await api.getCaseData(id, type)) as IDataObject;
+				return { data: ['not a record', { status: 'clear' }, ...(data as IDataObject[])] };
+			},
+		};
+		const { cases, events, failures } = await look(memory, unusable, ALL);
 		expect([cases, failures]).toEqual([1, []]);
-		expect(events.map(({ event }) => event.event).sort()).toEqual([
+		expect(namesOf(events).sort()).toEqual([
 			'case.statuschange',
 			'casedata.statuschange',
 			'casedata.statuschange',
 		]);
+		expect(api.calls.filter((call) => call.includes('/data/'))).toEqual(dataReads(caseId, 2));
 	});
 });
 
