@@ -128,7 +128,7 @@ function delivery(secret: string): Delivery {
 			apiTrackingUser: 'ats-user-1',
 			eventObject: {
 				id: randomUUID(),
-				groupProfileId: 'group-profile-east',
+				groupProfileId: '4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01',
 				caseStatus: 'Complete',
 				caseStatusId: 'case-status-complete',
 				secondaryStatus: null,
@@ -318,24 +318,38 @@ async function main(): Promise<void> {
 			`(${LEVELS.map((level) => REQUESTS[level]).join(' / ')} requests), Background Check Trigger vs plain Webhook node in one n8n; ` +
 			`median of ${ROUNDS} rounds, the targets taking turns. Each trigger's duplicate memory is full (warm-up of ${WARM_UP} deliveries).`,
 	);
-	const reconciliation = await reconciliationCosts();
-	console.log(
-		'watchdog (Reconcile Missed Events): API calls of one look, 500 cases of the group, 2 services each',
-	);
-	printTable(
-		['look', 'GET /case/list', 'GET /case/id', 'GET /case/id/…/data', 'calls', 'events found'],
-		reconciliation.rows.map((row) => [
-			row.look,
-			row.list,
-			row.caseReads,
-			row.caseDataReads,
-			row.list + row.caseReads + row.caseDataReads,
-			row.events,
-		]),
-	);
-	console.log(
-		`watchdog's saved record of the 500 cases and 1,000 services: ${fmt(reconciliation.savedBytes)} bytes`,
-	);
+	const reconciliation: Record<number, Awaited<ReturnType<typeof reconciliationCosts>>> = {};
+	for (const cases of [500, 10_000]) {
+		reconciliation[cases] = await reconciliationCosts(cases);
+		console.log(
+			`watchdog (Reconcile Missed Events): one look over ${fmt(cases)} cases of the group, 2 services (2 types) each`,
+		);
+		printTable(
+			[
+				'look',
+				'GET /case/list',
+				'…/services',
+				'…/data/{type}',
+				'calls',
+				'events found',
+				'ms',
+				'heap MB',
+			],
+			reconciliation[cases].rows.map((row) => [
+				row.look,
+				row.list,
+				row.serviceReads,
+				row.caseDataReads,
+				row.list + row.serviceReads + row.caseDataReads,
+				row.events,
+				row.ms.toFixed(0),
+				row.heapMb.toFixed(1),
+			]),
+		);
+		console.log(
+			`watchdog's saved record of the ${fmt(cases)} cases and ${fmt(cases * 2)} services: ${fmt(reconciliation[cases].savedBytes)} bytes`,
+		);
+	}
 
 	const secret = generateWebhookSecret();
 	let single: Measured | undefined;

@@ -1,22 +1,29 @@
 /**
- * What one look of the trigger's watchdog costs the API: 500 cases in the sandbox, the node's watchdog
- * reading them with the same three calls the node makes (in-process, no n8n: the count of calls does not
- * depend on n8n), looks with nothing changed and with 10 cases changed. What a look reports is recorded as
- * the execution's first step records it.
+ * What one look of the trigger's watchdog costs: N cases in the sandbox (two services of two types each), the
+ * node's watchdog reading them with the calls the node makes (in-process, no n8n: the count of calls does not
+ * depend on n8n), looks with nothing changed and with 10 cases changed; the calls of each kind, the look's
+ * time and heap growth, and the saved size. What a look reports is recorded as the execution's first step
+ * records it.
  */
 import { changeOf } from '../../nodes/BackgroundCheckTrigger/event';
 import { TriggerMemory } from '../../nodes/BackgroundCheckTrigger/memory';
 import { look, recordActivation } from '../../nodes/BackgroundCheckTrigger/watchdog';
 import { startSandbox } from '../../sandbox';
+import { orderOf } from '../../test/helpers/sandbox';
 import { sandboxCaseApi } from '../../test/helpers/sandboxCaseApi';
+
+/** Identity Verification (Identity type) and a Motor Vehicle Report (Screening type). */
+const SERVICES = ['service-idv-id', '9a1aa5db-1292-423e-a17c-4a7ab380de58'];
 
 export interface LookCost {
 	look: string;
 	changedCases: number;
 	list: number;
-	caseReads: number;
+	serviceReads: number;
 	caseDataReads: number;
 	events: number;
+	ms: number;
+	heapMb: number;
 }
 
 export async function reconciliationCosts(
@@ -40,11 +47,13 @@ export async function reconciliationCosts(
 				method: 'POST',
 				headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
 				body: JSON.stringify({
-					candidate: { firstName: 'Ann', lastName: 'Lee', email },
-					services: [{ id: 'service-idv-id' }, { id: 'service-bankruptcy' }],
+					...orderOf(...SERVICES),
+					email,
+					givenName: 'Ann',
+					familyName: 'Lee',
 				}),
 			});
-			ids.push(((await response.json()) as { id: string }).id);
+			ids.push(((await response.json()) as { caseId: string }).caseId);
 		}
 		await sandbox.admin.idle();
 		const api = await sandboxCaseApi(sandbox);
@@ -53,17 +62,23 @@ export async function reconciliationCosts(
 		const nowSeconds = () => Math.floor(Date.now() / 1000);
 		const measure = async (name: string, changedCases: number) => {
 			api.calls.length = 0;
+			const heapBefore = process.memoryUsage().heapUsed;
+			const started = performance.now();
 			const events = memory.recorded
 				? (await look(memory, api, { cases: true, caseData: true })).events
 				: (await recordActivation(memory, api), []);
+			const ms = performance.now() - started;
+			const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
 			for (const { event } of events) memory.record(changeOf(event), nowSeconds(), { found: true });
 			rows.push({
 				look: name,
 				changedCases,
 				list: api.calls.filter((call) => call.startsWith('GET /case/list')).length,
-				caseReads: api.calls.filter((call) => /^GET \/case\/id\/[^/]+$/.test(call)).length,
+				serviceReads: api.calls.filter((call) => call.endsWith('/services')).length,
 				caseDataReads: api.calls.filter((call) => call.includes('/data/')).length,
 				events: events.length,
+				ms,
+				heapMb,
 			});
 		};
 		const step = async (caseIds: string[]) => {
