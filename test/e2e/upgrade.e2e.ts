@@ -27,6 +27,7 @@ import type { Sandbox, Subscription } from '../../sandbox';
 import { httpRequest } from '../harness/n8n/http';
 import type { PackedPackage } from '../harness/n8n/registry';
 import { signedHeaders } from '../helpers/deliveries';
+import { orderOf } from '../helpers/sandbox';
 import {
 	ACTION_NODE,
 	PACKAGE,
@@ -111,16 +112,14 @@ async function createCase(token: string): Promise<string> {
 		method: 'POST',
 		headers: { authorization: `Bearer ${token}` },
 		body: {
-			candidate: {
-				firstName: 'Uma',
-				lastName: 'Pgrade',
-				email: `upgrade-${randomUUID()}@example.com`,
-			},
-			services: SERVICES.map((id) => ({ id })),
+			...orderOf(...SERVICES),
+			email: `upgrade-${randomUUID()}@example.com`,
+			givenName: 'Uma',
+			familyName: 'Pgrade',
 		},
 	});
-	expect(created.status).toBe(201);
-	return (created.json as Json).id;
+	expect(created.status).toBe(200);
+	return (created.json as Json).caseId;
 }
 
 const keyOfPayload = (payload: unknown) =>
@@ -363,7 +362,7 @@ describe("version N+1 installed with n8n's update (PATCH /rest/community-package
 			eventObject: {
 				id: `case-${sentinelId}`,
 				caseStatus: 'Complete',
-				caseStatusId: 'case-status-complete',
+				caseStatusId: '22334455-937e-46b1-8799-887766554433',
 				secondaryStatus: null,
 				secondaryCaseStatusId: null,
 				modStamp: new Date().toISOString(),
