@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * The API's contract (api/contract.json, the provider's published reference without its prose) as checks: which
  * operation a call is, whether a request is one the API accepts, and whether an answer is one it gives. The

@@ -48,12 +48,6 @@ export const DEMO_CREDENTIALS: readonly DemoCredential[] = DEMO_GROUPS.map((grou
 	companyId: DEMO_COMPANY.companyId,
 }));
 
-/**
- * The spec says the Screening service type has a legacy GUID but does not give it; case data of services
- * without a type in the catalog carry this sandbox-chosen one.
- */
-export const SANDBOX_SCREENING_SERVICE_TYPE_ID = '5b0c1a7e-3f1d-4c52-9d0e-6a8f2e4b7c10';
-
 const REFERENCE_STAMP = '2024-06-25T12:00:00.000Z';
 
 export interface SandboxPackage {

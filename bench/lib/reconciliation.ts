@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * What one look of the trigger's watchdog costs: N cases in the sandbox (two services of two types each), the
  * node's watchdog reading them with the calls the node makes (in-process, no n8n: the count of calls does not

@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { BACKGROUND_CHECK_API_CREDENTIAL } from '../../credentials/BackgroundCheckApi.credentials';
 import { router } from './actions/router';
 import { properties } from './actions/versionDescription';
-import { listSearch } from './methods';
+import { listSearch, loadOptions } from './methods';
 
 export class BackgroundCheck implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +29,7 @@ export class BackgroundCheck implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

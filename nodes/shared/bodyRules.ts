@@ -11,12 +11,15 @@ const NAME_CHARACTER = /[\p{L}\p{Nd}\-',._]/u;
 export const NAME_RULE_TEXT = "letters, digits, - ' , . and _ (no spaces or other symbols)";
 
 /**
- * Keys that hold a person's name in case creation, aliases and candidate updates. The spec does not show
- * those payloads; these are the name keys it does show (the CPLC field keys of section 2.3).
+ * Keys that hold a person's name where spec 7 applies: the candidate's and an alias's `givenName`,
+ * `middleName` and `familyName` in case creation (the API reference writes the rule on them too), and the
+ * name keys spec 2.3 shows (`firstName`, `lastName`, `middleInitial`).
  */
 export const NAME_FIELD_KEYS: readonly string[] = [
-	'firstName',
+	'givenName',
 	'middleName',
+	'familyName',
+	'firstName',
 	'lastName',
 	'middleInitial',
 ];
@@ -31,7 +34,7 @@ export function findInvalidNameCharacters(value: string): string[] {
 }
 
 export interface FieldViolation {
-	/** Dotted path of the offending field inside the body, e.g. `aliases[0].lastName`. */
+	/** Dotted path of the offending field inside the body, e.g. `orderData[0].metadata.familyName`. */
 	path: string;
 	message: string;
 }

@@ -88,7 +88,22 @@ function createCase(
 	const sameCandidate = store
 		.casesOfGroup(caller.groupProfileId)
 		.filter((existing) => existing.candidateEmail.toLowerCase() === email.toLowerCase());
-	if (context.world.refuseSameCandidate && sameCandidate.length > 0) throw conflict(sameCandidate);
+	// `orderOverride`: `add` creates another case, `replace` archives the case `replaceCaseId` names first.
+	if (body.orderOverride === 'replace') {
+		const replaced = sameCandidate.find((existing) => existing.id === body.replaceCaseId);
+		if (!replaced) {
+			const problems = new BodyProblems();
+			problems.add('replaceCaseId must name an active case of this candidate in the group');
+			problems.throwIfAny(422);
+		}
+		replaced!.archived = 1;
+		replaced!.modStamp = context.clock.nowIso();
+	} else if (
+		context.world.refuseSameCandidate &&
+		body.orderOverride !== 'add' &&
+		sameCandidate.some((existing) => existing.archived === 0)
+	)
+		throw conflict(sameCandidate.filter((existing) => existing.archived === 0));
 
 	const now = context.clock.nowIso();
 	const customerProvidedPii = body.autoProcess === true || body.candidateConsentProvided === true;
@@ -150,7 +165,8 @@ function addServices(
 ): void {
 	const problems = new BodyProblems();
 	const services = objectsOf(body.services);
-	if (services.length === 0) problems.add('services must list at least one { id }');
+	if (services.length === 0 && objectsOf(body.orderData).length === 0)
+		problems.add('give services or order data to add');
 	services.forEach((service, index) =>
 		problems.checkServiceId(`services[${index}].id`, service.id),
 	);

@@ -7,9 +7,12 @@ import { isPlainObject } from '../../nodes/shared/values';
 import { notFound, ok } from '../http';
 import { requireOwnCase, type ApiRoute } from './common';
 
-const summary = ({ fields: _fields, ...definition }: (typeof CPLC_DEFINITIONS)[number]) => ({
-	...definition,
-});
+/** A definition without its fields, as the lists carry it. */
+const summary = (definition: (typeof CPLC_DEFINITIONS)[number]) => {
+	const copy: Partial<(typeof CPLC_DEFINITIONS)[number]> = { ...definition };
+	delete copy.fields;
+	return copy;
+};
 
 /** The `cplcId` a testimony's or an order data's details name, if any. */
 const cplcIdOf = (details: unknown) =>

@@ -10,11 +10,15 @@
  *   and after a 401 exchange once more and retry once; an exchange writes the token into the credential
  *   object in use and into the store; failures reach the node wrapped in a NodeApiError;
  * - binary data held in memory (base64 in `binary[name].data`), with n8n-core's assertBinaryData messages;
- * - returnJsonArray / constructExecutionMetaData with n8n-core's semantics.
+ * - returnJsonArray / constructExecutionMetaData with n8n-core's semantics;
+ * - a recording fake of the request helpers (createRecordingContext, runRecorded): every request recorded and
+ *   answered by the test, for checks of what the node sends without a sandbox.
  */
 import type {
+	IAdditionalCredentialOptions,
 	IBinaryData,
 	IDataObject,
+	IHttpRequestOptions,
 	IDisplayOptions,
 	IExecuteFunctions,
 	ILoadOptionsFunctions,
@@ -270,4 +274,125 @@ export function itemWithFile(
 			},
 		},
 	};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A recording fake of n8n's request helpers, for checks of what the node sends (no sandbox, no network)
+
+/** The base URL of the credential a recording context uses. */
+export const RECORDING_BASE_URL = 'https://api.recording.test';
+
+/** One request the node handed to n8n's request helpers. */
+export interface RecordedRequest {
+	method: string;
+	url: string;
+	/** The path under RECORDING_BASE_URL (the whole URL for another host), without the query. */
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body: unknown;
+	/** Sent with httpRequestWithAuthentication (the credential's bearer token), not the plain httpRequest. */
+	authenticated: boolean;
+}
+
+/** The answer to a recorded request: status 200 and no body unless given. */
+export type RecordingAnswer = (request: RecordedRequest) => { status?: number; body?: unknown };
+
+function recordRequest(
+	options: IHttpRequestOptions,
+	authenticated: boolean,
+	authorization?: string,
+): RecordedRequest {
+	const url = new URL(options.url, options.baseURL);
+	const query: Record<string, string> = {};
+	for (const [key, value] of url.searchParams) query[key] = value;
+	for (const [key, value] of Object.entries(options.qs ?? {}))
+		if (value !== undefined) query[key] = String(value);
+	const headers: Record<string, string> = {};
+	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key] = String(value);
+	if (authorization !== undefined) headers.Authorization = authorization;
+	const base = new URL(RECORDING_BASE_URL);
+	return {
+		method: options.method ?? 'GET',
+		url: `${url.origin}${url.pathname}`,
+		path: url.origin === base.origin ? url.pathname : `${url.origin}${url.pathname}`,
+		query,
+		headers,
+		body: options.body,
+		authenticated,
+	};
+}
+
+function recordingHelpers(requests: RecordedRequest[], answer: RecordingAnswer) {
+	const respond = (options: IHttpRequestOptions, request: RecordedRequest): unknown => {
+		requests.push(request);
+		const { status = 200, body } = answer(request);
+		if (options.returnFullResponse)
+			return { statusCode: status, body, headers: {}, statusMessage: '' };
+		if (status >= 400 && !options.ignoreHttpStatusErrors)
+			throw Object.assign(new Error(`Request failed with status code ${status}`), {
+				response: { status, data: body },
+			});
+		return body;
+	};
+	return {
+		httpRequest: async (options: IHttpRequestOptions) =>
+			respond(options, recordRequest(options, false)),
+		httpRequestWithAuthentication: async (
+			_type: string,
+			options: IHttpRequestOptions,
+			additional?: IAdditionalCredentialOptions,
+		) => {
+			const token = additional?.credentialsDecrypted?.data?.token;
+			return respond(options, recordRequest(options, true, `Bearer ${String(token)}`));
+		},
+	};
+}
+
+/** A credential that holds a token already, so the node sends its requests without an exchange. */
+function recordingCredentials(): CredentialStore {
+	return new CredentialStore({
+		environment: 'custom',
+		customBaseUrl: RECORDING_BASE_URL,
+		token: 'recorded-token',
+		apiKey: 'recorded-api-key',
+		clientAccessToken: 'recorded-client-access-token',
+	});
+}
+
+/**
+ * An execute context whose request helpers record every request and answer it with `answer` (n8n's helpers
+ * otherwise as createExecuteContext has them): what the node sends, method, path, query, headers and body.
+ */
+export function createRecordingContext(
+	setup: Omit<RunSetup, 'credentials'> & { answer: RecordingAnswer },
+): { context: IExecuteFunctions; requests: RecordedRequest[] } {
+	const requests: RecordedRequest[] = [];
+	const context = createExecuteContext({ ...setup, credentials: recordingCredentials() });
+	Object.assign(context.helpers, recordingHelpers(requests, setup.answer));
+	return { context, requests };
+}
+
+/** Runs the node once with a recording context; its output and the requests it sent. */
+export async function runRecorded(
+	setup: Omit<RunSetup, 'credentials'> & { answer: RecordingAnswer },
+): Promise<{ output: INodeExecutionData[]; requests: RecordedRequest[] }> {
+	const nodeType = new BackgroundCheck();
+	const { context, requests } = createRecordingContext(setup);
+	const [output] = await nodeType.execute!.call(context);
+	return { output, requests };
+}
+
+/** A list search / load options context whose request helpers record and answer, as createRecordingContext. */
+export function createRecordingLoadOptionsContext(setup: {
+	parameters: IDataObject;
+	answer: RecordingAnswer;
+}): { context: ILoadOptionsFunctions; requests: RecordedRequest[] } {
+	const requests: RecordedRequest[] = [];
+	const context = createLoadOptionsContext({
+		parameters: setup.parameters,
+		credentials: recordingCredentials(),
+	});
+	Object.assign(context.helpers, recordingHelpers(requests, setup.answer));
+	return { context, requests };
 }

@@ -179,7 +179,11 @@ describe('service IDs', () => {
 		const unknown = await addServices(created.id, { services: [{ id: 'nope' }] });
 		expectRefused(unknown, 422, /services\[0\]\.id "nope"/);
 		expect(unknown.body).toEqual(unprocessableBody);
-		expectRefused(await addServices(created.id, { services: [] }), 422, /at least one/);
+		expectRefused(
+			await addServices(created.id, { services: [] }),
+			422,
+			/give services or order data/,
+		);
 	});
 
 	it('applies excludeServices to a package, and refuses excluding all of them', async () => {
@@ -228,6 +232,34 @@ describe('duplicate candidate', () => {
 		});
 
 		expect((await postCase(again, await tokenFor(client.sandbox, 1))).status).toBe(200);
+	});
+});
+
+describe('orderOverride', () => {
+	it('add: creates another case for a candidate who has one', async () => {
+		const first = await client.createCase();
+		const result = await postCase(caseBody({ email: first.candidateEmail, orderOverride: 'add' }));
+		expect(result.status).toBe(200);
+		expect((result.body as { caseId: string }).caseId).not.toBe(first.id);
+	});
+
+	it('replace: archives the case replaceCaseId names, then creates the new one; an unknown one is refused', async () => {
+		const first = await client.createCase();
+		const refused = await postCase(
+			caseBody({ email: first.candidateEmail, orderOverride: 'replace', replaceCaseId: 'nope' }),
+		);
+		expectRefused(refused, 422, /replaceCaseId/);
+		const result = await postCase(
+			caseBody({ email: first.candidateEmail, orderOverride: 'replace', replaceCaseId: first.id }),
+		);
+		expect(result.status).toBe(200);
+		expect(client.admin.getCase(first.id).archived).toBe(1);
+		// A 409 now names the new case only: the archived one is not the candidate's active case.
+		const again = await postCase(caseBody({ email: first.candidateEmail }));
+		expect(again.status).toBe(409);
+		expect((again.body as { cases: Array<{ existingCaseId: string }> }).cases).toEqual([
+			expect.objectContaining({ existingCaseId: (result.body as { caseId: string }).caseId }),
+		]);
 	});
 });
 

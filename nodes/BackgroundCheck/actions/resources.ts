@@ -44,17 +44,18 @@ export const resources = {
 	secureDocument: {
 		name: 'Secure Document',
 		description:
-			'A file (such as a license or a diploma) stored for use in order data and testimony',
+			'A file (such as the candidate’s signed authorization) stored for a case or order data',
 		module: secureDocument,
 	},
 	shipmentMask: {
 		name: 'Shipment Mask',
-		description: 'Where collection kits are shipped',
+		description: 'Masks that can be shipped for occupational health screenings',
 		module: shipmentMask,
 	},
 	testimony: {
 		name: 'Testimony',
-		description: 'Professional license or certification details supplied for a case',
+		description:
+			'What the candidate reports (education, employment, licenses, address, ...), supplied for a case',
 		module: testimony,
 	},
 	verificationBook: {

@@ -16,14 +16,3 @@ export function withoutEmptyValues(value: IDataObject): IDataObject {
 	}
 	return result;
 }
-
-/** Merges the "Additional Fields (JSON)" object into a typed body: objects key by key, other values replace. */
-export function mergeBody(typed: IDataObject, additional: IDataObject): IDataObject {
-	const merged: IDataObject = { ...typed };
-	for (const [key, value] of Object.entries(additional)) {
-		const current = merged[key];
-		merged[key] =
-			isPlainObject(current) && isPlainObject(value) ? mergeBody(current, value) : value;
-	}
-	return merged;
-}

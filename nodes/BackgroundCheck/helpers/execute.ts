@@ -181,7 +181,7 @@ export function readConcurrency(this: IExecuteFunctions, optionsCollection = 'op
 }
 
 /**
- * The output of a call answering one record. The spec shows no response for most writes: when the answer
+ * The output of a call answering one record. Some writes answer with no body: when the answer
  * is empty or not an object, the item says what was done instead of being empty.
  */
 export function asRecord(response: unknown, whenNoRecord: IDataObject): IDataObject {

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './execute';
-import { CUSTOM_IDS_HINT, SERVICE_OPTIONS } from './services';
 
 /** A resource locator: picked from a searchable list, or entered by ID (checked again by `requireId`). */
 export function idLocator(options: {
@@ -86,45 +85,6 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
-/** The JSON escape hatch: body keys the spec does not show, merged into the request body last. */
-export function additionalBodyField(example: string): INodeProperties {
-	return {
-		displayName: 'Additional Fields (JSON)',
-		name: 'additionalBody',
-		type: 'json',
-		default: '{}',
-		description: `Body keys the API accepts but this node has no field for (the spec does not show every payload). Merged into the request body after the fields above: an object is merged key by key, any other value replaces the field's value. Example: ${example}.`,
-	};
-}
-
-/** Services chosen from the catalog of spec 2.4, plus a free-text list for IDs the catalog cannot hold. */
-export function serviceListFields(options: {
-	name: string;
-	displayName: string;
-	description: string;
-	customName: string;
-	customDisplayName: string;
-}): INodeProperties[] {
-	return [
-		{
-			displayName: options.displayName,
-			name: options.name,
-			type: 'multiOptions',
-			options: SERVICE_OPTIONS,
-			default: [],
-			description: `${options.description} The list holds every service of the API with its group and ID. Choose from it, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
-		},
-		{
-			displayName: options.customDisplayName,
-			name: options.customName,
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. service-drug-5555N-panel, drug-service-H17P-panel',
-			description: `Comma-separated service IDs that are not in the list above. ${CUSTOM_IDS_HINT}.`,
-		},
-	];
-}
-
 /** The Operation dropdown of one resource. */
 export function operationSelector(
 	resource: string,
@@ -144,7 +104,7 @@ export function operationSelector(
 
 /**
  * "Concurrent Requests": how many input items are sent at a time, for the reads and for the bulk writes (Case >
- * Create, Add Services, Testimony Create and Update, Secure Document Create). In the Options collection of the
+ * Create, Add Services, Testimony Create and Update, Secure Document Upload). In the Options collection of the
  * operation (concurrencyOptions, or the operation's own Options collection).
  */
 export const concurrencyField: INodeProperties = {
@@ -166,14 +126,46 @@ export const concurrencyOptions: INodeProperties = {
 	options: [concurrencyField],
 };
 
-/** "Secure Document IDs": IDs from Secure Document > Create, sent as `secureDocumentIds`; `description` says what they back. */
-export function secureDocumentIdsField(description: string): INodeProperties {
+/** The package a case is ordered with: picked from GET /package/min/list or entered by ID. */
+export const packageIdLocator: INodeProperties = idLocator({
+	displayName: 'Package',
+	name: 'packageId',
+	description:
+		'The package (a set of services set up for your company) to order. Pick it from the list or enter its ID.',
+	searchListMethod: 'searchPackages',
+	listPlaceholder: 'Select a package...',
+	idPlaceholder: 'e.g. a12ddee3-4fa5-43fc-9876-123a5d23a08b',
+});
+
+/** Where a service dropdown takes its services from: the chosen package, or the package of the chosen case. */
+export interface ServicePicker {
+	method: 'getPackageServices' | 'getCaseServices';
+	dependsOn: 'packageId.value' | 'caseId.value';
+}
+
+export const PACKAGE_SERVICES: ServicePicker = {
+	method: 'getPackageServices',
+	dependsOn: 'packageId.value',
+};
+export const CASE_SERVICES: ServicePicker = {
+	method: 'getCaseServices',
+	dependsOn: 'caseId.value',
+};
+
+/**
+ * A service of the package (or of the case's package), from the API; `''` sends no service ID. For the
+ * service fields inside order data entries.
+ */
+export function serviceIdField(services: ServicePicker, description: string): INodeProperties {
 	return {
-		displayName: 'Secure Document IDs',
-		name: 'secureDocumentIds',
-		type: 'string',
+		displayName: 'Service Name or ID',
+		name: 'serviceId',
+		type: 'options',
+		typeOptions: {
+			loadOptionsMethod: services.method,
+			loadOptionsDependsOn: [services.dependsOn],
+		},
 		default: '',
-		placeholder: 'e.g. 0b6f3c1e-..., 9d2a7e44-...',
-		description,
+		description: `${description} Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>`,
 	};
 }

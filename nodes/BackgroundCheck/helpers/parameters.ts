@@ -32,10 +32,6 @@ export function readJsonObject(
 	);
 }
 
-export function readAdditionalBody(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	return readJsonObject.call(this, itemIndex, 'additionalBody', 'Additional Fields (JSON)');
-}
-
 /** How many results a list operation should return: undefined for "Return All". */
 export function readLimit(this: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (this.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;

@@ -74,9 +74,11 @@ export function describeApiError(
 		const ids = conflictingCaseIds(body);
 		return {
 			status,
-			message: 'The candidate already has a case in this group',
+			message: ids.length
+				? `The candidate already has a case in this group: ${apiTextExcerpt(ids.join(', '), secrets)}`
+				: 'The candidate already has a case in this group',
 			description: ids.length
-				? `Existing case ID(s): ${apiTextExcerpt(ids.join(', '), secrets)}. Use Case > Get or Add Services instead of creating another case.`
+				? 'Use Case > Get or Add Services on the existing case instead of creating another one, or set Additional Fields > If a Case Exists to create another case or replace the existing one.'
 				: 'Use Case > Get Many to find the existing case instead of creating another one.',
 		};
 	}

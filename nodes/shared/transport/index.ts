@@ -40,6 +40,8 @@ export type { RequestContext } from './session';
 export interface ApiRequestOptions {
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
+	/** Headers an operation defines (e.g. the ordering user of a case); never Authorization. */
+	headers?: Record<string, string>;
 	itemIndex?: number;
 }
 
@@ -92,6 +94,8 @@ export async function apiRequest(
 	};
 	if (options.body !== undefined) request.body = options.body;
 	if (options.qs !== undefined && Object.keys(options.qs).length > 0) request.qs = options.qs;
+	if (options.headers !== undefined && Object.keys(options.headers).length > 0)
+		request.headers = { ...options.headers };
 
 	const credentialSecrets = () => [
 		session.data.apiKey,

@@ -10,14 +10,14 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 
 import { operations } from '../../../nodes/BackgroundCheck/actions/router';
 import { BackgroundCheck } from '../../../nodes/BackgroundCheck/BackgroundCheck.node';
-import { SERVICES } from '../../../nodes/shared/catalog';
+import { findOperation, ORDER_DATA_METADATA } from '../../../api/contract';
 
 const nodeFolder = join(__dirname, '../../../nodes/BackgroundCheck');
 const packageJson = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
 const node = new BackgroundCheck();
 const { description } = node;
 
-/** Resource → operation → endpoint, as the spec lists them. */
+/** Resource → operation → the endpoint of the API reference it calls (Secure Document > Upload: the first of three). */
 const CONTRACT: Record<string, Record<string, string>> = {
 	case: {
 		create: 'POST /case/create',
@@ -28,11 +28,11 @@ const CONTRACT: Record<string, Record<string, string>> = {
 	},
 	caseData: { cancelSearch: 'POST /case/data/id/{caseDataId}/search/id/{searchId}/cancel' },
 	package: { getServices: 'GET /package/id/{packageId}/services' },
-	secureDocument: { create: 'POST /document/secure/create' },
+	secureDocument: { create: 'POST /document/secure/upload' },
 	verificationBook: { search: 'POST /vbook/search' },
 	testimony: {
 		create: 'POST /testimony/create/case/id/{caseId}',
-		update: 'PUT /testimony/id/{testimonyId}/update/case/id/{caseId}',
+		update: 'POST /testimony/id/{testimonyId}/update/case/id/{caseId}',
 	},
 	cplc: { getDefinitions: 'GET /service/cplc/case/id/{caseId}' },
 	shipmentMask: { getMany: 'GET /shipment/mask/list' },
@@ -159,14 +159,34 @@ describe('parameters', () => {
 		}
 	});
 
-	it('lets every write pass fields the spec does not show through a JSON field', () => {
-		for (const { resource, operation, endpoint } of contractPairs.filter(
-			(pair) => !pair.endpoint.startsWith('GET'),
-		)) {
-			const jsonFields = shownFor(resource, operation).filter(
+	it('offers a JSON field only where the reference leaves the shape to the user, and says so', () => {
+		// Testimony details of the types without a form, and the metadata of the order data without a form.
+		const allowed: Record<string, string[]> = {
+			'testimony:create': ['details'],
+			'testimony:update': ['details'],
+			'case:create': ['metadata'],
+			'case:addServices': ['metadata'],
+		};
+		for (const { resource, operation } of contractPairs) {
+			const jsonFields = allProperties(shownFor(resource, operation)).filter(
 				(property) => property.type === 'json',
 			);
-			expect({ endpoint, jsonFields: jsonFields.length }).toEqual({ endpoint, jsonFields: 1 });
+			const key = `${resource}:${operation}`;
+			expect({ key, json: jsonFields.map((property) => property.name) }).toEqual({
+				key,
+				json: allowed[key] ?? [],
+			});
+			for (const field of jsonFields) expect(field.description).toMatch(/reference defines/);
+		}
+	});
+
+	it('calls only operations of the API reference', () => {
+		for (const { endpoint } of contractPairs) {
+			const [method, template] = endpoint.split(' ');
+			expect({ endpoint, template: findOperation(method, template)?.template }).toEqual({
+				endpoint,
+				template,
+			});
 		}
 	});
 
@@ -182,60 +202,129 @@ describe('parameters', () => {
 				searchable: true,
 			});
 		}
-		expect(Object.keys(node.methods.listSearch)).toEqual(
-			expect.arrayContaining(['searchCases', 'searchServiceTypes']),
-		);
+		expect(Object.keys(node.methods.listSearch).sort()).toEqual([
+			'searchCases',
+			'searchCplcs',
+			'searchPackages',
+			'searchServiceTypes',
+		]);
 	});
 
-	it('offers every catalog service, with its ID, wherever services are picked, next to a custom ID field', () => {
-		for (const [resource, operation, picker, custom] of [
-			['case', 'create', 'services', 'customServiceIds'],
-			['case', 'create', 'excludeServices', 'customExcludeServiceIds'],
-			['case', 'addServices', 'services', 'customServiceIds'],
-		]) {
-			const shown = shownFor(resource, operation);
-			const options = shown.find((property) => property.name === picker)!
-				.options as INodePropertyOptions[];
-			expect(options.map((option) => option.value).sort()).toEqual(
-				SERVICES.map((service) => service.id).sort(),
+	it('takes the services to pick from the API: the chosen package’s, or the case’s package’s', () => {
+		const pickers = [
+			['case', 'create', 'excludeServices', 'getPackageServices', 'packageId.value'],
+			['case', 'addServices', 'services', 'getCaseServices', 'caseId.value'],
+		];
+		for (const [resource, operation, name, method, dependsOn] of pickers) {
+			const picker = shownFor(resource, operation).find((property) => property.name === name)!;
+			expect(picker.type).toBe('multiOptions');
+			expect(picker.typeOptions).toEqual({
+				loadOptionsMethod: method,
+				loadOptionsDependsOn: [dependsOn],
+			});
+			const serviceIds = allProperties(shownFor(resource, operation)).filter(
+				(property) => property.name === 'serviceId',
 			);
-			for (const option of options) expect(option.description).toContain(`ID: ${option.value}`);
-			expect(shown.map((property) => property.name)).toContain(custom);
+			expect(serviceIds.length).toBeGreaterThan(0);
+			for (const serviceId of serviceIds)
+				expect(serviceId.typeOptions?.loadOptionsMethod).toBe(method);
+		}
+		expect(Object.keys(node.methods.loadOptions).sort()).toEqual([
+			'getCaseServices',
+			'getCompanyUsers',
+			'getDocumentTypes',
+			'getPackageServices',
+			'getPackages',
+		]);
+	});
+
+	it('picks the package from the API wherever a package is needed', () => {
+		for (const [resource, operation] of [
+			['case', 'create'],
+			['package', 'getServices'],
+		]) {
+			const packageId = shownFor(resource, operation).find(
+				(property) => property.name === 'packageId',
+			)!;
+			expect(packageId.type).toBe('resourceLocator');
+			expect(packageId.modes![0].typeOptions).toMatchObject({ searchListMethod: 'searchPackages' });
 		}
 	});
 
-	it('types every field the spec names for case creation', () => {
-		const names = allProperties(shownFor('case', 'create')).map((property) => property.name);
-		expect(names).toEqual(
+	it('types every field the reference defines for case creation', () => {
+		const create = allProperties(shownFor('case', 'create'));
+		expect(create.map((property) => property.name)).toEqual(
 			expect.arrayContaining([
+				'packageId',
+				'candidateEmail',
+				'candidateFirstName',
+				'candidateLastName',
+				'middleName',
+				'phone',
+				'flow',
+				'candidateConsentProvided',
+				'candidateDisclosuresAndAuthorizationDocumentIds',
 				'excludeServices',
+				'orderOverride',
+				'replaceCaseId',
+				'disableOptions',
 				'contacts',
 				'aliases',
 				'orderData',
-				'staffingAgency',
-				'secureDocumentIds',
-				'cplcId',
-				'shipmentMaskId',
-				'substituteServiceId',
+				'dob',
+				'govtId',
+				'address1',
+				'reasonForTest',
+				'testingAuthority',
+				'orderConfig',
+				'aliasNameConfiguration',
+				'employmentVerificationMethod',
 				'apiTrackingCode',
 				'apiTrackingUser',
+				'orderedBy',
 			]),
 		);
-		const values = allProperties(shownFor('case', 'create')).flatMap((property) =>
+		const values = create.flatMap((property) =>
 			((property.options ?? []) as INodePropertyOptions[]).map((option) => option.value),
 		);
-		expect(values).toEqual(
-			expect.arrayContaining([
-				'authorization',
-				'codt-drug-reason-for-test',
-				'codt-drug-testing-authority',
-			]),
-		);
+		expect(values).toEqual(expect.arrayContaining(['default', 'escalation', 'authorization']));
+		// Every order data type of the reference: a form of its own, or a Type of Other Order Data.
+		const ownForms = [
+			'codt-dob',
+			'codt-govt-id',
+			'codt-current-candidate-address',
+			'codt-alias',
+			'codt-drug-reason-for-test',
+			'codt-drug-testing-authority',
+		];
+		const otherTypes = (
+			create.find((property) => property.name === 'type')!.options as INodePropertyOptions[]
+		).map((option) => option.value);
+		expect([...ownForms, ...otherTypes].sort()).toEqual(Object.keys(ORDER_DATA_METADATA).sort());
 	});
 
-	it('takes the secure document from binary data and types fileFormat', () => {
-		const names = shownFor('secureDocument', 'create').map((property) => property.name);
-		expect(names).toEqual(expect.arrayContaining(['binaryPropertyName', 'fileFormat']));
+	it('offers the reference’s testimony types, with the license picked from the API', () => {
+		const shown = shownFor('testimony', 'create');
+		const types = shown.find((property) => property.name === 'testimonyTypeId')!;
+		expect((types.options as INodePropertyOptions[]).map((option) => option.value)).toEqual(
+			expect.arrayContaining(['testimony-type-cplc', '19edb27e-5bfd-4c0f-888a-a5130b2f5250']),
+		);
+		const cplc = shown.find((property) => property.name === 'cplcId')!;
+		expect(cplc.modes![0].typeOptions).toMatchObject({ searchListMethod: 'searchCplcs' });
+	});
+
+	it('takes the secure document from binary data, with its type from the API and the formats the API stores', () => {
+		const shown = shownFor('secureDocument', 'create');
+		expect(shown.map((property) => property.name)).toEqual(
+			expect.arrayContaining(['binaryPropertyName', 'documentTypeId', 'fileFormat']),
+		);
+		const format = shown.find((property) => property.name === 'fileFormat')!;
+		expect((format.options as INodePropertyOptions[]).map((option) => option.value).sort()).toEqual(
+			['', 'jpeg', 'jpg', 'pdf', 'png'],
+		);
+		expect(shown.find((property) => property.name === 'documentTypeId')!.typeOptions).toEqual({
+			loadOptionsMethod: 'getDocumentTypes',
+		});
 	});
 
 	it('keeps every option list in alphabetical order, as n8n’s linter wants', () => {

@@ -6,48 +6,43 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { mergeBody, withoutEmptyValues } from '../../helpers/body';
-import { describeStatuses } from '../../helpers/statusNames';
+import { withoutEmptyValues } from '../../helpers/body';
 import { asRecord, runWriteForEachItem } from '../../helpers/execute';
-import { additionalBodyField, concurrencyOptions, serviceListFields } from '../../helpers/fields';
-import { buildOrderData, orderDataProperty } from '../../helpers/orderData';
-import { readAdditionalBody } from '../../helpers/parameters';
-import { readServiceIds } from '../../helpers/services';
-import { checkBody, invalidInput, requireId } from '../../helpers/inputChecks';
+import { concurrencyField, PACKAGE_SERVICES, packageIdLocator } from '../../helpers/fields';
+import {
+	aliasesProperty,
+	buildAliases,
+	buildContacts,
+	buildOrderConfig,
+	buildOrderData,
+	contactsProperty,
+	isEmail,
+	orderConfigProperty,
+	orderDataProperty,
+} from '../../helpers/orderData';
+import { readId } from '../../helpers/parameters';
+import { checkBody, invalidInput, requireId, requireIdList } from '../../helpers/inputChecks';
 import { NAME_RULE_TEXT, withNamesInNfc } from '../../../shared/bodyRules';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath, apiRequest, type ApiRequestOptions } from '../../../shared/transport';
 
-const NAME_HINT = `Allowed characters: ${NAME_RULE_TEXT} (spec section 7)`;
+const NAME_HINT = `Allowed characters: ${NAME_RULE_TEXT}`;
 
-const SERVICES = { parameter: 'services', label: 'Services' };
-const CUSTOM_SERVICES = { parameter: 'customServiceIds', label: 'Custom Service IDs' };
-const EXCLUDED = { parameter: 'excludeServices', label: 'Exclude Services' };
-const CUSTOM_EXCLUDED = {
-	parameter: 'customExcludeServiceIds',
-	label: 'Custom Excluded Service IDs',
-};
+/** The header that names the user who ordered the case (the API's own identifier). */
+export const ON_BEHALF_OF_HEADER = 'karmacheck-on-behalf-of';
 
-const CONTACT_TYPE_OTHER = '__other';
+const FLOW_CANDIDATE_ONBOARDING = 'candidateOnboarding';
+const FLOW_CUSTOMER_PROVIDED = 'customerProvided';
+const showForCustomerProvided = { show: { flow: [FLOW_CUSTOMER_PROVIDED] } };
+
+/** The values of Disable Emails, added up into disableOptions. */
+const DISABLE_EMAILS = [
+	{ name: 'Invitation to the Candidate', value: 1 },
+	{ name: 'Notifications to the Customer', value: 4 },
+	{ name: 'Updates to the Candidate', value: 2 },
+];
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Candidate First Name',
-		name: 'candidateFirstName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Maria',
-		description: `Sent as candidate.firstName (key names of candidate are the sandbox's; the spec does not show the create body). ${NAME_HINT}.`,
-	},
-	{
-		displayName: 'Candidate Last Name',
-		name: 'candidateLastName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Garcia',
-		description: `Sent as candidate.lastName. ${NAME_HINT}.`,
-	},
+	packageIdLocator,
 	{
 		displayName: 'Candidate Email',
 		name: 'candidateEmail',
@@ -56,129 +51,151 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. name@email.com',
 		description:
-			'Where the candidate gets the invitation to supply their details and authorize the check. Sent as candidate.email. The API answers 409 with the existing case when this candidate already has a case in the group.',
+			'Sent as email. In the candidate onboarding flow the invitation goes there. The API answers 409, naming the existing case, when the candidate already has a case in the group.',
 	},
 	{
-		displayName: 'Package ID',
-		name: 'packageId',
+		displayName: 'Given Name',
+		name: 'candidateFirstName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Maria',
+		description: `The candidate's first name, sent as givenName. ${NAME_HINT}.`,
+	},
+	{
+		displayName: 'Family Name',
+		name: 'candidateLastName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Garcia',
+		description: `The candidate's last name, sent as familyName. ${NAME_HINT}.`,
+	},
+	{
+		displayName: 'Flow',
+		name: 'flow',
+		type: 'options',
+		options: [
+			{
+				name: 'Candidate Onboarding',
+				value: FLOW_CANDIDATE_ONBOARDING,
+				description:
+					'The candidate gets an invitation by email and supplies their own data and authorization',
+			},
+			{
+				name: 'Customer-Provided Data',
+				value: FLOW_CUSTOMER_PROVIDED,
+				description:
+					'You supply the candidate’s data as order data and their signed consent; processing begins at once (autoProcess)',
+			},
+		],
+		default: FLOW_CANDIDATE_ONBOARDING,
+	},
+	{
+		displayName: 'Candidate Consent Provided',
+		name: 'candidateConsentProvided',
+		type: 'boolean',
+		default: false,
+		displayOptions: showForCustomerProvided,
+		description:
+			'Whether you collected the candidate’s signed disclosures and authorizations (required in this flow). Sent as candidateConsentProvided.',
+	},
+	{
+		displayName: 'Disclosure Document IDs',
+		name: 'candidateDisclosuresAndAuthorizationDocumentIds',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. pkg-basic-criminal',
+		displayOptions: showForCustomerProvided,
+		placeholder: 'e.g. 1234e9a3-8b78-4764-9fdd-12ce8c2b7f29, b123427c-...',
 		description:
-			'Package to order, as your provider set it up for your company (Package > Get Services shows what a package contains). Sent as packageId (key name from the sandbox). Give a package, services, or both.',
+			'Comma-separated secure document IDs (from Secure Document > Upload) of the candidate’s signed disclosures and authorizations. Sent as candidateDisclosuresAndAuthorizationDocumentIds.',
 	},
-	...serviceListFields({
-		name: SERVICES.parameter,
-		displayName: 'Service Names or IDs',
-		description:
-			'Services to order in addition to the package, sent as services[].id (shape from the sandbox).',
-		customName: CUSTOM_SERVICES.parameter,
-		customDisplayName: CUSTOM_SERVICES.label,
-	}),
-	...serviceListFields({
-		name: EXCLUDED.parameter,
-		displayName: 'Exclude Service Names or IDs',
-		description:
-			'Services of the package not to perform, sent as excludeServices (spec 4.3: an array of service IDs).',
-		customName: CUSTOM_EXCLUDED.parameter,
-		customDisplayName: CUSTOM_EXCLUDED.label,
-	}),
+	orderDataProperty(
+		PACKAGE_SERVICES,
+		'The candidate’s data and other data the services need, sent as orderData. Required in the customer-provided data flow (date of birth, government ID, current address, ...).',
+	),
+	aliasesProperty(PACKAGE_SERVICES, NAME_HINT),
 	{
-		displayName: 'Candidate Fields',
+		displayName: 'Exclude Service Names or IDs',
+		name: 'excludeServices',
+		type: 'multiOptions',
+		typeOptions: {
+			loadOptionsMethod: PACKAGE_SERVICES.method,
+			loadOptionsDependsOn: [PACKAGE_SERVICES.dependsOn],
+		},
+		default: [],
+		description:
+			'Services of the package not to run, sent as excludeServices. Not every service can be left out. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	contactsProperty,
+	orderConfigProperty,
+	{
+		displayName: 'Additional Fields',
 		name: 'candidateFields',
 		type: 'collection',
-		placeholder: 'Add field',
+		placeholder: 'Add Field',
 		default: {},
 		options: [
+			{
+				displayName: 'Case to Replace (ID)',
+				name: 'replaceCaseId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 74e1c0da-3106-4efb-b293-0f1648afae50',
+				description:
+					'ID of the existing case to archive, when If a Case Exists is Replace. Sent as replaceCaseId.',
+			},
+			{
+				displayName: 'Disable Emails',
+				name: 'disableOptions',
+				type: 'multiOptions',
+				options: DISABLE_EMAILS,
+				default: [],
+				description: 'Emails the API is not to send about this case, sent as disableOptions',
+			},
+			{
+				displayName: 'If a Case Exists',
+				name: 'orderOverride',
+				type: 'options',
+				options: [
+					{
+						name: 'Create Another Case',
+						value: 'add',
+						description: 'Create the case even though the candidate has an active one',
+					},
+					{
+						name: 'Replace the Existing Case',
+						value: 'replace',
+						description: 'Archive the case given as Case to Replace and create this one',
+					},
+				],
+				default: 'add',
+				description:
+					'What to do when the candidate already has an active case in the group; without this field the API refuses (409). Sent as orderOverride.',
+			},
 			{
 				displayName: 'Middle Name',
 				name: 'middleName',
 				type: 'string',
 				default: '',
-				description: `Sent as candidate.middleName. ${NAME_HINT}.`,
+				description: `Sent as middleName. ${NAME_HINT}.`,
 			},
-		],
-	},
-	{
-		displayName: 'Aliases',
-		name: 'aliases',
-		type: 'fixedCollection',
-		placeholder: 'Add alias',
-		typeOptions: { multipleValues: true },
-		default: {},
-		description: `Other names the candidate has used (maiden name, former names), searched as well. Sent as aliases[] with firstName, middleName, lastName (keys from the sandbox). ${NAME_HINT}.`,
-		options: [
 			{
-				displayName: 'Alias',
-				name: 'alias',
-				values: [
-					{ displayName: 'First Name', name: 'firstName', type: 'string', default: '' },
-					{ displayName: 'Middle Name', name: 'middleName', type: 'string', default: '' },
-					{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '' },
-				],
+				displayName: 'Phone',
+				name: 'phone',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +18005550145',
+				description:
+					'The candidate’s phone number as +[country code][number], sent as phone. Required by the API in the customer-provided data flow when the package holds occupational health services.',
 			},
 		],
 	},
-	{
-		displayName: 'Order Contacts',
-		name: 'contacts',
-		type: 'fixedCollection',
-		placeholder: 'Add contact',
-		typeOptions: { multipleValues: true },
-		default: {},
-		description:
-			'People to involve in the order, sent as orderConfig.contacts (spec 4.3; contact types include authorization). The keys of a contact besides type are chosen by this node (name, email, phone); the spec does not show them.',
-		options: [
-			{
-				displayName: 'Contact',
-				name: 'contact',
-				values: [
-					{
-						displayName: 'Contact Type',
-						name: 'type',
-						type: 'options',
-						options: [
-							{
-								name: 'Authorization',
-								value: 'authorization',
-								description: 'The contact for authorization (spec, added 2026-07-07)',
-							},
-							{
-								name: 'Other',
-								value: CONTACT_TYPE_OTHER,
-								description: 'Another contact type your provider documents',
-							},
-						],
-						default: 'authorization',
-						description: 'Contact type, sent as type',
-					},
-					{
-						displayName: 'Custom Contact Type',
-						name: 'customType',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. billing',
-						displayOptions: { show: { type: [CONTACT_TYPE_OTHER] } },
-					},
-					{
-						displayName: 'Email',
-						name: 'email',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. name@email.com',
-					},
-					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-					{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
-				],
-			},
-		],
-	},
-	orderDataProperty,
 	{
 		displayName: 'Tracking',
 		name: 'tracking',
 		type: 'collection',
-		placeholder: 'Add tracking field',
+		placeholder: 'Add Tracking Field',
 		default: {},
 		options: [
 			{
@@ -187,7 +204,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Your own identifier for the case (e.g. a requisition ID), returned as apiTrackingCode in webhook messages (spec 6.2)',
+					'Your own identifier for the case (e.g. a requisition ID), returned in webhook messages and case reads',
 			},
 			{
 				displayName: 'API Tracking User',
@@ -195,12 +212,28 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Your own user identifier for the case, returned as apiTrackingUser in webhook messages (spec 6.2)',
+					'Your own user identifier for the case (e.g. the recruiter’s email), returned in webhook messages and case reads',
 			},
 		],
 	},
-	additionalBodyField('{ "candidate": { "phone": "555-0100" } }'),
-	concurrencyOptions,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			concurrencyField,
+			{
+				displayName: 'Ordered By (Email)',
+				name: 'orderedBy',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. recruiter@company.com',
+				description: `Email of the user of your company who orders the case; the API records that user as its creator (sent as the ${ON_BEHALF_OF_HEADER} header). The API refuses the order when that user may not order this package.`,
+			},
+		],
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -219,66 +252,132 @@ function requireText(
 	return value;
 }
 
-function buildContacts(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const contacts = this.getNodeParameter('contacts.contact', itemIndex, []) as IDataObject[];
-	return contacts.map((contact, position) => {
-		const type =
-			contact.type === CONTACT_TYPE_OTHER
-				? requireId(
-						this.getNode(),
-						contact.customType,
-						`Order Contacts ${position + 1}: Custom Contact Type`,
-						itemIndex,
-					)
-				: contact.type;
-		return withoutEmptyValues({
-			type,
-			name: contact.name,
-			email: contact.email,
-			phone: contact.phone,
-		});
-	});
+function requireEmail(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	value: string,
+	label: string,
+): string {
+	if (!isEmail(value))
+		throw invalidInput(this.getNode(), itemIndex, `${label} "${value}" is not an email address`);
+	return value;
 }
 
-function buildCaseBody(this: IExecuteFunctions, itemIndex: number): IDataObject {
+/** The fields of the flow: autoProcess and the candidate's consent in the customer-provided data flow. */
+function flowFields(this: IExecuteFunctions, itemIndex: number, orderData: IDataObject[]) {
+	const flow = this.getNodeParameter('flow', itemIndex, FLOW_CANDIDATE_ONBOARDING) as string;
+	if (flow !== FLOW_CUSTOMER_PROVIDED) return {};
 	const node = this.getNode();
-	const candidateFields = this.getNodeParameter('candidateFields', itemIndex, {}) as IDataObject;
-	const aliases = (this.getNodeParameter('aliases.alias', itemIndex, []) as IDataObject[])
-		.map((alias) => withoutEmptyValues(alias))
-		.filter((alias) => Object.keys(alias).length > 0);
-	const packageId = String(this.getNodeParameter('packageId', itemIndex, '')).trim();
-	const typed = withoutEmptyValues({
-		candidate: {
-			firstName: requireText.call(this, itemIndex, 'candidateFirstName', 'Candidate First Name'),
-			middleName: candidateFields.middleName,
-			lastName: requireText.call(this, itemIndex, 'candidateLastName', 'Candidate Last Name'),
-			email: requireText.call(this, itemIndex, 'candidateEmail', 'Candidate Email'),
-		},
-		aliases,
-		packageId: packageId ? requireId(node, packageId, 'Package ID', itemIndex) : undefined,
-		services: readServiceIds.call(this, itemIndex, SERVICES, CUSTOM_SERVICES).map((id) => ({ id })),
-		excludeServices: readServiceIds.call(this, itemIndex, EXCLUDED, CUSTOM_EXCLUDED),
-		orderConfig: { contacts: buildContacts.call(this, itemIndex) },
-		orderData: buildOrderData.call(this, itemIndex),
-		...(this.getNodeParameter('tracking', itemIndex, {}) as IDataObject),
+	if (this.getNodeParameter('candidateConsentProvided', itemIndex, false) !== true)
+		throw invalidInput(
+			node,
+			itemIndex,
+			'Candidate Consent Provided is off',
+			'The customer-provided data flow needs the candidate’s signed consent (the API refuses autoProcess without it). Turn it on, or choose the Candidate Onboarding flow.',
+		);
+	if (orderData.length === 0)
+		throw invalidInput(
+			node,
+			itemIndex,
+			'Order Data is empty',
+			'In the customer-provided data flow the order data carries the candidate’s data: add their date of birth, government ID, current address and what the package’s services need.',
+		);
+	return {
+		autoProcess: true,
+		candidateConsentProvided: true,
+		candidateDisclosuresAndAuthorizationDocumentIds: requireIdList(
+			node,
+			this.getNodeParameter('candidateDisclosuresAndAuthorizationDocumentIds', itemIndex, ''),
+			'Disclosure Document IDs',
+			itemIndex,
+		),
+	};
+}
+
+/** orderOverride, replaceCaseId and disableOptions from Additional Fields. */
+function orderOptions(this: IExecuteFunctions, itemIndex: number, fields: IDataObject) {
+	const node = this.getNode();
+	const orderOverride = fields.orderOverride as string | undefined;
+	if (orderOverride !== undefined && orderOverride !== 'add' && orderOverride !== 'replace')
+		throw invalidInput(
+			node,
+			itemIndex,
+			`If a Case Exists "${String(orderOverride)}" is not add or replace`,
+		);
+	const replaceCaseId =
+		orderOverride === 'replace'
+			? requireId(node, fields.replaceCaseId, 'Case to Replace (ID)', itemIndex)
+			: undefined;
+	const disable = Array.isArray(fields.disableOptions)
+		? (fields.disableOptions as number[]).reduce((sum, flag) => sum | Number(flag), 0)
+		: 0;
+	return { orderOverride, replaceCaseId, disableOptions: disable === 0 ? undefined : disable };
+}
+
+/** The flat CreateCase body; every field checked before any request. */
+export function buildCaseBody(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const node = this.getNode();
+	const fields = this.getNodeParameter('candidateFields', itemIndex, {}) as IDataObject;
+	const tracking = this.getNodeParameter('tracking', itemIndex, {}) as IDataObject;
+	const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
+	const email = requireEmail.call(
+		this,
+		itemIndex,
+		requireText.call(this, itemIndex, 'candidateEmail', 'Candidate Email'),
+		'Candidate Email',
+	);
+	const givenName = requireText.call(this, itemIndex, 'candidateFirstName', 'Given Name');
+	const familyName = requireText.call(this, itemIndex, 'candidateLastName', 'Family Name');
+	const orderData = [
+		...buildOrderData.call(this, itemIndex),
+		...buildAliases.call(this, itemIndex),
+	];
+	const body = withoutEmptyValues({
+		packageId,
+		email,
+		givenName,
+		middleName: typeof fields.middleName === 'string' ? fields.middleName.trim() : undefined,
+		familyName,
+		phone: typeof fields.phone === 'string' ? fields.phone.trim() : undefined,
+		...flowFields.call(this, itemIndex, orderData),
+		excludeServices: requireIdList(
+			node,
+			this.getNodeParameter('excludeServices', itemIndex, []),
+			'Exclude Services',
+			itemIndex,
+		),
+		...orderOptions.call(this, itemIndex, fields),
+		orderData,
+		orderConfig: buildOrderConfig.call(this, itemIndex, buildContacts.call(this, itemIndex)),
+		apiTrackingCode: tracking.apiTrackingCode,
+		apiTrackingUser: tracking.apiTrackingUser,
 	});
-	const body = withNamesInNfc(mergeBody(typed, readAdditionalBody.call(this, itemIndex)));
-	checkBody(node, body, itemIndex, { names: true });
-	return body;
+	const normalized = withNamesInNfc(body);
+	checkBody(node, normalized, itemIndex, { names: true });
+	return normalized;
+}
+
+/** The request options of one case creation: the body, and the ordering user's header when given. */
+export function buildCaseRequest(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): ApiRequestOptions & { headers?: Record<string, string> } {
+	const body = buildCaseBody.call(this, itemIndex);
+	const orderedBy = String(this.getNodeParameter('options.orderedBy', itemIndex, '') ?? '').trim();
+	if (orderedBy === '') return { body, itemIndex };
+	requireEmail.call(this, itemIndex, orderedBy, 'Ordered By (Email)');
+	return { body, itemIndex, headers: { [ON_BEHALF_OF_HEADER]: orderedBy } };
 }
 
 /**
- * POST /case/create, several candidates at a time (Concurrent Requests). Never sent twice: the API has no
- * idempotency key, so after a timeout or a 5xx the error says the case may or may not exist (and a 409 names
- * the candidate's existing case).
+ * POST /case/create, several candidates at a time (Concurrent Requests); answers `{ caseId,
+ * caseInvitationId }`. Never sent twice: the API has no idempotency key, so after a timeout or a 5xx the error
+ * says the case may or may not exist, and a 409 names the candidate's existing case.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runWriteForEachItem.call(this, async (itemIndex) => {
-		const body = buildCaseBody.call(this, itemIndex);
-		const response = await apiRequest.call(this, 'POST', apiPath`/case/create`, {
-			body,
-			itemIndex,
-		});
-		return describeStatuses(asRecord(response, { success: true }));
+		const request = buildCaseRequest.call(this, itemIndex);
+		const response = await apiRequest.call(this, 'POST', apiPath`/case/create`, request);
+		return asRecord(response, { success: true });
 	});
 }

@@ -1,10 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { describeStatuses } from '../../helpers/statusNames';
-import { asRecord, runReadForEachItem } from '../../helpers/execute';
+import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
+import { itemLabel } from '../../helpers/inputChecks';
 import { readCaseId } from '../../helpers/parameters';
+import { recordsOf } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator, concurrencyOptions];
@@ -14,13 +16,23 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** GET /case/id/{caseId}: the latest details of one case, with status names added next to status IDs. */
+/**
+ * GET /case/id/{caseId}, which answers `{ cases: [case] }`: the case itself (statuses, candidate, package,
+ * timestamps), with the names of its status IDs added. Its services: Get Data, or Package > Get Services.
+ */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
 		const caseId = readCaseId.call(this, itemIndex);
 		const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`, {
 			itemIndex,
 		});
-		return describeStatuses(asRecord(response, { id: caseId }));
+		const [found] = recordsOf(response, 'cases');
+		if (found === undefined)
+			throw new NodeOperationError(
+				this.getNode(),
+				`The API answered no case for ID "${caseId}" ${itemLabel(itemIndex)}`,
+				{ itemIndex, description: 'Check the case ID; Case > Get Many lists the cases.' },
+			);
+		return describeStatuses(found);
 	});
 }

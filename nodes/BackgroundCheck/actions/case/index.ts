@@ -16,21 +16,22 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add Services',
 				value: 'addServices',
-				description: 'Add services (screenings) to an existing case',
+				description:
+					'Add services of the case’s package to a case, with the order data and settings they need',
 				action: 'Add services to a case',
 			},
 			{
 				name: 'Create',
 				value: 'create',
 				description:
-					'Order a background check for a candidate: a package and/or services, with optional aliases, contacts and per-service order data. Not retried: on a timeout, check with Get Many before running again.',
+					'Order a background check for a candidate with a package, by invitation or with the candidate’s data supplied. Not retried: on a timeout, check with Get Many before running again.',
 				action: 'Create a case',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description:
-					'Get the latest details of a case: status, candidate and its services with their statuses',
+					'Get the latest details of a case: statuses, result, candidate, package and timestamps',
 				action: 'Get a case',
 			},
 			{
@@ -43,7 +44,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List the cases of the credential’s company group',
+				description:
+					'List the cases of the credential’s company group: active ones, or all with filters',
 				action: 'Get many cases',
 			},
 		],

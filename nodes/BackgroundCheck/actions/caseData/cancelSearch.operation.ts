@@ -1,30 +1,26 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { mergeBody } from '../../helpers/body';
-import { describeStatuses } from '../../helpers/statusNames';
-import { asRecord, runForEachItem } from '../../helpers/execute';
-import { additionalBodyField, idField } from '../../helpers/fields';
-import { readAdditionalBody, readId } from '../../helpers/parameters';
-import { checkBody } from '../../helpers/inputChecks';
+import { runForEachItem } from '../../helpers/execute';
+import { idField } from '../../helpers/fields';
+import { readId } from '../../helpers/parameters';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	idField({
 		displayName: 'Case Data ID',
 		name: 'caseDataId',
-		placeholder: 'e.g. case-data-1b2c3d4e',
+		placeholder: 'e.g. 5b1e3c2a-...',
 		description:
-			'ID of the case data (one service inside a case) that holds the search. Found as caseDataId in Case > Get, or as ID in Case > Get Data.',
+			'ID of the case data (one service inside a case) that holds the search: the ID of an item of Case > Get Data',
 	}),
 	idField({
 		displayName: 'Search ID',
 		name: 'searchId',
-		placeholder: 'e.g. search-5f6a7b8c',
+		placeholder: 'e.g. 9f0d1c7e-...',
 		description:
-			'ID of the one search record to cancel: an employment or education record or a county criminal jurisdiction. Found as searchId in the details returned by Case > Get Data.',
+			'ID of the one search record to cancel (an employment or education search), as found in the details of Case > Get Data',
 	}),
-	additionalBodyField('{ "reason": "Duplicate employer" }'),
 ];
 
 export const description = updateDisplayOptions(
@@ -32,19 +28,20 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** POST /case/data/id/{caseDataId}/search/id/{searchId}/cancel: cancels one search record; never retried. */
+/**
+ * POST /case/data/id/{caseDataId}/search/id/{searchId}/cancel, with no body: cancels one search record. The
+ * API answers 200 or 204 with no body; never retried.
+ */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runForEachItem.call(this, async (itemIndex) => {
 		const caseDataId = readId.call(this, itemIndex, 'caseDataId', 'Case Data ID');
 		const searchId = readId.call(this, itemIndex, 'searchId', 'Search ID');
-		const body = mergeBody({}, readAdditionalBody.call(this, itemIndex));
-		checkBody(this.getNode(), body, itemIndex);
-		const response = await apiRequest.call(
+		await apiRequest.call(
 			this,
 			'POST',
 			apiPath`/case/data/id/${caseDataId}/search/id/${searchId}/cancel`,
-			{ body, itemIndex },
+			{ itemIndex },
 		);
-		return describeStatuses(asRecord(response, { caseDataId, searchId, success: true }));
+		return { caseDataId, searchId, success: true };
 	});
 }

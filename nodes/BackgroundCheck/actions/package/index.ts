@@ -10,7 +10,7 @@ export const description: INodeProperties[] = [
 		{
 			name: 'Get Services',
 			value: 'getServices',
-			description: 'List the services (name and ID) a package orders',
+			description: 'List the services (name, ID, type and group) a package orders',
 			action: 'Get the services of a package',
 		},
 	]),

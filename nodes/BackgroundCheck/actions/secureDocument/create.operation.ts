@@ -4,15 +4,26 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { mergeBody, withoutEmptyValues } from '../../helpers/body';
+import { withoutEmptyValues } from '../../helpers/body';
 import { runWriteForEachItem } from '../../helpers/execute';
 import { concurrencyField } from '../../helpers/fields';
+import { invalidInput, itemLabel, requireId } from '../../helpers/inputChecks';
 import { recordsOf } from '../../../shared/transport/listResponses';
-import { readJsonObject } from '../../helpers/parameters';
-import { checkBody, invalidInput } from '../../helpers/inputChecks';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath, apiRequest, REQUEST_TIMEOUT_MS } from '../../../shared/transport';
+import { isPlainObject } from '../../../shared/values';
+
+/** The file formats the API stores, with the media type each is uploaded as. */
+const FILE_FORMATS = new Map([
+	['pdf', 'application/pdf'],
+	['jpg', 'image/jpeg'],
+	['jpeg', 'image/jpeg'],
+	['png', 'image/png'],
+]);
+const FORMAT_LIST = [...FILE_FORMATS.keys()].join(', ');
+
+const DISCLOSURES_AND_AUTHORIZATIONS = 'candidate-disclosures-and-authorizations';
 
 const properties: INodeProperties[] = [
 	{
@@ -24,49 +35,70 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. data',
 		hint: 'The name of the input binary field containing the file to upload',
 		description:
-			'Name of the binary field of the input item that holds the file, such as a license scan or a diploma. Several names separated by commas create one document each, in one request.',
+			'Name of the binary field of the input item that holds the file, such as a signed authorization. Several names separated by commas upload one document each, in one request.',
+	},
+	{
+		displayName: 'Document Type Name or ID',
+		name: 'documentTypeId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getDocumentTypes' },
+		default: DISCLOSURES_AND_AUTHORIZATIONS,
+		description:
+			'The type of the document, sent as documentTypeId; the candidate’s signed disclosures and authorizations are candidate-disclosures-and-authorizations. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'File Format',
 		name: 'fileFormat',
-		type: 'string',
+		type: 'options',
+		options: [
+			{ name: 'From the File Name', value: '', description: 'The extension of the file' },
+			{ name: 'JPEG (.jpeg)', value: 'jpeg' },
+			{ name: 'JPEG (.jpg)', value: 'jpg' },
+			{ name: 'PDF', value: 'pdf' },
+			{ name: 'PNG', value: 'png' },
+		],
 		default: '',
-		placeholder: 'e.g. pdf',
-		description:
-			'Optional fileFormat of each record (spec: secure document records accept an optional fileFormat; its values are not shown). Leave empty to send the file’s extension, e.g. pdf.',
+		description: `The format of the file, sent as fileFormat; the API stores ${FORMAT_LIST}`,
 	},
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Case ID (Access)',
+				name: 'accessCaseId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. a09215ff-f46c-49a6-9767-762da1f3afd2',
+				description: 'The case that may use the document, sent as accessGrants.caseId',
+			},
+			concurrencyField,
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				default: '',
+				description: 'What the document is, sent as description',
+			},
 			{
 				displayName: 'File Name',
 				name: 'fileName',
 				type: 'string',
 				default: '',
 				description:
-					'Name to store the document under instead of the binary file’s own name. Sent as fileName (key name from the sandbox; the spec does not show the record).',
+					'Name to store the document under instead of the binary file’s own name, sent as originalFileName',
 			},
 			{
-				displayName: 'Description',
-				name: 'description',
+				displayName: 'Title',
+				name: 'title',
 				type: 'string',
 				default: '',
-				description: 'What the document is. Sent as description (key name from the sandbox).',
+				description: 'A title for the document, sent as title',
 			},
-			concurrencyField,
 		],
-	},
-	{
-		displayName: 'Additional Document Fields (JSON)',
-		name: 'additionalDocumentFields',
-		type: 'json',
-		default: '{}',
-		description:
-			'Record keys the API accepts but this node has no field for, merged into every document record after the fields above. Example: { "category": "license" }.',
 	},
 ];
 
@@ -75,67 +107,173 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-async function documentRecord(
+interface FileToUpload {
+	fileName: string;
+	fileFormat: string;
+	mimeType: string;
+	content: Buffer;
+}
+
+/** One binary field of the item, with its name, format and media type, or an error naming what is wrong. */
+async function fileOf(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	binaryPropertyName: string,
-	shared: { fileFormat: string; fileName: string; description: string; additional: IDataObject },
-): Promise<IDataObject> {
+	chosen: { fileFormat: string; fileName: string },
+): Promise<FileToUpload> {
 	const binary = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const fileName = chosen.fileName || binary.fileName || `${binaryPropertyName}`;
+	const extension = (binary.fileExtension ?? binary.fileName?.split('.').pop() ?? '').toLowerCase();
+	const fileFormat = chosen.fileFormat || extension;
+	const formatMimeType = FILE_FORMATS.get(fileFormat);
+	if (formatMimeType === undefined)
+		throw invalidInput(
+			this.getNode(),
+			itemIndex,
+			fileFormat === ''
+				? `The file in '${binaryPropertyName}' has no file format`
+				: `The file format "${fileFormat}" of '${binaryPropertyName}' is not one the API stores`,
+			`The API stores ${FORMAT_LIST} files. Choose the File Format, or convert the file first.`,
+		);
 	const content = await this.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
-	const extension = binary.fileExtension ?? binary.fileName?.split('.').pop();
-	const record = withoutEmptyValues({
-		fileName: shared.fileName || binary.fileName,
-		fileFormat: shared.fileFormat || extension?.toLowerCase(),
-		description: shared.description,
-		content: content.toString('base64'),
-	});
-	return mergeBody(record, shared.additional);
+	return { fileName, fileFormat, mimeType: binary.mimeType || formatMimeType, content };
+}
+
+/** The pre-signed upload addresses of POST /document/secure/upload, one per file and in their order. */
+function uploadTargets(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	response: unknown,
+	count: number,
+): Array<{ url: string; fileKey: string }> {
+	const targets = recordsOf(response, 'list').filter(
+		(entry): entry is { url: string; fileKey: string } =>
+			isPlainObject(entry) &&
+			typeof entry.url === 'string' &&
+			/^https?:\/\//i.test(entry.url) &&
+			typeof entry.fileKey === 'string' &&
+			entry.fileKey !== '',
+	);
+	if (targets.length !== count)
+		throw new NodeOperationError(
+			this.getNode(),
+			`The API gave ${targets.length} upload addresses for ${count} file(s) ${itemLabel(itemIndex)}`,
+			{ itemIndex, description: 'Nothing was stored; this item can be run again.' },
+		);
+	return targets;
 }
 
 /**
- * POST /document/secure/create with `{ documents: [{ fileName, fileFormat, description, content }] }`
- * (content is the file in base64; the shape is the sandbox's). One output item per created document, whose
- * `id` goes into secureDocumentIds of order data and testimony. A write: sent once, several items at a time.
+ * PUT of the bytes to a pre-signed address, with n8n's plain request helper: the address carries its own
+ * authorization, and the credential's token must not go to it.
+ */
+async function putFile(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	file: FileToUpload,
+	url: string,
+): Promise<void> {
+	const failed = (detail: string, status?: number) =>
+		new NodeApiError(
+			this.getNode(),
+			{ message: `Storing the file failed (${detail})` },
+			{
+				message: `Storing '${file.fileName}' at the upload address failed (${detail})`,
+				description: `The PUT to ${new URL(url).host} did not succeed; no document record was created. This item can be run again.`,
+				httpCode: status === undefined ? undefined : String(status),
+				itemIndex,
+			},
+		);
+	let response: { statusCode: number };
+	try {
+		response = (await this.helpers.httpRequest({
+			method: 'PUT',
+			url,
+			body: file.content,
+			headers: { 'Content-Type': file.mimeType },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: REQUEST_TIMEOUT_MS,
+		})) as { statusCode: number };
+	} catch (error) {
+		throw failed((error as Error).message || 'no answer');
+	}
+	if (response.statusCode < 200 || response.statusCode >= 300)
+		throw failed(`HTTP ${response.statusCode}`, response.statusCode);
+}
+
+/**
+ * Secure Document > Upload, in the API's three steps: POST /document/secure/upload `{ files: [{
+ * documentTypeId, mimeType }] }` answers a pre-signed `url` and a `fileKey` per file; the bytes are PUT to
+ * each url; POST /document/secure/create `{ list: [{ originalFileName, documentTypeId, fileKey, fileFormat }],
+ * accessGrants? }` answers `{ list: [{ secureDocumentId }] }`. One output item per document. A write: sent
+ * once, several items at a time.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runWriteForEachItem.call(this, async (itemIndex) => {
-		const names = (this.getNodeParameter('binaryPropertyName', itemIndex, '') as string)
+		const node = this.getNode();
+		const names = String(this.getNodeParameter('binaryPropertyName', itemIndex, '') ?? '')
 			.split(',')
 			.map((name) => name.trim())
 			.filter(Boolean);
-		if (names.length === 0) {
+		if (names.length === 0)
 			throw invalidInput(
-				this.getNode(),
+				node,
 				itemIndex,
 				'Input Binary Field is empty',
 				'Enter the name of the binary field that holds the file, such as data.',
 			);
-		}
-		const options = this.getNodeParameter('options', itemIndex, {}) as {
-			fileName?: string;
-			description?: string;
+		const documentTypeId = requireId(
+			node,
+			this.getNodeParameter('documentTypeId', itemIndex, ''),
+			'Document Type',
+			itemIndex,
+		);
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const chosen = {
+			fileFormat: String(this.getNodeParameter('fileFormat', itemIndex, '') ?? '')
+				.trim()
+				.toLowerCase(),
+			fileName: typeof options.fileName === 'string' ? options.fileName.trim() : '',
 		};
-		const shared = {
-			fileFormat: (this.getNodeParameter('fileFormat', itemIndex, '') as string).trim(),
-			fileName: options.fileName?.trim() ?? '',
-			description: options.description?.trim() ?? '',
-			additional: readJsonObject.call(
-				this,
-				itemIndex,
-				'additionalDocumentFields',
-				'Additional Document Fields (JSON)',
-			),
-		};
-		const documents: IDataObject[] = [];
-		for (const name of names)
-			documents.push(await documentRecord.call(this, itemIndex, name, shared));
-		const body = { documents };
-		checkBody(this.getNode(), body, itemIndex);
-		const response = await apiRequest.call(this, 'POST', apiPath`/document/secure/create`, {
-			body,
+		const accessCaseId =
+			typeof options.accessCaseId === 'string' && options.accessCaseId.trim() !== ''
+				? requireId(node, options.accessCaseId, 'Case ID (Access)', itemIndex)
+				: undefined;
+		const files: FileToUpload[] = [];
+		for (const name of names) files.push(await fileOf.call(this, itemIndex, name, chosen));
+
+		const upload = await apiRequest.call(this, 'POST', apiPath`/document/secure/upload`, {
+			body: { files: files.map((file) => ({ documentTypeId, mimeType: file.mimeType })) },
 			itemIndex,
 		});
-		return recordsOf(response, 'secureDocumentList');
+		const targets = uploadTargets.call(this, itemIndex, upload, files.length);
+		for (const [index, file] of files.entries())
+			await putFile.call(this, itemIndex, file, targets[index].url);
+
+		const records = files.map((file, index) =>
+			withoutEmptyValues({
+				originalFileName: file.fileName,
+				documentTypeId,
+				fileKey: targets[index].fileKey,
+				fileFormat: file.fileFormat,
+				title: typeof options.title === 'string' ? options.title.trim() : undefined,
+				description:
+					typeof options.description === 'string' ? options.description.trim() : undefined,
+			}),
+		);
+		const created = await apiRequest.call(this, 'POST', apiPath`/document/secure/create`, {
+			body: {
+				list: records,
+				...(accessCaseId === undefined ? {} : { accessGrants: { caseId: accessCaseId } }),
+			},
+			itemIndex,
+		});
+		const ids = recordsOf(created, 'list');
+		return records.map((record, index) => ({
+			secureDocumentId: ids[index]?.secureDocumentId,
+			...record,
+			...(accessCaseId === undefined ? {} : { caseId: accessCaseId }),
+		}));
 	});
 }

@@ -8,11 +8,11 @@ export const operations = { create };
 export const description: INodeProperties[] = [
 	operationSelector('secureDocument', [
 		{
-			name: 'Create',
+			name: 'Upload',
 			value: 'create',
 			description:
-				'Upload a file from the input item’s binary data as a secure document; its ID can then be given as secureDocumentIds in order data or testimony',
-			action: 'Create a secure document',
+				'Upload a file from the input item’s binary data as a secure document, such as the candidate’s signed authorization for Case > Create',
+			action: 'Upload a secure document',
 		},
 	]),
 	...create.description,

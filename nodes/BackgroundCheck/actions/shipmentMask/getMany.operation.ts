@@ -13,10 +13,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** GET /shipment/mask/list: the shipment masks whose IDs go into shipment order data of Case > Create. */
+/**
+ * GET /shipment/mask/list, which answers `{ list }`: one output item per mask (name, sku, inStock); the sku
+ * is the maskType of shipment order data.
+ */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(
 		this,
-		async (itemIndex) => await fetchList.call(this, itemIndex, apiPath`/shipment/mask/list`),
+		async (itemIndex) =>
+			await fetchList.call(this, itemIndex, apiPath`/shipment/mask/list`, { key: 'list' }),
 	);
 }

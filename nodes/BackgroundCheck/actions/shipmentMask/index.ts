@@ -11,7 +11,7 @@ export const description: INodeProperties[] = [
 			name: 'Get Many',
 			value: 'getMany',
 			description:
-				'List the shipment masks (where collection kits can be shipped) for shipment order data',
+				'List the masks that can be shipped (name, SKU, in stock); the SKU goes into shipment order data',
 			action: 'Get many shipment masks',
 		},
 	]),

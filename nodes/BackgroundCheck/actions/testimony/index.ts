@@ -12,13 +12,13 @@ export const description: INodeProperties[] = [
 			name: 'Create',
 			value: 'create',
 			description:
-				'Supply a professional license or certification for a case: the definition ID and its field values',
+				'Supply what the candidate reports for a case: a professional license, education, employment or an address',
 			action: 'Create a testimony',
 		},
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Change field values, staffing agency or documents of a testimony',
+			description: 'Replace a testimony of a case with a whole new version of it',
 			action: 'Update a testimony',
 		},
 	]),

@@ -9,21 +9,20 @@ import {
 	TESTIMONY_OPTIONS,
 	testimonyProperties,
 } from '../../helpers/testimony';
-import { invalidInput } from '../../helpers/inputChecks';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	idField({
 		displayName: 'Testimony ID',
 		name: 'testimonyId',
-		placeholder: 'e.g. 3f2b9c7d-...',
-		description: 'ID of the testimony to change, as returned by Testimony > Create',
+		placeholder: 'e.g. 83b7eaf3-0409-4863-9709-14e28ab9cfa7',
+		description: 'ID of the testimony to replace, as returned by Testimony > Create',
 	}),
 	{
 		...caseIdLocator,
 		description: 'The case the testimony belongs to. Pick it from the list or enter its ID.',
 	},
-	...testimonyProperties(true),
+	...testimonyProperties,
 ];
 
 export const description = updateDisplayOptions(
@@ -31,29 +30,31 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** PUT /testimony/id/{testimonyId}/update/case/id/{caseId} with only the parts to change. */
+/**
+ * POST /testimony/id/{testimonyId}/update/case/id/{caseId} with the whole testimony (its type must stay the
+ * one it was created with). Answers `{ id }`: the same ID, or a new one when the testimony is also used by
+ * other cases (the API then leaves it as it was and attaches a new one to this case).
+ */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runWriteForEachItem.call(
 		this,
 		async (itemIndex) => {
 			const testimonyId = readId.call(this, itemIndex, 'testimonyId', 'Testimony ID');
 			const caseId = readCaseId.call(this, itemIndex);
-			const body = buildTestimonyBody.call(this, itemIndex, true);
-			if (Object.keys(body).length === 0) {
-				throw invalidInput(
-					this.getNode(),
-					itemIndex,
-					'Nothing to update',
-					'Add at least one license field, option or additional field.',
-				);
-			}
+			const body = buildTestimonyBody.call(this, itemIndex);
 			const response = await apiRequest.call(
 				this,
-				'PUT',
+				'POST',
 				apiPath`/testimony/id/${testimonyId}/update/case/id/${caseId}`,
 				{ body, itemIndex },
 			);
-			return asRecord(response, { id: testimonyId, caseId, success: true });
+			return {
+				id: testimonyId,
+				...asRecord(response, {}),
+				caseId,
+				testimonyTypeId: body.testimonyTypeId,
+				updatedTestimonyId: testimonyId,
+			};
 		},
 		TESTIMONY_OPTIONS,
 	);

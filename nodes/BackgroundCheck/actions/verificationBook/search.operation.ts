@@ -1,43 +1,46 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { mergeBody, withoutEmptyValues } from '../../helpers/body';
 import { runForEachItem } from '../../helpers/execute';
-import { additionalBodyField, returnAllAndLimit } from '../../helpers/fields';
+import { returnAllAndLimit } from '../../helpers/fields';
+import { invalidInput } from '../../helpers/inputChecks';
+import { readLimit } from '../../helpers/parameters';
 import { collectPages } from '../../../shared/transport/listResponses';
-import { readAdditionalBody, readLimit } from '../../helpers/parameters';
-import { checkBody } from '../../helpers/inputChecks';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
+const EMPLOYERS = 'vbt_employment';
+const SCHOOLS = 'vbt_education';
+/** Values this field held before it took the API's own. */
+const EARLIER_VALUES = new Map([
+	['employer', EMPLOYERS],
+	['school', SCHOOLS],
+]);
+
+/** Entries asked per page: the API's default is 10; fewer pages for Return All. */
+const PAGE_SIZE = 50;
+
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Search Text',
-		name: 'query',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Valley State University',
-		description:
-			'Text to find in employer and school names; empty lists the whole book. Sent as query (key name from the sandbox; the spec does not show the search body).',
-	},
 	{
 		displayName: 'Entry Type',
 		name: 'entryType',
 		type: 'options',
 		options: [
-			{ name: 'Any', value: '', description: 'Employers and schools' },
-			{
-				name: 'Employer',
-				value: 'employer',
-				description: 'Employers, for employment verifications',
-			},
-			{ name: 'School', value: 'school', description: 'Schools, for education verifications' },
+			{ name: 'Employers', value: EMPLOYERS, description: 'For employment verifications' },
+			{ name: 'Schools', value: SCHOOLS, description: 'For education verifications' },
 		],
+		default: EMPLOYERS,
+		description: 'Which book to search, sent as searchDetails.vbookTypeId',
+	},
+	{
+		displayName: 'Name',
+		name: 'query',
+		type: 'string',
 		default: '',
+		placeholder: 'e.g. Valley State University',
 		description:
-			'Which kind of entries to return. Sent as type (key and values from the sandbox; the spec does not show them).',
+			'Text to find in the names and aliases of the entries, sent as searchDetails.nameQuery; empty lists the whole book',
 	},
 	...returnAllAndLimit,
-	additionalBodyField('{ "state": "CA" }'),
 ];
 
 export const description = updateDisplayOptions(
@@ -46,27 +49,33 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * POST /vbook/search: one output item per employer or school. With Return All the pages are walked
- * (0-based `page` in the body, `listMetadata` in the answer). A read, even though it is a POST.
+ * POST /vbook/search with `{ searchDetails: { vbookTypeId, nameQuery }, listMetadata: { page, pageSize } }`:
+ * one output item per employer or school (id, name, city, state). Pages are read from 0 until the limit, an
+ * empty page, or the last of `listMetadata.totalPages`. A read, even though it is a POST.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runForEachItem.call(this, async (itemIndex) => {
-		const criteria = mergeBody(
-			withoutEmptyValues({
-				query: this.getNodeParameter('query', itemIndex, '') as string,
-				type: this.getNodeParameter('entryType', itemIndex, '') as string,
-			}),
-			readAdditionalBody.call(this, itemIndex),
-		);
-		checkBody(this.getNode(), criteria, itemIndex);
+		const chosen = this.getNodeParameter('entryType', itemIndex, EMPLOYERS) as string;
+		const vbookTypeId = EARLIER_VALUES.get(chosen) ?? chosen;
+		if (vbookTypeId !== EMPLOYERS && vbookTypeId !== SCHOOLS)
+			throw invalidInput(
+				this.getNode(),
+				itemIndex,
+				chosen === '' ? 'Entry Type is empty' : `Entry Type "${chosen}" is not a book of the API`,
+				`Choose Employers (${EMPLOYERS}) or Schools (${SCHOOLS}).`,
+			);
+		const nameQuery = String(this.getNodeParameter('query', itemIndex, '') ?? '').trim();
+		const searchDetails = nameQuery === '' ? { vbookTypeId } : { vbookTypeId, nameQuery };
+		const limit = readLimit.call(this, itemIndex);
+		const pageSize = limit === undefined ? PAGE_SIZE : Math.min(Math.max(limit, 1), PAGE_SIZE);
 		return await collectPages(
 			async (page) =>
 				await apiRequest.call(this, 'POST', apiPath`/vbook/search`, {
-					body: { ...criteria, page },
+					body: { searchDetails, listMetadata: { page, pageSize } },
 					itemIndex,
 				}),
-			'vbookList',
-			readLimit.call(this, itemIndex),
+			'results',
+			limit,
 		);
 	});
 }

@@ -2,7 +2,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { mergeBody, withoutEmptyValues } from '../../../../nodes/BackgroundCheck/helpers/body';
+import { withoutEmptyValues } from '../../../../nodes/BackgroundCheck/helpers/body';
 import { describeStatuses } from '../../../../nodes/BackgroundCheck/helpers/statusNames';
 import { asRecord, runForEachItem } from '../../../../nodes/BackgroundCheck/helpers/execute';
 import {
@@ -10,14 +10,20 @@ import {
 	collectPages,
 	recordsOf,
 } from '../../../../nodes/shared/transport/listResponses';
-import { SERVICE_OPTIONS } from '../../../../nodes/BackgroundCheck/helpers/services';
+import { isoDate } from '../../../../nodes/BackgroundCheck/helpers/orderData';
 import {
 	checkBody,
 	parseJsonObject,
 	requireId,
 	requireIdList,
 } from '../../../../nodes/BackgroundCheck/helpers/inputChecks';
-import { CASE_DATA_STATUSES, PENDING_STATUSES } from '../../../../nodes/shared/catalog';
+import {
+	CASE_DATA_STATUSES,
+	CASE_RESULTS,
+	CASE_STATUSES,
+	PENDING_STATUSES,
+	SECONDARY_CASE_STATUSES,
+} from '../../../../nodes/shared/catalog';
 import { createExecuteContext, CredentialStore } from '../../../helpers/executeContext';
 
 const node = { name: 'Background Check' } as INode;
@@ -95,23 +101,27 @@ describe('parseJsonObject', () => {
 describe('checkBody', () => {
 	/** A name with a space (refused for case creation) and a staffing agency one character too long. */
 	const body = () => ({
-		candidate: { firstName: 'Ann Marie' },
-		orderData: [{ staffingAgency: 'A'.repeat(101) }],
+		givenName: 'Ann Marie',
+		orderData: [
+			{ caseOrderDataTypeId: 'codt-employment', metadata: { staffingAgency: 'A'.repeat(101) } },
+		],
 	});
 
 	it('applies the name rule only when asked (case creation), the staffingAgency length always', () => {
 		expect(errorOf(() => checkBody(node, body(), 0, { names: true })).message).toMatch(
-			/^candidate\.firstName/,
+			/^givenName/,
 		);
 		expect(errorOf(() => checkBody(node, body(), 0)).message).toMatch(
-			/^orderData\[0\]\.staffingAgency/,
+			/^orderData\[0\]\.metadata\.staffingAgency/,
 		);
-		expect(() => checkBody(node, { candidate: { firstName: 'Ann Marie' } }, 0)).not.toThrow();
+		expect(() => checkBody(node, { givenName: 'Ann Marie' }, 0)).not.toThrow();
 	});
 
 	it('passes names with the allowed characters and short staffing agencies', () => {
 		const allowed = {
-			candidate: { firstName: "D'Arcy-Lee", lastName: 'Ñúñez,Jr.' },
+			givenName: "D'Arcy-Lee",
+			familyName: 'Ñúñez,Jr.',
+			orderData: [{ metadata: { givenName: 'Ann_1', familyName: 'Lee.' } }],
 			staffingAgency: 'A'.repeat(100),
 		};
 		expect(() => checkBody(node, allowed, 0)).not.toThrow();
@@ -120,9 +130,11 @@ describe('checkBody', () => {
 	it('names the first violation and lists the others', () => {
 		const error = errorOf(() => checkBody(node, body(), 2, { names: true }));
 		expect(error.message).toMatch(
-			/^candidate\.firstName contains characters the API does not accept \(space\).*\[item 2\]$/,
+			/^givenName contains characters the API does not accept \(space\).*\[item 2\]$/,
 		);
-		expect(error.description).toMatch(/orderData\[0\]\.staffingAgency is 101 characters long/);
+		expect(error.description).toMatch(
+			/orderData\[0\]\.metadata\.staffingAgency is 101 characters long/,
+		);
 	});
 });
 
@@ -130,16 +142,6 @@ describe('body building', () => {
 	it('drops values left empty', () => {
 		const values = { a: '', b: [], c: {}, d: { e: '' }, f: 0, g: false, h: 'x', i: undefined };
 		expect(withoutEmptyValues(values)).toEqual({ f: 0, g: false, h: 'x' });
-	});
-
-	it('merges the JSON field last: objects key by key, other values replace', () => {
-		const typed = { candidate: { firstName: 'Ann', email: 'a@x' }, services: [{ id: 'a' }] };
-		const json = { candidate: { phone: '1', email: 'b@x' }, services: [{ id: 'b' }] };
-		expect(mergeBody({ ...typed, packageId: 'p' }, json)).toEqual({
-			candidate: { firstName: 'Ann', email: 'b@x', phone: '1' },
-			services: [{ id: 'b' }],
-			packageId: 'p',
-		});
 	});
 });
 
@@ -157,7 +159,7 @@ describe('describeStatuses', () => {
 			pendingStatus: 'Appointment Scheduled',
 			pendingStatusId: scheduled.pendingStatusId,
 			details: { records: [record] },
-			caseStatusId: 'case-status-pending',
+			caseStatusId: 'unknown-case-status',
 		};
 		// Built before the call, so that a change made to the answer in place cannot pass unnoticed.
 		const expected = {
@@ -169,6 +171,28 @@ describe('describeStatuses', () => {
 			details: { records: [{ ...record, statusName: 'clear', statusMeaning: 'Done and good' }] },
 		};
 		expect(describeStatuses(answer)).toEqual(expected);
+	});
+
+	it('adds the names of a case’s status, secondary status and result IDs', () => {
+		const summary = {
+			id: 'c1',
+			caseStatusId: CASE_STATUSES.find((status) => status.name === 'Complete')!.id,
+			secondaryCaseStatusId: SECONDARY_CASE_STATUSES.find((status) => status.name === 'Consider')!
+				.id,
+			resultTypeId: CASE_RESULTS.find((result) => result.name === 'Placed')!.id,
+		};
+		expect(describeStatuses([summary])).toEqual([
+			{
+				...summary,
+				caseStatusName: 'Complete',
+				secondaryStatusName: 'Consider',
+				resultName: 'Placed',
+			},
+		]);
+		expect(describeStatuses({ constructor: 'x', caseStatusId: 'case-status-pending' })).toEqual({
+			constructor: 'x',
+			caseStatusId: 'case-status-pending',
+		});
 	});
 
 	it('adds nothing for IDs the spec does not list, or null ones', () => {
@@ -185,7 +209,8 @@ describe('lists', () => {
 		expect(
 			recordsOf({ cplcDefinitionsList: [{ id: 1 }], other: [] }, 'cplcDefinitionsList'),
 		).toEqual([{ id: 1 }]);
-		expect(recordsOf({ packageId: 'p', servicesList: [{ id: 2 }] })).toEqual([{ id: 2 }]);
+		expect(recordsOf({ cases: [{ id: 2 }] }, 'cases')).toEqual([{ id: 2 }]);
+		expect(recordsOf({ packageId: 'p', serviceGroupServices: [{ id: 2 }] })).toEqual([{ id: 2 }]);
 		expect(recordsOf({ id: 'single' })).toEqual([{ id: 'single' }]);
 		expect(recordsOf('')).toEqual([]);
 	});
@@ -227,17 +252,12 @@ describe('lists', () => {
 	});
 });
 
-describe('service options', () => {
-	it('are sorted by name and show group and ID', () => {
-		const names = SERVICE_OPTIONS.map((option) => option.name);
-		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-		expect(
-			SERVICE_OPTIONS.find((option) => option.value === 'fa226cb7-1214-4cdf-9296-6120a7376926'),
-		).toEqual({
-			name: 'County Criminal Search',
-			value: 'fa226cb7-1214-4cdf-9296-6120a7376926',
-			description: 'Criminal Check · ID: fa226cb7-1214-4cdf-9296-6120a7376926',
-		});
+describe('isoDate', () => {
+	it('reads a date, or the date of an ISO date-time, and refuses what is not a day of the calendar', () => {
+		expect(isoDate('1980-02-22')).toBe('1980-02-22');
+		expect(isoDate(' 2000-02-29T00:00:00.000Z ')).toBe('2000-02-29');
+		for (const value of ['1999-02-29', '1980-13-01', '22/02/1980', '1980-2-22', '', 'x'])
+			expect(isoDate(value)).toBeUndefined();
 	});
 });
 

@@ -1,0 +1,108 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { SERVICES, serviceGroupLabel } from '../../shared/catalog';
+import { recordsOf } from '../../shared/transport/listResponses';
+import { apiPath, apiRequest } from '../../shared/transport';
+import { currentId } from './current';
+
+const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Every service of the catalog: what a service dropdown offers before a package (or case) is chosen. */
+function catalogServices(): INodePropertyOptions[] {
+	return SERVICES.map((service) => ({
+		name: service.name,
+		value: service.id,
+		description: [serviceGroupLabel(service), `ID: ${service.id}`].filter(Boolean).join(' · '),
+	})).sort(byName);
+}
+
+/** The services of a package (GET /package/id/{packageId}/services), one option per service. */
+async function servicesOfPackage(
+	context: ILoadOptionsFunctions,
+	packageId: string,
+): Promise<INodePropertyOptions[]> {
+	const response = await apiRequest.call(
+		context,
+		'GET',
+		apiPath`/package/id/${packageId}/services`,
+	);
+	const options = new Map<string, INodePropertyOptions>();
+	for (const service of recordsOf(response, 'serviceGroupServices')) {
+		const serviceId = text(service.serviceId);
+		if (serviceId === undefined || options.has(serviceId)) continue;
+		options.set(serviceId, {
+			name: text(service.serviceName) ?? serviceId,
+			value: serviceId,
+			description: [text(service.serviceGroupName), `ID: ${serviceId}`].filter(Boolean).join(' · '),
+		});
+	}
+	return [...options.values()].sort(byName);
+}
+
+/** Services of the package chosen in the node (Case > Create); every service of the catalog before that. */
+export async function getPackageServices(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const packageId = currentId(this, 'packageId');
+	return packageId === undefined ? catalogServices() : await servicesOfPackage(this, packageId);
+}
+
+/** Services of the package of the case chosen in the node (Case > Add Services). */
+export async function getCaseServices(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const caseId = currentId(this, 'caseId');
+	if (caseId === undefined) return catalogServices();
+	const response = await apiRequest.call(this, 'GET', apiPath`/case/id/${caseId}`);
+	const packageId = text(recordsOf(response, 'cases')[0]?.packageId);
+	return packageId === undefined ? catalogServices() : await servicesOfPackage(this, packageId);
+}
+
+/** The packages of the company (GET /package/min/list). */
+export async function getPackages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const response = await apiRequest.call(this, 'GET', apiPath`/package/min/list`);
+	return recordsOf(response, 'packages')
+		.filter((record) => text(record.id) !== undefined)
+		.map((record) => ({
+			name: text(record.name) ?? (record.id as string),
+			value: record.id as string,
+			description: record.id as string,
+		}))
+		.sort(byName);
+}
+
+/** The users of the credential's group (GET /company/user/list). */
+export async function getCompanyUsers(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const response = await apiRequest.call(this, 'GET', apiPath`/company/user/list`);
+	return recordsOf(response, 'users')
+		.filter((user: IDataObject) => text(user.id) !== undefined)
+		.map((user) => ({
+			name:
+				[text(user.givenName), text(user.familyName)].filter(Boolean).join(' ') ||
+				(user.id as string),
+			value: user.id as string,
+			description: [user.id, user.enabled === 0 ? 'disabled' : undefined]
+				.filter(Boolean)
+				.join(' · '),
+		}))
+		.sort(byName);
+}
+
+/** The secure document types (GET /document/secure/type/list). */
+export async function getDocumentTypes(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const response = await apiRequest.call(this, 'GET', apiPath`/document/secure/type/list`);
+	return recordsOf(response)
+		.filter((type) => text(type.id) !== undefined)
+		.map((type) => ({
+			name: text(type.displayName) ?? text(type.secureDocumentType) ?? (type.id as string),
+			value: type.id as string,
+			description: type.id as string,
+		}))
+		.sort(byName);
+}
