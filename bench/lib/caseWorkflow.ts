@@ -11,6 +11,7 @@
  */
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import { httpRequest } from '../../test/harness/n8n/http';
+import { orderOf } from '../../test/helpers/sandbox';
 import {
 	deployWebhookWorkflow,
 	webhookTriggerNode,
@@ -50,17 +51,15 @@ export async function createCases(sandbox: Sandbox, count: number): Promise<stri
 				method: 'POST',
 				headers: { authorization: `Bearer ${token}` },
 				body: {
-					candidate: {
-						firstName: 'Bench',
-						lastName: `Candidate${index}`,
-						email: `bench-${index}-${Date.now()}@example.com`,
-					},
-					services: [{ id: 'service-idv-id' }],
+					...orderOf('service-idv-id'),
+					email: `bench-${index}-${Date.now()}@example.com`,
+					givenName: 'Bench',
+					familyName: `Candidate${index}`,
 				},
 			});
-			if (created.status !== 201)
+			if (created.status !== 200)
 				throw new Error(`case ${index}: POST /case/create -> ${created.status} ${created.text}`);
-			ids[index] = (created.json as { id: string }).id;
+			ids[index] = (created.json as { caseId: string }).caseId;
 		}
 	};
 	await Promise.all(Array.from({ length: 10 }, worker));
@@ -226,19 +225,25 @@ export async function runCaseWorkflow(
 			.length,
 		failure,
 		correctItems: items.filter(
-			(item, index) => item.json.id === caseIds[index] && pairedIndex(item) === index,
+			(item, index) => caseIdOf(item) === caseIds[index] && pairedIndex(item) === index,
 		).length,
 	};
 }
 
 /** One case per input item, in input order, each paired with its own input item. */
+/** The case an output item holds: the node's is the case, the HTTP Request node's the API's `{ cases: [case] }`. */
+function caseIdOf(item: RunItem): unknown {
+	const cases = (item.json as { cases?: Array<{ id?: unknown }> }).cases;
+	return Array.isArray(cases) ? cases[0]?.id : item.json.id;
+}
+
 function checkOutput(label: string, items: RunItem[], caseIds: string[]): void {
 	if (items.length !== caseIds.length)
 		throw new Error(`${label}: ${items.length} output items for ${caseIds.length} case IDs`);
 	items.forEach((item, index) => {
-		if (item.json.id !== caseIds[index] || pairedIndex(item) !== index) {
+		if (caseIdOf(item) !== caseIds[index] || pairedIndex(item) !== index) {
 			throw new Error(
-				`${label}: output item ${index} is case ${String(item.json.id)} paired with item ${String(pairedIndex(item))}; expected case ${caseIds[index]} paired with item ${index}`,
+				`${label}: output item ${index} is case ${String(caseIdOf(item))} paired with item ${String(pairedIndex(item))}; expected case ${caseIds[index]} paired with item ${index}`,
 			);
 		}
 	});

@@ -25,7 +25,8 @@ import {
 } from '../../test/harness/backgroundCheck';
 import { HTTP_REQUEST_VERSION, NODE_UNDER_TEST, type CaseWorkflow } from './caseWorkflow';
 
-export const SERVICE_ID = 'service-idv-id';
+/** The package every bench order is for (the sandbox's Basic Criminal: four services). */
+export const PACKAGE_ID = 'pkg-basic-criminal';
 
 export type OrderVariant =
 	| { kind: 'backgroundCheck'; label: string; concurrency?: number; continueOnFail?: boolean }
@@ -69,7 +70,7 @@ function orderNode(
 				nodeCredentialType: API_CREDENTIAL,
 				sendBody: true,
 				specifyBody: 'json',
-				jsonBody: `={{ JSON.stringify({ candidate: { firstName: $json.firstName, lastName: $json.lastName, email: $json.email }, services: [{ id: '${SERVICE_ID}' }] }) }}`,
+				jsonBody: `={{ JSON.stringify({ packageId: '${PACKAGE_ID}', email: $json.email, givenName: $json.firstName, familyName: $json.lastName }) }}`,
 				options: {},
 			},
 			credentials: { [API_CREDENTIAL]: credentialRef(credential) },
@@ -80,10 +81,10 @@ function orderNode(
 	const parameters: Record<string, unknown> = {
 		resource: 'case',
 		operation: 'create',
+		packageId: { __rl: true, mode: 'id', value: PACKAGE_ID },
+		candidateEmail: '={{ $json.email }}',
 		candidateFirstName: '={{ $json.firstName }}',
 		candidateLastName: '={{ $json.lastName }}',
-		candidateEmail: '={{ $json.email }}',
-		services: [SERVICE_ID],
 	};
 	if (variant.concurrency !== undefined) parameters.options = { concurrency: variant.concurrency };
 	return actionNode(parameters, credential, { name: NODE_UNDER_TEST, ...onError });
@@ -178,7 +179,7 @@ export async function runOrderWorkflow(
 	return {
 		executionMs: Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt),
 		status: execution.status,
-		ordered: items.filter((item) => item.json.id !== undefined).length,
+		ordered: items.filter((item) => item.json.caseId !== undefined).length,
 		errorItems: items.filter((item) => item.json.error !== undefined).length,
 		failure:
 			execution.status === 'success'
@@ -193,11 +194,7 @@ export async function runOrderWorkflow(
 			.slice(0, 5)
 			.map((candidate) =>
 				creates
-					.filter(
-						(entry) =>
-							(entry.body as { candidate?: { email?: string } })?.candidate?.email ===
-							candidate.email,
-					)
+					.filter((entry) => (entry.body as { email?: string })?.email === candidate.email)
 					.map(
 						(entry) =>
 							`${entry.status}${entry.handledStatus ? ` (after ${entry.handledStatus})` : ''}`,

@@ -161,7 +161,7 @@ describe('npm start', () => {
 					.sort(),
 			);
 
-			// "Order a background check": the form orders the two services picked by name in the node.
+			// "Order a background check": the form orders the package picked in the node.
 			await submitOrderForm(session, {
 				first: 'Ann',
 				last: "O'Neil",
@@ -174,11 +174,10 @@ describe('npm start', () => {
 			);
 			const create = requests.find((request) => request.path === '/case/create')!;
 			expect(create.body).toEqual({
-				candidate: { firstName: 'Ann', lastName: "O'Neil", email: 'ann.oneil@example.com' },
-				services: [
-					{ id: 'fa226cb7-1214-4cdf-9296-6120a7376926' },
-					{ id: '9ac65633-b4c4-4062-875c-3556db9d2a08' },
-				],
+				packageId: 'pkg-basic-criminal',
+				email: 'ann.oneil@example.com',
+				givenName: 'Ann',
+				familyName: "O'Neil",
 			});
 
 			await runSandboxForADay(session);
@@ -191,36 +190,35 @@ describe('npm start', () => {
 			expect(onboarding).toHaveLength(1);
 			expect(onboarding[0].body).toMatchObject({
 				caseStatus: 'Complete',
-				candidate: { firstName: 'Ann', lastName: "O'Neil", email: 'ann.oneil@example.com' },
-				services: [
-					{ service: 'County Criminal Search', result: 'clear' },
-					{ service: 'Employment Verification', result: 'clear' },
-				],
+				candidate: { givenName: 'Ann', familyName: "O'Neil", email: 'ann.oneil@example.com' },
+				package: 'Basic Criminal',
 			});
 
-			// "Sync screening results to an ATS": one readable result per screening.
-			const ats = await waitFor('both screening results', async () => {
+			// "Sync screening results to an ATS": one readable result per screening of the package.
+			const screenings = [
+				'County Criminal Search',
+				'National Criminal Search',
+				'Sex Offender Search',
+				'SSN Trace',
+			];
+			const ats = await waitFor('every screening result', async () => {
 				const received = await inbox(session, 'ats');
-				return received.length >= 2 ? received : undefined;
+				return received.length >= screenings.length ? received : undefined;
 			});
 			expect(
 				ats
 					.map((entry) => entry.body)
 					.sort((a, b) => String(a.screening).localeCompare(String(b.screening))),
-			).toEqual([
-				expect.objectContaining({
-					screening: 'County Criminal Search',
-					result: 'clear',
-					resultMeaning: 'Done and good',
-					needsReview: false,
-				}),
-				expect.objectContaining({
-					screening: 'Employment Verification',
-					result: 'clear',
-					resultMeaning: 'Done and good',
-					needsReview: false,
-				}),
-			]);
+			).toEqual(
+				screenings.map((screening) =>
+					expect.objectContaining({
+						screening,
+						result: 'clear',
+						resultMeaning: 'Done and good',
+						needsReview: false,
+					}),
+				),
+			);
 
 			const api = new N8nApi(session.editorUrl, session.n8nApiKey);
 			const onboardingId = session.workflows.find(
@@ -276,7 +274,7 @@ describe('npm start', () => {
 				const received = await inbox(session, 'onboarding');
 				return received.length > 0 ? received : undefined;
 			});
-			expect(onboarding[0].body).toMatchObject({ candidate: { firstName: 'Ben' } });
+			expect(onboarding[0].body).toMatchObject({ candidate: { givenName: 'Ben' } });
 			const deliveries = await admin<Array<{ outcome: string; statusCode: number }>>(
 				session,
 				'GET',
