@@ -167,7 +167,7 @@ export interface CaseRun {
 }
 
 interface RunItem {
-	json: { id?: string; error?: unknown };
+	json: { id?: string; cases?: unknown; error?: unknown };
 	pairedItem?: { item: number } | Array<{ item: number }>;
 }
 

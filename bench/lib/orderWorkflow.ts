@@ -166,7 +166,7 @@ export async function runOrderWorkflow(
 	});
 	const execution = executions[executions.length - 1];
 	const runs = (execution.data?.resultData.runData[NODE_UNDER_TEST] ?? []) as Array<{
-		data?: { main: Array<Array<{ json: { id?: string; error?: unknown } }> | null> };
+		data?: { main: Array<Array<{ json: { caseId?: string; error?: unknown } }> | null> };
 		error?: { message?: string };
 	}>;
 	const last = runs[runs.length - 1];
