@@ -91,8 +91,14 @@ async function expectTheExampleToOrder(firstName: string, lastName: string): Pro
 		error: undefined,
 	});
 	const create = requests.api().find((entry) => entry.path === '/case/create');
-	expect(create?.status).toBe(201);
-	expect(create?.body).toMatchObject({ candidate: { firstName, lastName, email } });
+	expect(create?.status).toBe(200);
+	// The reference's flat CreateCase: the package picked in the node, the candidate from the form.
+	expect(create?.body).toEqual({
+		packageId: 'pkg-basic-criminal',
+		email,
+		givenName: firstName,
+		familyName: lastName,
+	});
 }
 
 describe('the local registry', () => {

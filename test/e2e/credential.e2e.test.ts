@@ -12,6 +12,7 @@ import {
 	API_CREDENTIAL,
 	JWT_PATTERN,
 	actionNode,
+	byId,
 	createApiCredential,
 	credentialRef,
 	executionError,
@@ -219,16 +220,18 @@ describe('token exchange', () => {
 			linearWebhookWorkflow('e2e: revocation', 'token-revocation', [listShipmentMasks(credential)]),
 		);
 		expect((await deployed.run()).status).toBe(200);
-		expect(sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' }).revoked).toBe(1);
+		expect(
+			sandbox.admin.revokeToken({ groupProfileId: '7a9d4c1b-2e3f-4a5b-8c6d-9e0f1a2b3c02' }).revoked,
+		).toBe(1);
 
 		const afterRevocation = requestsFrom(sandbox);
 		const answer = await deployed.run<Json[]>();
 		expect(answer.status).toBe(200);
 		expect(answer.body).toHaveLength(3);
 		expect(afterRevocation.all().map(requestLine)).toEqual([
-			'GET /shipment/mask/list 401',
-			// The transport hands the 401 to n8n's throwing path, which exchanges again and retries once.
-			'GET /shipment/mask/list 401',
+			// The API refuses a revoked token with 403: the transport empties the token, so n8n's request helper
+			// exchanges the key pair again before it resends the request, once.
+			'GET /shipment/mask/list 403',
 			'POST /auth/api 200',
 			'GET /shipment/mask/list 200',
 		]);
@@ -275,13 +278,12 @@ describe('token exchange', () => {
 			]),
 		);
 		expect((await deployed.run()).status).toBe(200);
-		sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' });
+		sandbox.admin.revokeToken({ groupProfileId: '7a9d4c1b-2e3f-4a5b-8c6d-9e0f1a2b3c02' });
 
 		const afterRevocation = requestsFrom(sandbox);
 		expect((await deployed.run()).status).toBe(200);
 		expect(afterRevocation.all().map(requestLine)).toEqual([
-			'GET /shipment/mask/list 401',
-			'GET /shipment/mask/list 401',
+			'GET /shipment/mask/list 403',
 			'POST /auth/api 200',
 			...Array(12).fill('GET /shipment/mask/list 200'),
 		]);
@@ -315,7 +317,7 @@ describe('HTTP Request node with the credential as a predefined credential type'
 		};
 	}
 
-	test('reaches PUT /case/id/{caseId}/candidate (not an operation of the node) with the exchanged token', async () => {
+	test('reaches GET /testimony/case/{caseId} (not an operation of the node) with the exchanged token', async () => {
 		const credential = await createApiCredential(n8n.api, sandbox, { name: 'http request' });
 		const email = `http-request-${Date.now()}@example.com`;
 		const result = await runOnce<Json>(n8n.api, sandbox, 'http request node', [
@@ -323,39 +325,37 @@ describe('HTTP Request node with the credential as a predefined credential type'
 				{
 					resource: 'case',
 					operation: 'create',
+					packageId: byId('pkg-basic-criminal'),
 					candidateFirstName: 'Ann',
 					candidateLastName: 'Lee',
 					candidateEmail: email,
-					services: ['service-bankruptcy'],
 				},
 				credential,
 			),
-			httpRequestNode(
-				credential,
-				'PUT',
-				`=${sandbox.url}/case/id/{{ $json.id }}/candidate`,
-				'{ "candidate": { "phone": "555-0199" }, "aliases": [{ "firstName": "Annie", "lastName": "Lee" }] }',
-			),
+			httpRequestNode(credential, 'GET', `=${sandbox.url}/testimony/case/{{ $json.caseId }}`),
 		]);
 		expect(result.execution.status).toBe('success');
-		const [updated] = nodeOutput(result.execution, 'HTTP Request') as Json[];
-		expect(updated).toMatchObject({
-			candidate: { email, phone: '555-0199' },
-			aliases: [{ firstName: 'Annie', lastName: 'Lee' }],
+		const [read] = nodeOutput(result.execution, 'HTTP Request') as Json[];
+		expect(read).toEqual({
+			testimony: {
+				address: [],
+				driversLicense: [],
+				parentalConsent: [],
+				education: [],
+				employment: [],
+				customProfessionalLicense: [],
+			},
 		});
-		// One exchange for both nodes; the bearer token reached the endpoint (the sandbox answers 401 without it).
-		const caseId = (nodeOutput(result.execution, 'Background Check')[0] as Json).id;
+		// One exchange for both nodes; the bearer token reached the endpoint (the sandbox answers 403 without it).
+		const caseId = (nodeOutput(result.execution, 'Background Check')[0] as Json).caseId;
 		expect(result.requests.map(requestLine)).toEqual([
 			'POST /auth/api 200',
-			'POST /case/create 201',
-			`PUT /case/id/${caseId}/candidate 200`,
+			'POST /case/create 200',
+			`GET /testimony/case/${caseId} 200`,
 		]);
-		const put = result.requests[2];
-		expect(put).toMatchObject({
-			groupProfileId: 'group-profile-east',
-			body: { candidate: { phone: '555-0199' } },
-		});
-		expect(put.headers.authorization).toBe('Bearer [redacted]');
+		const get = result.requests[2];
+		expect(get.groupProfileId).toBe('4e0c2a8e-5b1f-4d3c-9a7e-2f6b1c8d3e01');
+		expect(get.headers.authorization).toBe('Bearer [redacted]');
 	});
 
 	test('after a revocation the HTTP Request node also gets a new token and succeeds', async () => {
@@ -370,13 +370,14 @@ describe('HTTP Request node with the credential as a predefined credential type'
 			]),
 		);
 		expect((await deployed.run()).status).toBe(200);
-		sandbox.admin.revokeToken({ groupProfileId: 'group-profile-west' });
+		sandbox.admin.revokeToken({ groupProfileId: '7a9d4c1b-2e3f-4a5b-8c6d-9e0f1a2b3c02' });
 		const requests = requestsFrom(sandbox);
 		const answer = await deployed.run<Json[]>();
 		expect(answer.status).toBe(200);
-		expect(answer.body).toEqual([expect.objectContaining({ shipmentMaskList: expect.any(Array) })]);
+		expect(answer.body).toEqual([expect.objectContaining({ list: expect.any(Array) })]);
+		// n8n's request helper of the HTTP Request node exchanges again after any failure, the API's 403 too.
 		expect(requests.all().map(requestLine)).toEqual([
-			'GET /shipment/mask/list 401',
+			'GET /shipment/mask/list 403',
 			'POST /auth/api 200',
 			'GET /shipment/mask/list 200',
 		]);
@@ -454,7 +455,7 @@ describe('secrets', () => {
 		const executions = await n8n.api.listExecutions({ includeData: true, limit: 500 });
 		expect(executions.length).toBeGreaterThanOrEqual(10);
 		const saved = JSON.stringify(executions);
-		expect(saved).toContain('shipment-mask-candidate-home'); // the data is really there
+		expect(saved).toContain('MASK-N95-M'); // the data is really there
 		expect(leakedSecrets(saved, secrets)).toEqual([]);
 		expect(saved.match(JWT_PATTERN)).toBeNull();
 

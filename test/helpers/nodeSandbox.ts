@@ -2,7 +2,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox';
-import { CredentialStore, runNode, type RunSetup } from './executeContext';
+import { byId, CredentialStore, runNode, type RunSetup } from './executeContext';
 
 export interface NodeSandbox {
 	sandbox: Sandbox;
@@ -51,28 +51,46 @@ export function useNodeSandbox(): NodeSandbox {
 	return context;
 }
 
+/** Sandbox packages (sandbox/fixtures.ts). */
+export const BASIC_CRIMINAL = 'pkg-basic-criminal';
+export const HEALTHCARE = 'pkg-healthcare';
+export const DRIVER = 'pkg-driver';
+
 let candidateNumber = 0;
 
-/** Parameters of a minimal valid Case > Create with a fresh candidate email. */
-export function newCaseParameters(overrides: IDataObject = {}): IDataObject {
+/**
+ * Parameters of a minimal valid Case > Create (the Basic Criminal package, candidate onboarding flow) with a
+ * fresh candidate email; `overrides` replace parameters.
+ */
+export function caseParameters(overrides: IDataObject = {}): IDataObject {
 	candidateNumber++;
 	return {
 		resource: 'case',
 		operation: 'create',
+		packageId: byId(BASIC_CRIMINAL),
 		candidateFirstName: 'Ann',
 		candidateLastName: "O'Neil",
 		candidateEmail: `candidate${candidateNumber}-${Date.now()}@example.com`,
-		services: ['29cd44ab-a8f0-4b27-868e-dc4be88ff541'],
 		...overrides,
 	};
 }
 
-/** Creates a case through the node and returns the API's answer. */
-export async function createCase(
+export interface OrderedCase extends IDataObject {
+	/** The new case's ID (the answer's caseId). */
+	id: string;
+	caseId: string;
+	caseInvitationId: string;
+	email: string;
+}
+
+/** Orders a case through the node: its ID, invitation ID and candidate email. */
+export async function orderCase(
 	context: NodeSandbox,
 	overrides: IDataObject = {},
-): Promise<IDataObject> {
-	const [created] = await context.run(newCaseParameters(overrides));
+): Promise<OrderedCase> {
+	const parameters = caseParameters(overrides);
+	const [created] = await context.run(parameters);
 	if (created.json.error) throw new Error(`case create failed: ${JSON.stringify(created.json)}`);
-	return created.json;
+	const { caseId, caseInvitationId } = created.json as { caseId: string; caseInvitationId: string };
+	return { id: caseId, caseId, caseInvitationId, email: parameters.candidateEmail as string };
 }

@@ -1,14 +1,16 @@
 /**
- * The Background Check node in real n8n 2.8.4 when the API misbehaves, when the input is bad, and across
+ * The Background Check node in real n8n (the pinned runtime) when the API misbehaves, when the input is bad, and across
  * company groups:
  * - the API answering 5xx, slowly (inside and beyond the node's 60 s timeout) or dropping the connection:
  *   a clear error (the "may or may not" wording for a write), case creation sent exactly once (the sandbox's
  *   request log), reads working again once the fault clears, every execution finished (bounded waits);
  * - a sample of the bad inputs of test/nodes/BackgroundCheck/badInputEveryOperation.integration.test.ts,
  *   mapped from items by expressions: each item's error names the field and the item, and nothing is sent;
- * - another group's token cannot read or change a case, and the error says why.
+ * - another group's token cannot read or change a case, and the error says why (after the one new exchange
+ *   of the key pair that a 403 leads to, since the API answers 403 for a revoked token too).
  * One n8n and one sandbox for the file; the sandbox is not reset (a slow request runs across tests).
  */
+import { SERVICE_TYPES } from '../../nodes/shared/catalog';
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import {
 	actionNode,
@@ -26,12 +28,15 @@ import {
 	type N8nNode,
 } from '../harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
+import { EDUCATION_VERIFICATION, EMPLOYMENT_VERIFICATION } from '../fixtures/fullCaseOrder';
+import { nurseTestimonyParameters } from '../fixtures/nurseTestimony';
+import { BASIC_CRIMINAL } from '../helpers/nodeSandbox';
 import { escapedRequests } from '../helpers/specEndpoints';
 import { waitFor } from './harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
+const SCREENING = SERVICE_TYPES.find((type) => type.name === 'Screening')!.id;
 const MAY_OR_MAY_NOT = /may or may not have been carried out.*does not retry it/;
 const NODE = 'Background Check';
 
@@ -40,6 +45,8 @@ let sandbox: Sandbox;
 let east: Credential;
 let west: Credential;
 let fileRequests: ReturnType<typeof requestsFrom>;
+/** Runs of the West credential that the API refused with 403: each exchanged its key pair once more. */
+let refusedWestRuns = 0;
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox();
@@ -52,7 +59,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	// Whatever ran of this file (a -t filter included): every request n8n sent went to an endpoint of the spec,
-	// and each credential exchanged its key pair at most once. The slow create of beforeAll always sends some.
+	// and each credential exchanged its key pair once, but for the one new exchange of a run the API refused
+	// with 403 (what it answers for a revoked token too). The slow create of beforeAll always sends some.
 	if (sandbox) {
 		const all = fileRequests.all();
 		expect(all.length).toBeGreaterThan(0);
@@ -60,7 +68,7 @@ afterAll(async () => {
 		const exchanges = all
 			.filter((entry) => entry.path === '/auth/api')
 			.map((entry) => entry.status);
-		expect(exchanges.length).toBeLessThanOrEqual(2);
+		expect(exchanges.length).toBeLessThanOrEqual(2 + refusedWestRuns);
 		expect(exchanges.every((status) => status === 200)).toBe(true);
 	}
 	sandbox?.admin.clearFaults();
@@ -136,29 +144,37 @@ let candidateNumber = 0;
 const newEmail = (tag: string) =>
 	`reliability-${tag}-${++candidateNumber}-${Date.now()}@example.com`;
 
-const createCaseNode = (email: string, opts: { onError?: 'continueRegularOutput' } = {}) =>
-	actionNode(
-		{
-			resource: 'case',
-			operation: 'create',
-			candidateFirstName: 'Ann',
-			candidateLastName: 'Lee',
-			candidateEmail: email,
-			services: [SSN_TRACE],
-		},
-		east,
-		opts,
-	);
+/** Case > Create of the Basic Criminal package (candidate onboarding) for the candidate `email`. */
+const caseCreate = (email: string) => ({
+	resource: 'case',
+	operation: 'create',
+	packageId: byId(BASIC_CRIMINAL),
+	candidateFirstName: 'Ann',
+	candidateLastName: 'Lee',
+	candidateEmail: email,
+});
 
-/** Cases of the East group for an email, as the sandbox holds them. */
+const createCaseNode = (email: string, opts: { onError?: 'continueRegularOutput' } = {}) =>
+	actionNode(caseCreate(email), east, opts);
+
+/** Active cases of the East group for an email, as the node lists them (Case > Get Many). */
 async function casesFor(email: string): Promise<Json[]> {
 	const { execution } = await run('list cases', [
 		actionNode({ resource: 'case', operation: 'getMany', returnAll: true }, east),
 	]);
 	expect(execution.status).toBe('success');
 	return (nodeOutput(execution, NODE) as Json[]).filter(
-		(record) => record.candidate?.email === email,
+		(record) => record.candidateEmail === email,
 	);
+}
+
+/** Orders a case for a new candidate; its ID and the candidate's email. */
+async function orderCase(tag: string): Promise<{ id: string; email: string }> {
+	const email = newEmail(tag);
+	const { execution } = await run('fixture', [createCaseNode(email)]);
+	const [created] = nodeOutput(execution, NODE) as Json[];
+	expect(created).toEqual({ caseId: expect.any(String), caseInvitationId: expect.any(String) });
+	return { id: created.caseId, email };
 }
 
 const creates = (entries: RequestLogEntry[]) =>
@@ -233,18 +249,9 @@ describe('an API answering 5xx or dropping the connection', () => {
 		const emails = [newEmail('batch'), newEmail('batch'), newEmail('batch')];
 		const requests = requestsFrom(sandbox);
 		// Rules match in order and are used up: a no-op rule takes the first create, the 503 the second.
-		const node = actionNode(
-			{
-				resource: 'case',
-				operation: 'create',
-				candidateFirstName: 'Ann',
-				candidateLastName: 'Lee',
-				candidateEmail: '={{ $json.email }}',
-				services: [SSN_TRACE],
-			},
-			east,
-			{ onError: 'continueRegularOutput' },
-		);
+		const node = actionNode(caseCreate('={{ $json.email }}'), east, {
+			onError: 'continueRegularOutput',
+		});
 		sandbox.admin.injectFault({
 			kind: 'latency',
 			method: 'POST',
@@ -266,27 +273,24 @@ describe('an API answering 5xx or dropping the connection', () => {
 		sandbox.admin.clearFaults();
 		expect(execution.status).toBe('success');
 		const output = nodeOutput(execution, NODE) as Json[];
-		expect(output.map((item) => item.candidate?.email ?? 'error')).toEqual([
-			emails[0],
-			'error',
-			emails[2],
-		]);
+		expect(
+			output.map((item) =>
+				item.error === undefined ? sandbox.admin.getCase(item.caseId).candidateEmail : 'error',
+			),
+		).toEqual([emails[0], 'error', emails[2]]);
 		expect(output[1].error).toMatch(/^The API failed on POST \/case\/create \(HTTP 503\)/);
 		expect(output[1].errorDescription).toMatch(MAY_OR_MAY_NOT);
 		expect(
-			creates(requests.api()).map((entry) => [(entry.body as Json).candidate.email, entry.status]),
+			creates(requests.api()).map((entry) => [(entry.body as Json).email, entry.status]),
 		).toEqual([
-			[emails[0], 201],
+			[emails[0], 200],
 			[emails[1], 503],
-			[emails[2], 201],
+			[emails[2], 200],
 		]);
 	});
 
 	test('reads: a 502 and a dropped connection give clear errors; once the fault clears the same read works', async () => {
-		const [created] = nodeOutput(
-			(await run('fixture', [createCaseNode(newEmail('read'))])).execution,
-			NODE,
-		) as Json[];
+		const created = await orderCase('read');
 		const getCase = () =>
 			actionNode({ resource: 'case', operation: 'get', caseId: byId(created.id) }, east);
 
@@ -318,7 +322,7 @@ describe('an API answering 5xx or dropping the connection', () => {
 		const recovered = await run('read after the faults', [getCase()]);
 		expect(recovered.execution.status).toBe('success');
 		expect(nodeOutput(recovered.execution, NODE)).toEqual([
-			expect.objectContaining({ id: created.id, candidate: created.candidate }),
+			expect.objectContaining({ id: created.id, candidateEmail: created.email }),
 		]);
 		// One request per run: no retries.
 		expect(
@@ -337,7 +341,7 @@ describe('an API answering 5xx or dropping the connection', () => {
 		]);
 		sandbox.admin.clearFaults();
 		expect([created.execution.status, listed.execution.status]).toEqual(['success', 'success']);
-		expect(creates(created.requests).map((entry) => entry.status)).toEqual([201]);
+		expect(creates(created.requests).map((entry) => entry.status)).toEqual([200]);
 		expect(listed.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(
 			['GET /shipment/mask/list 200'],
 		);
@@ -348,10 +352,7 @@ describe('an API answering 5xx or dropping the connection', () => {
 
 describe('bad input in real n8n (a sample; badInputEveryOperation.integration.test.ts has the breadth)', () => {
 	test('Case > Get over items whose IDs are empty, blank, paths, dot segments, encoded, with ? or #: one error item each naming the field and the item, only the good ID sent', async () => {
-		const [created] = nodeOutput(
-			(await run('fixture', [createCaseNode(newEmail('ids'))])).execution,
-			NODE,
-		) as Json[];
+		const created = await orderCase('ids');
 		const ids = [
 			'',
 			'   ',
@@ -393,50 +394,69 @@ describe('bad input in real n8n (a sample; badInputEveryOperation.integration.te
 		]);
 	});
 
-	test('Case > Create over items with a bad name, an over-long staffingAgency, malformed, non-object and deeply nested JSON: each refused naming the field, nothing sent', async () => {
+	test('Case > Create over items with a bad name, a bad alias name, an over-long staffingAgency, malformed, non-object and deeply nested order data JSON: each refused naming the field, nothing sent', async () => {
+		const employment = {
+			employer: 'Acme Logistics',
+			position: 'Driver',
+			city: 'Austin',
+			state: 'TX',
+			country: 'US',
+			monthBegin: '04',
+			yearBegin: '2019',
+			current: true,
+			monthEnd: '',
+			yearEnd: '',
+		};
+		const good = { firstName: 'Ann', aliasLastName: 'Lee', metadata: JSON.stringify(employment) };
+		const metadataField = 'Order Data > Other Order Data 1: Metadata \\(JSON\\)';
+		// The order data's own entries come first in orderData, the alias after them.
 		const items = [
 			{
+				...good,
 				firstName: 'Ann!',
-				extra: '{}',
+				error: /^givenName contains characters the API does not accept \("!"\).*\[item 0\]$/,
+			},
+			{
+				...good,
+				aliasLastName: 'Van Dyke',
+				error: /^orderData\[1\]\.metadata\.familyName contains characters .*\(space\).*\[item 1\]$/,
+			},
+			{
+				...good,
+				metadata: JSON.stringify({ ...employment, staffingAgency: 'S'.repeat(101) }),
 				error:
-					/^candidate\.firstName contains characters the API does not accept \("!"\).*\[item 0\]$/,
+					/^orderData\[0\]\.metadata\.staffingAgency is 101 characters long; the API accepts at most 100 \[item 2\]$/,
 			},
 			{
-				firstName: 'Ann',
-				extra: JSON.stringify({ aliases: [{ lastName: 'Van Dyke' }] }),
-				error: /^aliases\[0\]\.lastName contains characters .*\(space\).*\[item 1\]$/,
+				...good,
+				metadata: '{"employer": ',
+				error: new RegExp(`^${metadataField} is not valid JSON \\[item 3\\]$`),
 			},
 			{
-				firstName: 'Ann',
-				extra: JSON.stringify({ orderData: [{ staffingAgency: 'S'.repeat(101) }] }),
-				error:
-					/^orderData\[0\]\.staffingAgency is 101 characters long; the API accepts at most 100 \[item 2\]$/,
+				...good,
+				metadata: '[1, 2]',
+				error: new RegExp(`^${metadataField} must be a JSON object \\[item 4\\]$`),
 			},
 			{
-				firstName: 'Ann',
-				extra: '{"candidate": ',
-				error: /^Additional Fields \(JSON\) is not valid JSON \[item 3\]$/,
-			},
-			{
-				firstName: 'Ann',
-				extra: '[1, 2]',
-				error: /^Additional Fields \(JSON\) must be a JSON object \[item 4\]$/,
-			},
-			{
-				firstName: 'Ann',
-				extra: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
-				error: /^Additional Fields \(JSON\) is nested more than 100 levels deep \[item 5\]$/,
+				...good,
+				metadata: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
+				error: new RegExp(`^${metadataField} is nested more than 100 levels deep \\[item 5\\]$`),
 			},
 		];
 		const node = actionNode(
 			{
-				resource: 'case',
-				operation: 'create',
+				...caseCreate('={{ $json.email }}'),
 				candidateFirstName: '={{ $json.firstName }}',
-				candidateLastName: 'Lee',
-				candidateEmail: '={{ $json.email }}',
-				services: [SSN_TRACE],
-				additionalBody: '={{ $json.extra }}',
+				orderData: {
+					other: [
+						{
+							type: 'codt-employment',
+							serviceId: EMPLOYMENT_VERIFICATION,
+							metadata: '={{ $json.metadata }}',
+						},
+					],
+				},
+				aliases: { alias: [{ firstName: 'Annie', lastName: '={{ $json.aliasLastName }}' }] },
 			},
 			east,
 			{ onError: 'continueRegularOutput' },
@@ -444,7 +464,8 @@ describe('bad input in real n8n (a sample; badInputEveryOperation.integration.te
 		const body = {
 			items: items.map((item, index) => ({
 				firstName: item.firstName,
-				extra: item.extra,
+				aliasLastName: item.aliasLastName,
+				metadata: item.metadata,
 				email: newEmail(`bad-${index}`),
 			})),
 		};
@@ -459,53 +480,59 @@ describe('bad input in real n8n (a sample; badInputEveryOperation.integration.te
 
 describe('another company group', () => {
 	test("West's token cannot read or change an East case: each operation on it fails with a 403 that says the case belongs to another group; nothing changes", async () => {
-		const [created] = nodeOutput(
-			(await run('fixture', [createCaseNode(newEmail('east'))])).execution,
-			NODE,
-		) as Json[];
+		const created = await orderCase('east');
 		const before = sandbox.admin.getCase(created.id);
 		const caseId = byId(created.id);
-		const operations: Array<[string, Json]> = [
-			['Case > Get', { resource: 'case', operation: 'get', caseId }],
+		const operations: Array<[string, 'GET' | 'POST', Json]> = [
+			['Case > Get', 'GET', { resource: 'case', operation: 'get', caseId }],
 			[
 				'Case > Get Data',
-				{ resource: 'case', operation: 'getData', caseId, serviceTypeId: byId('service-type-idv') },
+				'GET',
+				{ resource: 'case', operation: 'getData', caseId, serviceTypeId: byId(SCREENING) },
 			],
 			[
 				'Case > Add Services',
-				{ resource: 'case', operation: 'addServices', caseId, services: ['service-bankruptcy'] },
+				'POST',
+				{ resource: 'case', operation: 'addServices', caseId, services: [EDUCATION_VERIFICATION] },
 			],
-			['CPLC > Get Definitions', { resource: 'cplc', operation: 'getDefinitions', caseId }],
-			[
-				'Testimony > Create',
-				{
-					resource: 'testimony',
-					operation: 'create',
-					caseId,
-					cplcId: 'cplc-registered-nurse',
-					firstName: 'Ann',
-					lastName: 'Lee',
-					licenseNumber: 'RN1',
-					certifyingBody: 'Board',
-				},
-			],
+			['CPLC > Get Definitions', 'GET', { resource: 'cplc', operation: 'getDefinitions', caseId }],
+			['Testimony > Create', 'POST', nurseTestimonyParameters(caseId)],
 		];
-		for (const [name, parameters] of operations) {
-			const { execution, requests } = await run(`west ${name}`, [actionNode(parameters, west)]);
+		const WEST = '7a9d4c1b-2e3f-4a5b-8c6d-9e0f1a2b3c02';
+		for (const [name, method, parameters] of operations) {
+			const requests = requestsFrom(sandbox);
+			const execution = await (
+				await start(`west ${name}`, [actionNode(parameters, west)])
+			).finished();
+			const firstRun = refusedWestRuns === 0;
+			refusedWestRuns++;
 			expect({ name, status: execution.status }).toEqual({ name, status: 'error' });
 			const error = nodeError(execution);
 			expect({ name, message: error.message }).toEqual({
 				name,
-				message: 'Access to this case was refused (403)',
+				message: 'The API refused access to this case (403)',
 			});
-			expect(error.description).toMatch(
-				new RegExp(
-					`^The API said: Case ${created.id} belongs to another group or is not accessible with this token\\. The case usually belongs to another company group: the client access token in this credential only sees its own group's cases\\.$`,
-				),
+			expect(error.description).toBe(
+				`The API said: Case ${created.id} is not accessible with this token. The case ID may be wrong, or the case belongs to another company group: a credential's client access token sees only its own group's cases. The credential's key pair was exchanged for a new token and the API still refused it; if this persists, check the credential with the service operator.`,
 			);
-			expect(requests.map((entry) => [entry.status, entry.groupProfileId])).toEqual([
-				[403, 'group-profile-west'],
-			]);
+			// The API answers 403 for a revoked token too: one new exchange and one resend, refused again. West's
+			// first run exchanged its key pair just before (a new credential), so it resends with that token.
+			expect({
+				name,
+				requests: requests
+					.all()
+					.filter((entry) => entry.path === '/auth/api' || entry.groupProfileId === WEST)
+					.map((entry) =>
+						entry.path === '/auth/api'
+							? `exchange ${entry.status}`
+							: `${entry.method} ${entry.status}`,
+					),
+			}).toEqual({
+				name,
+				requests: firstRun
+					? ['exchange 200', `${method} 403`, `${method} 403`]
+					: [`${method} 403`, 'exchange 200', `${method} 403`],
+			});
 		}
 		expect(sandbox.admin.getCase(created.id)).toEqual(before);
 		// East still reads it.
@@ -525,14 +552,12 @@ describe('an API that does not answer in time', () => {
 		expect(error.description).toMatch(MAY_OR_MAY_NOT);
 		// The sandbox finishes the request after its 70 s delay: one create, and the case exists.
 		const slowCreates = () =>
-			creates(slow.requests.api()).filter(
-				(entry) => (entry.body as Json).candidate.email === slow.email,
-			);
+			creates(slow.requests.api()).filter((entry) => (entry.body as Json).email === slow.email);
 		await waitFor(() => (slowCreates().length > 0 ? true : undefined), {
 			timeoutMs: 30_000,
 			describe: () => 'the slow create never finished',
 		});
-		expect(slowCreates().map((entry) => entry.status)).toEqual([201]);
+		expect(slowCreates().map((entry) => entry.status)).toEqual([200]);
 		expect(await casesFor(slow.email)).toHaveLength(1);
 	}, 150_000);
 });

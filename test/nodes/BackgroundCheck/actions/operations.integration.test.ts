@@ -20,8 +20,13 @@ import {
 } from '../../../fixtures/fullCaseOrder';
 import { nurseTestimonyBody, nurseTestimonyParameters } from '../../../fixtures/nurseTestimony';
 import { byId, fromList, itemWithFile } from '../../../helpers/executeContext';
-import { useNodeSandbox } from '../../../helpers/nodeSandbox';
-import { BASIC_CRIMINAL, caseParameters, HEALTHCARE, orderCase } from '../sandboxOrders';
+import {
+	BASIC_CRIMINAL,
+	caseParameters,
+	HEALTHCARE,
+	orderCase,
+	useNodeSandbox,
+} from '../../../helpers/nodeSandbox';
 
 const SCREENING = SERVICE_TYPES.find((type) => type.name === 'Screening')!.id;
 

@@ -9,8 +9,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { byId, itemWithFile } from '../../../helpers/executeContext';
-import { useNodeSandbox, type NodeSandbox } from '../../../helpers/nodeSandbox';
-import { caseParameters, orderCase } from '../sandboxOrders';
+import {
+	caseParameters,
+	type NodeSandbox,
+	orderCase,
+	useNodeSandbox,
+} from '../../../helpers/nodeSandbox';
 
 const context = useNodeSandbox();
 

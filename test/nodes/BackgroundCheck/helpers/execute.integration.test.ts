@@ -26,8 +26,7 @@ import {
 } from '../../../helpers/executeContext';
 import { call, tokenFor } from '../../../helpers/sandbox';
 import { seededRandom } from '../../../helpers/seededRandom';
-import { useNodeSandbox } from '../../../helpers/nodeSandbox';
-import { caseParameters, orderCase } from '../sandboxOrders';
+import { caseParameters, orderCase, useNodeSandbox } from '../../../helpers/nodeSandbox';
 
 const context = useNodeSandbox();
 

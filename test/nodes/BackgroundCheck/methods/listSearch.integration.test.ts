@@ -6,8 +6,13 @@
 import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { SERVICE_TYPES } from '../../../../nodes/shared/catalog';
 import { byId, createLoadOptionsContext, fromList } from '../../../helpers/executeContext';
-import { useNodeSandbox } from '../../../helpers/nodeSandbox';
-import { BASIC_CRIMINAL, DRIVER, HEALTHCARE, orderCase } from '../sandboxOrders';
+import {
+	BASIC_CRIMINAL,
+	DRIVER,
+	HEALTHCARE,
+	orderCase,
+	useNodeSandbox,
+} from '../../../helpers/nodeSandbox';
 
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
 const SCREENING = SERVICE_TYPES.find((type) => type.name === 'Screening')!.id;
