@@ -127,6 +127,8 @@ export async function retryAfterForbidden<T>(
 	tokenSent: unknown,
 	retry: () => Promise<T>,
 ): Promise<T | undefined> {
+	// Sent with no token: n8n exchanged the key pair for this very request, so the token refused is a fresh one.
+	if (tokenSent === '' || tokenSent === undefined) return undefined;
 	const pending = session.reauthentication;
 	if (pending !== undefined) {
 		await pending.catch(() => undefined);

@@ -18,7 +18,7 @@ import type { RequestLogEntry } from '../../../sandbox';
 import { byId, itemWithFile } from '../../helpers/executeContext';
 import { useNodeSandbox } from '../../helpers/nodeSandbox';
 import { seededRandom } from '../../helpers/seededRandom';
-import { escapedRequests, matchEndpoint } from './referenceEndpoints';
+import { escapedRequests, matchEndpoint } from '../../helpers/referenceEndpoints';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';

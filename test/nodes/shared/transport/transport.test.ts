@@ -372,6 +372,25 @@ describe('reading the answer', () => {
 		expect(sent).toHaveLength(3);
 	});
 
+	it('does not resend a request refused with 403 whose token n8n exchanged for it (a new credential: the token is fresh)', async () => {
+		const counts = { exchanges: 0 };
+		const { context, sent } = contextAnswering(
+			(_options, _attempt, extra) => {
+				const data = extra!.credentialsDecrypted!.data!;
+				if (data.token === '') {
+					counts.exchanges++;
+					data.token = 'fresh-token';
+				}
+				return { statusCode: 403, body: { message: 'Forbidden', statusCode: 403 } };
+			},
+			{ token: '' },
+		);
+		const error = await caught(getCase(context, 'case-of-another-group'));
+		expect(error.httpCode).toBe('403');
+		expect(counts.exchanges).toBe(1);
+		expect(sent).toHaveLength(1);
+	});
+
 	it('lets requests refused together with 403 share one exchange, each sent again once', async () => {
 		let accepted = SECRETS.token;
 		const { context, sent, counts } = revokedTokenApi(

@@ -1,10 +1,9 @@
 /**
  * The operations of the API reference (api/contract.json) and a check that a request the sandbox received
- * stayed inside one of them, for tests that look at the sandbox's request log (the reference's counterpart of
- * test/helpers/specEndpoints.ts).
+ * stayed inside one of them, for tests that look at the sandbox's request log.
  */
-import { listOperations } from '../../../api/contract';
-import type { RequestLogEntry } from '../../../sandbox';
+import { listOperations } from '../../api/contract';
+import type { RequestLogEntry } from '../../sandbox';
 
 const OPERATIONS = listOperations().map((line) => line.split(' ') as [string, string]);
 
