@@ -131,10 +131,6 @@ function validatorAt(document: string, ...segments: string[]): ValidateFunction 
 	return validate;
 }
 
-export function componentValidator(name: string): ValidateFunction {
-	return validatorAt(CONTRACT_ID, 'components', 'schemas', name);
-}
-
 function describe(errors: ErrorObject[] | null | undefined, where: string): string[] {
 	const problems = (errors ?? [])
 		// An `if` failing only says which `then` applied; the `then`'s own errors say what is wrong.
