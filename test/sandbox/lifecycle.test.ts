@@ -242,6 +242,8 @@ describe('case data', () => {
 		const [canceled] = await client.getCaseData(created.id);
 		expect(searchesOf(canceled).records[0]).toMatchObject(withStatus('canceled'));
 		expect(canceled).toMatchObject(withStatus('canceled'));
+		// The event goes out by webhook: wait until its delivery has its outcome.
+		await client.admin.idle();
 		expect(caseDataEvents(EDUCATION).at(-1)).toMatchObject({
 			id: caseDataId,
 			...withStatus('canceled'),
