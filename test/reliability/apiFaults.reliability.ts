@@ -28,7 +28,11 @@ import {
 	type N8nNode,
 } from '../harness/n8nApi';
 import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
-import { EDUCATION_VERIFICATION, EMPLOYMENT_VERIFICATION } from '../fixtures/fullCaseOrder';
+import {
+	EDUCATION_VERIFICATION,
+	EMPLOYMENT_METADATA,
+	EMPLOYMENT_VERIFICATION,
+} from '../fixtures/fullCaseOrder';
 import { nurseTestimonyParameters } from '../fixtures/nurseTestimony';
 import { BASIC_CRIMINAL } from '../helpers/nodeSandbox';
 import { escapedRequests } from '../helpers/referenceEndpoints';
@@ -395,18 +399,7 @@ describe('bad input in real n8n (a sample; badInputEveryOperation.integration.te
 	});
 
 	test('Case > Create over items with a bad name, a bad alias name, an over-long staffingAgency, malformed, non-object and deeply nested order data JSON: each refused naming the field, nothing sent', async () => {
-		const employment = {
-			employer: 'Acme Logistics',
-			position: 'Driver',
-			city: 'Austin',
-			state: 'TX',
-			country: 'US',
-			monthBegin: '04',
-			yearBegin: '2019',
-			current: true,
-			monthEnd: '',
-			yearEnd: '',
-		};
+		const employment = EMPLOYMENT_METADATA;
 		const good = { firstName: 'Ann', aliasLastName: 'Lee', metadata: JSON.stringify(employment) };
 		const metadataField = 'Order Data > Other Order Data 1: Metadata \\(JSON\\)';
 		// The order data's own entries come first in orderData, the alias after them.

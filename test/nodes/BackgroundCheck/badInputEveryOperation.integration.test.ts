@@ -19,6 +19,7 @@ import { byId, itemWithFile } from '../../helpers/executeContext';
 import { useNodeSandbox } from '../../helpers/nodeSandbox';
 import { seededRandom } from '../../helpers/seededRandom';
 import { escapedRequests, matchEndpoint } from '../../helpers/referenceEndpoints';
+import { EMPLOYMENT_METADATA } from '../../fixtures/fullCaseOrder';
 
 const SSN_TRACE = '29cd44ab-a8f0-4b27-868e-dc4be88ff541';
 const EMPLOYMENT_VERIFICATION = '9ac65633-b4c4-4062-875c-3556db9d2a08';
@@ -26,18 +27,7 @@ const EDUCATION_TESTIMONY = '19edb27e-5bfd-4c0f-888a-a5130b2f5250';
 const EMPLOYMENT_TESTIMONY = 'aa99dc08-0238-4050-9176-bf322e077f71';
 const CASE_1 = byId('case-1');
 /** Employment order data with every key the reference requires, so that only the field under test is wrong. */
-const EMPLOYMENT = {
-	employer: 'Acme',
-	position: 'Driver',
-	city: 'Austin',
-	state: 'TX',
-	country: 'US',
-	monthBegin: '04',
-	yearBegin: '2019',
-	current: true,
-	monthEnd: '',
-	yearEnd: '',
-};
+const EMPLOYMENT = EMPLOYMENT_METADATA;
 
 // Hundreds of node runs per test, several of them with megabytes of JSON.
 jest.setTimeout(60_000);

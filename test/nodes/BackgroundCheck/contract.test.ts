@@ -29,6 +29,7 @@ import {
 	SCREENING_TYPE,
 	UPLOAD_URL,
 } from './contractAnswers';
+import { EMPLOYMENT_METADATA } from '../../fixtures/fullCaseOrder';
 
 const { listSearch, loadOptions } = new BackgroundCheck().methods;
 
@@ -92,19 +93,7 @@ const CUSTOMER_PROVIDED_ORDER = {
 			{
 				type: 'codt-employment',
 				serviceId: EMPLOYMENT_VERIFICATION,
-				metadata: JSON.stringify({
-					employer: 'Acme Logistics',
-					position: 'Driver',
-					city: 'Austin',
-					state: 'TX',
-					country: 'US',
-					monthBegin: '04',
-					yearBegin: '2019',
-					current: true,
-					monthEnd: '',
-					yearEnd: '',
-					staffingAgency: 'Northwind Staffing',
-				}),
+				metadata: JSON.stringify({ ...EMPLOYMENT_METADATA, staffingAgency: 'Northwind Staffing' }),
 			},
 			{
 				type: 'codt-cplc',
