@@ -160,30 +160,40 @@ export interface OperationMatch {
 
 interface CompiledPath {
 	template: string;
-	pattern: RegExp;
-	names: string[];
+	match: (path: string) => Record<string, string> | undefined;
 	literals: number;
 }
 
+/** Compiles `/case/id/{caseId}` into a matcher returning the decoded parameters, or undefined. */
+export function compilePath(
+	template: string,
+): (path: string) => Record<string, string> | undefined {
+	const names: string[] = [];
+	const source = template
+		.split('/')
+		.map((segment) => {
+			const placeholder = /^\{(\w+)\}$/.exec(segment);
+			if (!placeholder) return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+			names.push(placeholder[1]);
+			return '([^/]+)';
+		})
+		.join('/');
+	const matcher = new RegExp(`^${source}/?$`);
+	return (path) => {
+		const match = matcher.exec(path);
+		if (!match) return undefined;
+		const params: Record<string, string> = {};
+		names.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1])));
+		return params;
+	};
+}
+
 const compiledPaths: CompiledPath[] = Object.keys(contract.paths)
-	.map((template) => {
-		const names: string[] = [];
-		const segments = template.split('/');
-		const source = segments
-			.map((segment) => {
-				const placeholder = /^\{(\w+)\}$/.exec(segment);
-				if (!placeholder) return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-				names.push(placeholder[1]);
-				return '([^/]+)';
-			})
-			.join('/');
-		return {
-			template,
-			pattern: new RegExp(`^${source}/?$`),
-			names,
-			literals: segments.length - names.length,
-		};
-	})
+	.map((template) => ({
+		template,
+		match: compilePath(template),
+		literals: template.split('/').filter((segment) => !/^\{\w+\}$/.test(segment)).length,
+	}))
 	// A literal segment wins over a placeholder: /case/list/all is not /case/id/{caseId}.
 	.sort((a, b) => b.literals - a.literals);
 
@@ -193,12 +203,10 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 export function findOperation(method: string, path: string): OperationMatch | undefined {
 	const wanted = method.toLowerCase();
 	for (const compiled of compiledPaths) {
-		const match = compiled.pattern.exec(path);
 		const operation = contract.paths[compiled.template][wanted] as Operation | undefined;
-		if (!match || operation === undefined) continue;
-		const params: Record<string, string> = {};
-		compiled.names.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1])));
-		return { template: compiled.template, method: wanted, operation, params };
+		const params = operation === undefined ? undefined : compiled.match(path);
+		if (params)
+			return { template: compiled.template, method: wanted, operation: operation!, params };
 	}
 	return undefined;
 }

@@ -93,27 +93,7 @@ export const unauthorized = (message: string) => httpError(401, message);
 export const forbidden = (message: string) => httpError(403, message);
 export const notFound = (message: string) => httpError(404, message);
 
-/** Compiles `/case/id/{caseId}` into a matcher returning the decoded parameters, or undefined. */
-export function compilePath(pattern: string): (path: string) => Record<string, string> | undefined {
-	const names: string[] = [];
-	const source = pattern
-		.split('/')
-		.map((segment) => {
-			const placeholder = /^\{(\w+)\}$/.exec(segment);
-			if (!placeholder) return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-			names.push(placeholder[1]);
-			return '([^/]+)';
-		})
-		.join('/');
-	const matcher = new RegExp(`^${source}/?$`);
-	return (path) => {
-		const match = matcher.exec(path);
-		if (!match) return undefined;
-		const params: Record<string, string> = {};
-		names.forEach((name, index) => (params[name] = decodeURIComponent(match[index + 1])));
-		return params;
-	};
-}
+export { compilePath } from '../api/contract';
 
 /** The body as an object, or a 400 when the route needs one and got something else. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
