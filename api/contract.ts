@@ -9,6 +9,9 @@
  *   "exactly one" would refuse every request the reference itself shows;
  * - order data's `metadata` is checked against the branch its `caseOrderDataTypeId` names (ORDER_DATA_METADATA);
  * - in requests, an object takes no property its schema does not list, and read-only properties are not required.
+ *
+ * The error examples the reference gives (the API's own texts, e.g. "Cannot cancel a case that has already
+ * started.") are kept in the contract and read with `errorExample`.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -26,6 +29,8 @@ interface Parameter {
 
 interface MediaType {
 	schema?: Schema;
+	/** Kept for error answers only (scripts/refresh-contract.ts): the API's error texts, by example name. */
+	examples?: Record<string, { value?: unknown }>;
 }
 
 interface Operation {
@@ -248,6 +253,14 @@ function parameterSchema(parameter: Parameter): ValidateFunction | undefined {
 	return validate;
 }
 
+/**
+ * Operations whose body the reference's prose calls optional ("The request body is optional"): it may be left
+ * out, and when sent must fit. Every other body is required (the contract's request bodies say nothing either way).
+ */
+export const OPTIONAL_BODIES: ReadonlySet<string> = new Set([
+	'POST /case/id/{caseId}/action/preadverse',
+]);
+
 /** What a request carries, as the sandbox and the contract test see it. */
 export interface ContractRequest {
 	method: string;
@@ -298,8 +311,10 @@ export function requestProblems(request: ContractRequest): string[] {
 
 	const json = match.operation.requestBody?.content?.['application/json'];
 	if (json?.schema !== undefined) {
-		if (request.body === undefined) problems.push('the request needs a JSON body');
-		else
+		if (request.body === undefined) {
+			if (!OPTIONAL_BODIES.has(`${match.method.toUpperCase()} ${match.template}`))
+				problems.push('the request needs a JSON body');
+		} else
 			problems.push(
 				...check(
 					validatorAt(
@@ -391,4 +406,50 @@ export function answerProblems(
 		body,
 		`${status} answer`,
 	);
+}
+
+/** The text of an example: a JSON error body's `message`, or the example itself when it is text. */
+function exampleText(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (
+		value !== null &&
+		typeof value === 'object' &&
+		typeof (value as { message?: unknown }).message === 'string'
+	)
+		return (value as { message: string }).message;
+	return undefined;
+}
+
+/**
+ * The error texts the reference gives for one answer of an operation, by example name (e.g.
+ * `{ 'Example 1': 'Cannot cancel a case that has already started.', ... }`), in the reference's order; {} when
+ * it gives none. `path` is a concrete path or the reference's template; every media type of the answer counts.
+ */
+export function errorExamples(
+	method: string,
+	path: string,
+	status: number,
+): Record<string, string> {
+	const response = findOperation(method, path)?.operation.responses[String(status)];
+	const texts: Record<string, string> = {};
+	for (const media of Object.values(response?.content ?? {}))
+		for (const [name, example] of Object.entries(media.examples ?? {})) {
+			const text = exampleText(example?.value);
+			if (text !== undefined) texts[name] = text;
+		}
+	return texts;
+}
+
+/**
+ * One error text of the reference for this answer (`errorExamples`): the example called `name`, or the first
+ * when no name is given; undefined when the reference gives none.
+ */
+export function errorExample(
+	method: string,
+	path: string,
+	status: number,
+	name?: string,
+): string | undefined {
+	const texts = errorExamples(method, path, status);
+	return name === undefined ? Object.values(texts)[0] : texts[name];
 }

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
  * Writes api/contract.json from the provider's published OpenAPI reference (the merged per-operation slices):
- * every structural keyword kept as written, prose and examples left out.
+ * every structural keyword kept as written, prose and examples left out, except the examples of error answers
+ * (the API's own error texts, which the sandbox answers with: api/contract.ts `errorExample`).
  *
  *   npm run contract:refresh -- path/to/karmacheck-api-openapi.yml [--commit <sha>]
  *
@@ -39,9 +40,13 @@ const MAPS_OF_NAMES = new Set([
 	'content',
 ]);
 
+const isMap = (value: Json | undefined): value is { [key: string]: Json } =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
  * The reference without its prose. The keys of a map of names are all kept (a property may be called
- * `description`); an operation (an object with an `operationId`) keeps its one-line `summary`.
+ * `description`); an operation (an object with an `operationId`) keeps its one-line `summary`, and the
+ * `examples` of its error answers' media types (withErrorExamples).
  */
 export function withoutProse(value: Json): Json {
 	if (Array.isArray(value)) return value.map(withoutProse);
@@ -51,10 +56,28 @@ export function withoutProse(value: Json): Json {
 	for (const [key, inner] of Object.entries(value)) {
 		if (DROPPED.has(key)) continue;
 		if (PROSE.has(key) && !(isOperation && key === 'summary')) continue;
-		result[key] =
-			MAPS_OF_NAMES.has(key) && inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-				? withoutProseMap(inner)
-				: withoutProse(inner);
+		if (isOperation && key === 'responses' && isMap(inner)) result[key] = withErrorExamples(inner);
+		else
+			result[key] =
+				MAPS_OF_NAMES.has(key) && isMap(inner) ? withoutProseMap(inner) : withoutProse(inner);
+	}
+	return result;
+}
+
+/**
+ * An operation's answers without their prose, except the `examples` of an error answer's (a status other than
+ * 2xx) media types, kept verbatim: they are the API's error texts (`{ message, error, statusCode }`, or a text).
+ */
+function withErrorExamples(responses: { [status: string]: Json }): Json {
+	const result: { [status: string]: Json } = {};
+	for (const [status, response] of Object.entries(responses)) {
+		const kept = withoutProse(response);
+		const content = isMap(response) ? response.content : undefined;
+		if (!/^2/.test(status) && isMap(kept) && isMap(kept.content) && isMap(content))
+			for (const [mediaType, media] of Object.entries(content))
+				if (isMap(media) && media.examples !== undefined && isMap(kept.content[mediaType]))
+					(kept.content[mediaType] as { [key: string]: Json }).examples = media.examples;
+		result[status] = kept;
 	}
 	return result;
 }
@@ -71,7 +94,7 @@ export function contractFrom(reference: Record<string, Json>, commit: string | u
 	delete components.securitySchemes;
 	return {
 		$comment:
-			'The provider API reference, as the package uses it: its per-operation OpenAPI 3.1 slices with prose and examples left out (docs/api-contract.md says how it was made, how to refresh it, and where it and the specification disagree). Validated with ajv by api/contract.ts.',
+			'The provider API reference, as the package uses it: its per-operation OpenAPI 3.1 slices with prose and examples left out, except the examples of error answers (docs/api-contract.md says how it was made, how to refresh it, and where it and the specification disagree). Validated with ajv by api/contract.ts.',
 		source: {
 			repository: 'api-evangelist/karmacheck',
 			path: 'openapi/_original/karmacheck-api-openapi.yml',

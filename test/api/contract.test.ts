@@ -6,6 +6,8 @@ import { parse } from 'yaml';
 import {
 	answerProblems,
 	contract,
+	errorExample,
+	errorExamples,
 	findOperation,
 	listOperations,
 	ORDER_DATA_METADATA,
@@ -84,13 +86,33 @@ paths:
                   description: { type: string, description: a property named description }
                   title: { type: string, example: x }
               examples: { one: { value: {} } }
+        '422':
+          description: Unprocessable Entity
+          content:
+            application/json:
+              schema:
+                type: object
+                properties: { message: { type: string } }
+                x-examples: { Example 1: { message: not kept } }
+              examples:
+                Example 1:
+                  value:
+                    message: Cannot cancel a case that has already
+                      started.
+                    statusCode: 422
+        '404':
+          description: Not Found
+          content:
+            text/plain:
+              schema: { type: string }
+              examples: { Example 1: { value: Invalid case } }
 components:
   schemas:
     X: { type: string, enum: [a, b], x-examples: { a: 1 } }
   securitySchemes: { JWT: { type: http } }
 `);
 
-	it('keeps structure and properties named like prose keywords, drops prose, examples and security', () => {
+	it('keeps structure and properties named like prose keywords, drops prose, examples and security, keeps error examples', () => {
 		const written = contractFrom(reference, 'abc');
 		const operation = (written.paths as never)['/case/id/{caseId}']['get'];
 		expect(operation).toEqual({
@@ -107,6 +129,29 @@ components:
 						},
 					},
 				},
+				'422': {
+					content: {
+						'application/json': {
+							schema: { type: 'object', properties: { message: { type: 'string' } } },
+							examples: {
+								'Example 1': {
+									value: {
+										message: 'Cannot cancel a case that has already started.',
+										statusCode: 422,
+									},
+								},
+							},
+						},
+					},
+				},
+				'404': {
+					content: {
+						'text/plain': {
+							schema: { type: 'string' },
+							examples: { 'Example 1': { value: 'Invalid case' } },
+						},
+					},
+				},
 			},
 		});
 		expect(written.components).toEqual({
@@ -116,6 +161,50 @@ components:
 			},
 		});
 		expect(written.source).toMatchObject({ commit: 'abc', assembled: '2026-08-23', slices: 69 });
+	});
+});
+
+describe('errorExample', () => {
+	it("gives the reference's error texts: a JSON body's message, or the text itself, by name or the first", () => {
+		expect(errorExamples('POST', '/case/id/{caseId}/cancel', 422)).toEqual({
+			'Example 1': 'Cannot cancel a case that has already started.',
+			'Example 2': 'Unable to cancel case.',
+		});
+		expect(errorExample('POST', '/case/id/abc/cancel', 422)).toBe(
+			'Cannot cancel a case that has already started.',
+		);
+		expect(errorExample('POST', '/case/id/abc/cancel', 422, 'Example 2')).toBe(
+			'Unable to cancel case.',
+		);
+		expect(
+			errorExample('POST', '/case/id/{caseId}/services/cancel', 422, 'SSN Trace required'),
+		).toBe('SSN Trace is required when County, State, or Federal Criminal Search are ordered.');
+		expect(errorExample('POST', '/case/archive/{caseId}', 404)).toBe('Invalid case');
+		expect(errorExample('GET', '/candidate/invitation/token/t', 422)).toBe('Token is not valid');
+		expect(errorExample('POST', '/case/id/abc/cancel', 422, 'Example 3')).toBeUndefined();
+		expect(errorExample('PUT', '/case/id/abc/action/place', 422)).toBeUndefined();
+		expect(errorExample('GET', '/nowhere', 404)).toBeUndefined();
+	});
+
+	it('holds every error example the reference gives, and none of a success', () => {
+		const found: string[] = [];
+		for (const [template, item] of Object.entries(contract.paths))
+			for (const [method, operation] of Object.entries(item))
+				for (const [status, response] of Object.entries(
+					(operation as { responses?: Record<string, { content?: Record<string, object> }> })
+						.responses ?? {},
+				))
+					for (const media of Object.values(response.content ?? {}))
+						if ('examples' in media) found.push(`${method.toUpperCase()} ${template} ${status}`);
+		expect(found.sort()).toEqual([
+			'GET /candidate/invitation/token/{invitationToken} 422',
+			'GET /candidate/invitation/token/{invitationToken} 500',
+			'POST /case/archive/{caseId} 404',
+			'POST /case/id/{caseId}/cancel 422',
+			'POST /case/id/{caseId}/cancel 500',
+			'POST /case/id/{caseId}/services/cancel 422',
+			'POST /case/id/{caseId}/services/cancel 500',
+		]);
 	});
 });
 
@@ -191,6 +280,18 @@ describe('requestProblems', () => {
 		expect(
 			requestProblems({ method: 'PUT', path: '/testimony/id/t/update/case/id/c', body: {} }),
 		).toEqual(['PUT /testimony/id/t/update/case/id/c is not an operation of the API reference']);
+	});
+
+	it('takes no body where the reference calls it optional (pre-adverse action); checks it when sent', () => {
+		const path = '/case/id/c/action/preadverse';
+		expect(requestProblems({ method: 'POST', path })).toEqual([]);
+		expect(requestProblems({ method: 'POST', path, body: { reason: 'x' } })).toEqual([]);
+		expect(requestProblems({ method: 'POST', path, body: { reason: 1 } })).toEqual([
+			'body/reason must be string',
+		]);
+		expect(requestProblems({ method: 'POST', path: '/case/id/c/services/cancel' })).toEqual([
+			'the request needs a JSON body',
+		]);
 	});
 
 	it('does not require read-only properties in requests (the API fills them)', () => {
