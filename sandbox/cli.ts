@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * `npx tsx sandbox/cli.ts [--port 7450] [--time-scale 60] [--step-seconds 300]`
+ * `npx tsx sandbox/cli.ts [--port 7450] [--time-scale 60] [--step-seconds 300] [--report-pdf-bytes 262144]`
  * Starts the sandbox on 127.0.0.1 and prints the demo credentials. Ctrl+C stops it.
  */
 import { parseArgs } from 'util';
@@ -21,12 +21,13 @@ async function main(): Promise<void> {
 			port: { type: 'string' },
 			'time-scale': { type: 'string' },
 			'step-seconds': { type: 'string' },
+			'report-pdf-bytes': { type: 'string' },
 			help: { type: 'boolean', short: 'h' },
 		},
 	});
 	if (values.help) {
 		process.stdout.write(
-			'Usage: npx tsx sandbox/cli.ts [--port 7450] [--time-scale 60] [--step-seconds 300]\n',
+			'Usage: npx tsx sandbox/cli.ts [--port 7450] [--time-scale 60] [--step-seconds 300] [--report-pdf-bytes 262144]\n',
 		);
 		return;
 	}
@@ -37,6 +38,10 @@ async function main(): Promise<void> {
 			values['step-seconds'] === undefined
 				? undefined
 				: numberOption(values['step-seconds'], 'step-seconds', 0),
+		reportPdfBytes:
+			values['report-pdf-bytes'] === undefined
+				? undefined
+				: numberOption(values['report-pdf-bytes'], 'report-pdf-bytes', 0),
 	});
 	process.stdout.write(`${describeSandbox(sandbox)}\n`);
 	const shutdown = () => void sandbox.stop().then(() => process.exit(0));

@@ -107,6 +107,16 @@ for (const pkg of PACKAGES) {
 		);
 }
 
+/**
+ * The legal services (authorizations the candidate gives while onboarding) every sandbox case has, by the
+ * reference's legal types: the sandbox's packages list screenings only, so these are its legal documents.
+ */
+export const LEGAL_SERVICES: Readonly<Record<string, string>> = {
+	esig: 'Electronic Signature Consent',
+	fcra: 'FCRA Summary of Rights acknowledgment',
+	disclosure: 'Disclosure and Authorization for Background Check',
+};
+
 export function serviceName(serviceId: string): string {
 	return findService(serviceId)?.name ?? `Drug Screening: ${serviceId}`;
 }

@@ -1,5 +1,11 @@
 /** Public face of the sandbox for tests and scripts. */
-export { startSandbox, describeSandbox, DEFAULT_PORT, DEFAULT_TIME_SCALE } from './sandbox';
+export {
+	startSandbox,
+	describeSandbox,
+	DEFAULT_PORT,
+	DEFAULT_REPORT_PDF_BYTES,
+	DEFAULT_TIME_SCALE,
+} from './sandbox';
 export type { Sandbox, SandboxOptions } from './sandbox';
 export { SandboxAdmin } from './admin';
 export type { AdminCaseView, DeliveryLogFilter, SandboxSummary } from './admin';

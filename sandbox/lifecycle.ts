@@ -17,13 +17,16 @@ import { isPlainObject } from '../nodes/shared/values';
 import { badRequest, notFound } from './http';
 import type { CaseDataRecord, CaseRecord, SandboxStore } from './state';
 import {
+	CANCELED_CASE_FIELDS,
 	FINAL_CASE_DATA_STATUSES,
+	adjudicatedFields,
 	caseDataStatusFields,
 	caseStepFields,
-	caseStepOf,
 	isFinalCaseDataStatus,
 	isPendingStatusId,
 	pendingStatusFields,
+	sequenceStepOf,
+	type CaseResultName,
 	type CaseStep,
 	type FinalCaseDataStatus,
 } from './statuses';
@@ -101,11 +104,11 @@ export class CaseLifecycle {
 		this.scheduleNextTransition(record);
 	}
 
-	/** Performs the next transition of a case now; false when it is complete already. */
+	/** Performs the next transition of a case now; false when it is complete (or canceled, adjudicated) already. */
 	advance(caseId: string): boolean {
 		const record = this.requireCase(caseId);
-		const step = caseStepOf(record);
-		if (step === 4) return false;
+		const step = sequenceStepOf(record);
+		if (step === undefined || step === 4) return false;
 		if (step === 3) this.progressScreenings(record);
 		else this.moveToStep(record, (step + 1) as CaseStep);
 		this.scheduleNextTransition(record);
@@ -114,7 +117,7 @@ export class CaseLifecycle {
 
 	/** Services were added: a complete case is processing again. */
 	servicesAdded(record: CaseRecord): void {
-		if (caseStepOf(record) === 4) this.moveToStep(record, 3);
+		if (sequenceStepOf(record) === 4) this.moveToStep(record, 3);
 		this.scheduleNextTransition(record);
 	}
 
@@ -133,6 +136,40 @@ export class CaseLifecycle {
 			this.finish(record, caseData, 'canceled');
 			this.completeIfDone(record);
 		}
+	}
+
+	/** `PUT .../action/beginprocessing`: a case waiting for its candidate (step 1 or 2) begins processing (step 3). */
+	beginProcessing(record: CaseRecord): void {
+		this.moveToStep(record, 3);
+		this.scheduleNextTransition(record);
+	}
+
+	/**
+	 * `POST /case/id/{caseId}/cancel`: every pending case data ends `canceled` and the case Complete / Canceled;
+	 * it no longer moves. Each change emits its webhook.
+	 */
+	cancelCase(record: CaseRecord): void {
+		for (const caseData of this.store.caseDataOf(record))
+			if (caseData.status === 'pending') this.finish(record, caseData, 'canceled');
+		this.settle(record, CANCELED_CASE_FIELDS);
+	}
+
+	/** `POST /case/id/{caseId}/services/cancel`: these case data end `canceled`; a case left with none pending completes. */
+	cancelCaseData(record: CaseRecord, caseData: readonly CaseDataRecord[]): void {
+		for (const entry of caseData) this.finish(record, entry, 'canceled');
+		this.completeIfDone(record);
+	}
+
+	/** A decision on a complete case (place, pre-adverse action): Adjudicated with this result; it no longer moves. */
+	adjudicate(record: CaseRecord, result: CaseResultName): void {
+		this.settle(record, adjudicatedFields(result));
+	}
+
+	/** The case leaves the sequence with these status fields: announced, and its next transition dropped. */
+	private settle(record: CaseRecord, fields: Partial<CaseRecord>): void {
+		Object.assign(record, fields, { modStamp: this.clock.nowIso() });
+		this.events.publish(record.groupProfileId, caseStatusChangeMessage(record));
+		this.scheduleNextTransition(record);
 	}
 
 	private progressScreenings(record: CaseRecord): void {
@@ -181,20 +218,32 @@ export class CaseLifecycle {
 		const allDone = this.store
 			.caseDataOf(record)
 			.every((caseData) => caseData.status !== 'pending');
-		if (caseStepOf(record) === 3 && allDone) this.moveToStep(record, 4);
+		if (sequenceStepOf(record) === 3 && allDone) this.moveToStep(record, 4);
 	}
 
 	private moveToStep(record: CaseRecord, step: CaseStep): void {
-		Object.assign(record, caseStepFields(step), { modStamp: this.clock.nowIso() });
+		const now = this.clock.nowIso();
+		Object.assign(record, caseStepFields(step), { modStamp: now });
+		// The reference's stamps: onboarding begins at step 2, completes when processing begins (step 3).
+		if (step >= 2) record.beginOnboardingStamp ??= now;
+		if (step >= 3) {
+			record.completedOnboardingStamp ??= now;
+			record.beginProcessingStamp ??= now;
+		}
+		if (step === 4) {
+			record.completedInitialProcessingStamp ??= now;
+			record.completedLatestProcessingStamp = now;
+		}
 		this.events.publish(record.groupProfileId, caseStatusChangeMessage(record));
 	}
 
 	private scheduleNextTransition(record: CaseRecord): void {
 		this.scheduledTransitions.get(record.id)?.();
 		this.scheduledTransitions.delete(record.id);
-		const step = caseStepOf(record);
+		const step = sequenceStepOf(record);
 		const { holdAtStep, stepSeconds = this.defaultStepSeconds } = this.scriptOf(record.id);
-		if (step === 4 || (holdAtStep !== undefined && step >= holdAtStep)) return;
+		if (step === undefined || step === 4 || (holdAtStep !== undefined && step >= holdAtStep))
+			return;
 		const cancel = this.clock.scheduleIn(stepSeconds * 1000, () => this.advance(record.id));
 		this.scheduledTransitions.set(record.id, cancel);
 	}

@@ -14,6 +14,7 @@ import { SandboxRuntime } from './world';
 
 export const DEFAULT_PORT = 7450;
 export const DEFAULT_TIME_SCALE = 60;
+export const DEFAULT_REPORT_PDF_BYTES = 256 * 1024;
 const HOST = '127.0.0.1';
 
 export interface SandboxOptions {
@@ -35,6 +36,11 @@ export interface SandboxOptions {
 	 * without it would, so that a client sending an order twice shows as two cases.
 	 */
 	refuseSameCandidate?: boolean;
+	/**
+	 * The size in bytes of a case report PDF (the report download URLs, the pre-adverse action report); default
+	 * 256 KiB, enough for a bench to measure a download's throughput.
+	 */
+	reportPdfBytes?: number;
 }
 
 export interface Sandbox {
@@ -57,6 +63,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		webhookDeadlineMs: options.webhookDeadlineMs ?? DEFAULT_DELIVERY_DEADLINE_MS,
 		legacyHeaderName: options.legacyHeaderName ?? DEFAULT_LEGACY_HEADER_NAME,
 		refuseSameCandidate: options.refuseSameCandidate ?? true,
+		reportPdfBytes: options.reportPdfBytes ?? DEFAULT_REPORT_PDF_BYTES,
 	});
 	const admin = new SandboxAdmin(runtime);
 	const server = createSandboxServer(runtime, adminRoutes(admin));

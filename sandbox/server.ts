@@ -19,9 +19,11 @@ import {
 	type HttpMethod,
 	type Route,
 } from './http';
+import { multipartBoundary, parseMultipart } from './multipart';
 import { redactHeaders, redactSecrets } from './redact';
 import { API_ROUTES } from './routes';
 import { putUpload, UPLOAD_PATH_PREFIX } from './routes/documents';
+import { DOWNLOAD_PATH_PREFIX, serveDownload } from './storage';
 import type { FaultRule } from './faults';
 import type { ApiClient } from './state';
 import type { RequestLogEntry, SandboxContext } from './world';
@@ -58,6 +60,12 @@ function readBody(request: http.IncomingMessage): Promise<Buffer> {
 	});
 }
 
+/** The request body: JSON, or a multipart form's fields and files (sandbox/multipart.ts). */
+function bodyOf(call: IncomingCall): unknown {
+	const boundary = multipartBoundary(call.headers['content-type']);
+	return boundary === undefined ? parseJson(call.rawBody) : parseMultipart(call.bytes, boundary);
+}
+
 function parseJson(text: string): unknown {
 	if (text.trim() === '') return undefined;
 	try {
@@ -67,12 +75,17 @@ function parseJson(text: string): unknown {
 	}
 }
 
+/** A Buffer body is sent as it is, a string as text/plain, anything else as JSON (unless `headers` name the type). */
 function send(response: http.ServerResponse, { status, body, headers = {} }: ApiResponse): void {
 	if (body === undefined || status === 204) {
 		response.writeHead(status, headers).end();
+	} else if (Buffer.isBuffer(body)) {
+		response
+			.writeHead(status, { 'content-type': 'application/octet-stream', ...headers })
+			.end(body);
 	} else if (typeof body === 'string') {
 		response
-			.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8' })
+			.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers })
 			.end(body);
 	} else {
 		response
@@ -180,7 +193,7 @@ export function createSandboxServer(
 				params: found.params,
 				query: call.query,
 				headers: call.headers,
-				body: parseJson(call.rawBody),
+				body: bodyOf(call),
 				principal,
 			};
 			if (contract) {
@@ -320,6 +333,8 @@ export function createSandboxServer(
 			send(response, await dispatch(admin, call, () => undefined));
 		} else if (call.method === 'PUT' && call.path.startsWith(UPLOAD_PATH_PREFIX)) {
 			send(response, uploadAnswer(context, call));
+		} else if (call.method === 'GET' && call.path.startsWith(DOWNLOAD_PATH_PREFIX)) {
+			send(response, downloadAnswer(context, call));
 		} else {
 			await serveApi(call, request, response);
 		}
@@ -333,6 +348,15 @@ function uploadAnswer(context: SandboxContext, call: IncomingCall): ApiResponse 
 		const authorization = call.headers.authorization;
 		putUpload(context.world.store, fileKey, call.query.get('signature'), authorization, call.bytes);
 		return { status: 200, body: undefined };
+	} catch (error) {
+		return toResponse(error);
+	}
+}
+
+/** A GET of a pre-signed download URL: storage, not the API (no bearer token, no contract). */
+function downloadAnswer(context: SandboxContext, call: IncomingCall): ApiResponse {
+	try {
+		return serveDownload(context.world.store, call.path, call.query, call.headers.authorization);
 	} catch (error) {
 		return toResponse(error);
 	}

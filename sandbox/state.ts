@@ -2,6 +2,9 @@
  * What the sandbox remembers: API clients, cases and their case data, testimonies and secure documents.
  * Records hold the fields of the API reference's shapes; the views below answer them as the reference does.
  */
+import { invitationOf, invitationStatusOf } from './invitations';
+import { invitationStatusFields } from './statuses';
+import type { DownloadRecord } from './storage';
 
 /** The API client resource of spec 2.1, plus what the sandbox needs to authorize and revoke it. */
 export interface ApiClient {
@@ -91,6 +94,52 @@ export interface CaseRecord {
 	apiTrackingUser: string | null;
 	crStamp: string;
 	modStamp: string;
+	/** The reference's processing stamps, set by the lifecycle as the case reaches steps 2, 3 and 4. */
+	beginOnboardingStamp?: string;
+	completedOnboardingStamp?: string;
+	beginProcessingStamp?: string;
+	completedInitialProcessingStamp?: string;
+	completedLatestProcessingStamp?: string;
+	/** The onboarding invitation, made when first needed (sandbox/invitations.ts); none for customer-provided PII. */
+	invitation?: InvitationRecord;
+	/** What is known of the candidate beyond the case's own fields (sandbox/invitations.ts `candidateOf`). */
+	candidate?: CandidateRecord;
+	/** The adverse action process, from `POST /case/id/{caseId}/action/preadverse` on. */
+	adverseAction?: AdverseActionRecord;
+}
+
+/** A case's onboarding invitation (`GET /invitation/case/{caseId}`). */
+export interface InvitationRecord {
+	id: string;
+	token: string;
+	email: string;
+	crStamp: string;
+	modStamp: string;
+	/** Sandbox time the invitation expires unless the candidate has completed onboarding. */
+	expiresAtMs: number;
+	/** Set when the case is canceled: the invitation is `cancelled` from then on. */
+	deletedStamp: string | null;
+}
+
+/** The candidate's data the case fields do not hold (`GET /candidate/info/case/id/{caseId}`). */
+export interface CandidateRecord {
+	dob: string | null;
+	govtId: string | null;
+	/** Set by the first candidate update: the candidate is linked to the case from then on. */
+	updatedStamp: string | null;
+	crStamp: string;
+	modStamp: string;
+}
+
+/** A pre-adverse action: what it said, and the case data as they stood (the report it was based on). */
+export interface AdverseActionRecord {
+	id: string;
+	statusName: string;
+	statusId: string;
+	reason: string | null;
+	serviceIds: string[];
+	crStamp: string;
+	caseData: Array<{ id: string; serviceName: string; status: string; statusDisplayName: string }>;
 }
 
 /** The reference's `Testimony`, as created for a case. */
@@ -153,6 +202,11 @@ export class SandboxStore {
 	readonly secureDocuments = new Map<string, SecureDocumentRecord>();
 	/** Files put at a pre-signed upload URL, by file key, until a secure document is created from them. */
 	readonly uploads = new Map<string, UploadRecord>();
+	/** What the pre-signed download URLs handed out serve, by key (sandbox/storage.ts). */
+	readonly downloads = new Map<string, DownloadRecord>();
+
+	/** `now`: sandbox time in ms (the world's clock), for what is read lazily (an invitation's expiry). */
+	constructor(readonly now: () => number = Date.now) {}
 
 	casesOfGroup(groupProfileId: string): CaseRecord[] {
 		return [...this.cases.values()].filter((record) => record.groupProfileId === groupProfileId);
@@ -190,7 +244,10 @@ export class SandboxStore {
 			groupProfileId: record.groupProfileId,
 			groupName: record.groupName,
 			caseInvitationId: record.caseInvitationId,
-			invitationEmail: record.candidateEmail,
+			invitationEmail: invitationOf(record)?.email ?? record.candidateEmail,
+			...(invitationOf(record) === undefined
+				? {}
+				: invitationStatusFields(invitationStatusOf(record, this.now()))),
 			invitationGivenName: record.candidateGivenName,
 			invitationFamilyName: record.candidateFamilyName,
 			companyId: record.companyId,
@@ -203,6 +260,14 @@ export class SandboxStore {
 			orderedStamp: record.crStamp,
 			apiTrackingCode: record.apiTrackingCode,
 			apiTrackingUser: record.apiTrackingUser,
+			adverseActionId: record.adverseAction?.id ?? null,
+			adverseActionStatusName: record.adverseAction?.statusName ?? null,
+			adverseActionStatusId: record.adverseAction?.statusId ?? null,
+			beginOnboardingStamp: record.beginOnboardingStamp ?? null,
+			completedOnboardingStamp: record.completedOnboardingStamp ?? null,
+			beginProcessingStamp: record.beginProcessingStamp ?? null,
+			completedInitialProcessingStamp: record.completedInitialProcessingStamp ?? null,
+			completedLatestProcessingStamp: record.completedLatestProcessingStamp ?? null,
 		}) as CaseView;
 	}
 

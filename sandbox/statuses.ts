@@ -3,6 +3,7 @@
  * that the API reference's case data can carry, and the reference's case and secondary status IDs for the
  * sequence of spec 3.3.
  */
+import { contract } from '../api/contract';
 import {
 	CASE_DATA_STATUSES,
 	CASE_RESULTS,
@@ -72,6 +73,50 @@ export function caseStepFields(step: CaseStep) {
 	};
 }
 
+/**
+ * The step of the spec 3.3 sequence a case is at, or undefined when it has left the sequence: canceled
+ * (Complete / Canceled) or adjudicated (Adjudicated, placed or in pre-adverse action). Such a case no longer moves.
+ */
+export function sequenceStepOf(fields: {
+	caseStatus: string;
+	secondaryStatus: string | null;
+}): CaseStep | undefined {
+	return CASE_STATUS_SEQUENCE.find(
+		(candidate) =>
+			candidate.caseStatus === fields.caseStatus &&
+			candidate.secondaryStatus === fields.secondaryStatus,
+	)?.step;
+}
+
+/** A canceled case (POST /case/id/{caseId}/cancel): Complete, secondary status Canceled. */
+export const CANCELED_CASE_FIELDS = {
+	caseStatus: 'Complete',
+	caseStatusId: idOf(CASE_STATUSES, 'Complete'),
+	secondaryStatus: 'Canceled',
+	secondaryCaseStatusId: idOf(SECONDARY_CASE_STATUSES, 'Canceled'),
+};
+
+export type CaseResultName = (typeof CASE_RESULTS)[number]['name'];
+
+/** `{ resultType, resultTypeId }` of a result the reference names. */
+export function resultFields(result: CaseResultName) {
+	return { resultType: result as string, resultTypeId: idOf(CASE_RESULTS, result) };
+}
+
+/**
+ * A decision recorded on a complete case: Adjudicated, no secondary status, and the result (Placed, as the
+ * reference's place action says; Pre-Adverse Action for the pre-adverse action).
+ */
+export function adjudicatedFields(result: CaseResultName) {
+	return {
+		caseStatus: 'Adjudicated',
+		caseStatusId: idOf(CASE_STATUSES, 'Adjudicated'),
+		secondaryStatus: null,
+		secondaryCaseStatusId: null,
+		...resultFields(result),
+	};
+}
+
 export function caseStepOf(fields: {
 	caseStatus: string;
 	secondaryStatus: string | null;
@@ -86,4 +131,33 @@ export function caseStepOf(fields: {
 			`Case status ${fields.caseStatus} / ${fields.secondaryStatus} is not in the sequence`,
 		);
 	return entry.step;
+}
+
+/** Two enums of the reference listed side by side (IDs, names): paired by position (docs/api-contract.md, reading 5). */
+function pairedEnum(idsSchema: string, namesSchema: string): Array<{ id: string; name: string }> {
+	const schemas = contract.components.schemas as Record<string, { enum: string[] }>;
+	const names = schemas[namesSchema].enum;
+	return schemas[idsSchema].enum.map((id, index) => ({ id, name: names[index] }));
+}
+
+/** The reference's invitation statuses: pending, expired, completed, cancelled. */
+export const INVITATION_STATUSES = pairedEnum('InvitationStatusID', 'InvitationStatus');
+export type InvitationStatusName = 'pending' | 'expired' | 'completed' | 'cancelled';
+
+/** `{ invitationStatusId, invitationStatusName }` of an invitation status, as a CaseSummary carries them. */
+export function invitationStatusFields(status: InvitationStatusName) {
+	return { invitationStatusId: idOf(INVITATION_STATUSES, status), invitationStatusName: status };
+}
+
+/** The reference's adverse action statuses: Pre-Adverse, Dispute, Cancel, Post. */
+export const ADVERSE_ACTION_STATUSES = pairedEnum(
+	'AdverseActionStatusID',
+	'AdverseActionStatusName',
+);
+
+/** `{ statusName, statusId }` of an adverse action status. */
+export function adverseActionStatusFields(
+	statusName: 'Pre-Adverse' | 'Dispute' | 'Cancel' | 'Post',
+) {
+	return { statusName, statusId: idOf(ADVERSE_ACTION_STATUSES, statusName) };
 }

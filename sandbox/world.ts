@@ -48,6 +48,8 @@ export interface WorldSettings {
 	legacyHeaderName: string;
 	/** Whether a second case for a candidate email already in the group is refused with 409. */
 	refuseSameCandidate: boolean;
+	/** The size of a case report PDF in bytes (routes/reports.ts). */
+	reportPdfBytes: number;
 }
 
 export interface SandboxWorld {
@@ -60,6 +62,7 @@ export interface SandboxWorld {
 	faults: FaultInjector;
 	inbox: BoundedLog<InboxEntry>;
 	refuseSameCandidate: boolean;
+	reportPdfBytes: number;
 }
 
 /** What every route handler gets: the sandbox clock and the current world. */
@@ -69,7 +72,7 @@ export interface SandboxContext {
 }
 
 function createWorld(clock: SandboxClock, settings: WorldSettings): SandboxWorld {
-	const store = new SandboxStore();
+	const store = new SandboxStore(() => clock.now());
 	const subscriptions = new SubscriptionRegistry(clock, settings.legacyHeaderName);
 	const webhooks = new WebhookDispatcher(clock, subscriptions, settings.webhookDeadlineMs);
 	return {
@@ -82,6 +85,7 @@ function createWorld(clock: SandboxClock, settings: WorldSettings): SandboxWorld
 		faults: new FaultInjector(),
 		inbox: new BoundedLog<InboxEntry>(2000),
 		refuseSameCandidate: settings.refuseSameCandidate,
+		reportPdfBytes: settings.reportPdfBytes,
 	};
 }
 

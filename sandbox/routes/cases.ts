@@ -7,11 +7,12 @@
 import { randomUUID } from 'crypto';
 
 import { buildCaseData } from '../caseDataRecords';
-import { DEMO_COMPANY, DEMO_GROUPS, PACKAGES } from '../fixtures';
+import { DEMO_COMPANY, DEMO_GROUPS, LEGAL_SERVICES, PACKAGES } from '../fixtures';
+import { SERVICE_TYPES } from '../../nodes/shared/catalog';
 import { isPlainObject } from '../../nodes/shared/values';
 import { HttpError, ok, requireObjectBody } from '../http';
 import type { ApiClient, CaseRecord } from '../state';
-import { caseStepFields, OPEN_RESULT } from '../statuses';
+import { caseStepFields, OPEN_RESULT, sequenceStepOf } from '../statuses';
 import type { SandboxContext } from '../world';
 import { packageServices } from './packages';
 import { BodyProblems, requireOwnCase, requireOwnCaseData, type ApiRoute } from './common';
@@ -172,6 +173,10 @@ function addServices(
 	);
 	const orderData = objectsOf(body.orderData);
 	checkOrderData(orderData, problems, context, caller);
+	if (sequenceStepOf(record) === undefined)
+		problems.add(
+			`The case is ${record.secondaryStatus ?? record.caseStatus}: no service can be added`,
+		);
 	problems.throwIfAny(422);
 
 	const { store, lifecycle } = context.world;
@@ -187,9 +192,40 @@ function addServices(
 }
 
 /** The services of a case, as the reference lists a package's with the case's own fields added. */
-function caseServices(record: CaseRecord, context: SandboxContext) {
+const LEGAL_TYPE_ID = SERVICE_TYPES.find((type) => type.name === 'Legal')!.id;
+
+/** The legal services of a case (fixtures' LEGAL_SERVICES), as the services list shows them. */
+function legalServices(record: CaseRecord) {
+	return Object.entries(LEGAL_SERVICES).map(([serviceId, name], index) => ({
+		serviceGroupId: record.packageId,
+		serviceGroupName: record.packageName,
+		serviceGroupDescription: record.packageName,
+		serviceId,
+		serviceName: name,
+		serviceDescription: name,
+		serviceTypeId: LEGAL_TYPE_ID,
+		serviceTypeName: 'Legal',
+		serviceGroupEnabled: true,
+		serviceEnabled: true,
+		serviceAutoProcessEnabled: true,
+		serviceTypeEnabled: true,
+		conditional: false,
+		defaultSelected: true,
+		enabled: true,
+		serviceGroupServicesId: `${record.packageId}/legal/${index}`,
+	}));
+}
+
+/**
+ * The services of a case: those ordered from its package, and with `withLegal` the legal ones (listed by
+ * `/services/legal` only: what the reference's full list holds of them it does not show).
+ */
+export function caseServices(record: CaseRecord, context: SandboxContext, withLegal = false) {
 	const serviceIds = context.world.store.caseDataOf(record).map((data) => data.serviceId);
-	return packageServices(record.packageId, record.packageName, serviceIds).map((service) => ({
+	return [
+		...packageServices(record.packageId, record.packageName, serviceIds),
+		...(withLegal ? legalServices(record) : []),
+	].map((service) => ({
 		...service,
 		caseId: record.id,
 		packageName: record.packageName,

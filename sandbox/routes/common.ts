@@ -1,5 +1,5 @@
 /** Helpers every API route file uses: group-scoped lookups, body checks and pagination. */
-import { findOperation } from '../../api/contract';
+import { errorExample, findOperation } from '../../api/contract';
 import { isKnownServiceId } from '../../nodes/shared/catalog';
 import { findBodyViolations } from '../../nodes/shared/bodyRules';
 import { wholeNumberIn } from '../../nodes/shared/values';
@@ -10,8 +10,27 @@ import type { SandboxContext } from '../world';
 export type ApiRoute = Route<ApiClient, SandboxContext>;
 
 /**
+ * An error text the reference gives for an answer (api/contract.ts `errorExample`), read when the routes load:
+ * a contract without it is a bug of the sandbox, so it fails at once.
+ */
+export function referenceText(
+	method: string,
+	template: string,
+	status: number,
+	name?: string,
+): string {
+	const text = errorExample(method, template, status, name);
+	if (text === undefined)
+		throw new Error(
+			`api/contract.json gives no ${status} example ${name ?? ''} for ${method} ${template}`,
+		);
+	return text;
+}
+
+/**
  * The case if the caller's group owns it. An unknown case, or another group's, is refused as the reference
- * refuses it: 404 where the operation declares one ("case not found"), else 403.
+ * refuses it: 404 where the operation declares one ("case not found"), else 403; another group's case 403, or
+ * 404 where the operation declares no 403 (the cancels).
  */
 export function requireOwnCase(
 	context: SandboxContext,
@@ -20,9 +39,9 @@ export function requireOwnCase(
 ): CaseRecord {
 	const record = context.world.store.cases.get(caseId);
 	if (record && record.groupProfileId === request.principal.groupProfileId) return record;
-	const declares404 =
-		findOperation(request.method, request.path)?.operation.responses['404'] !== undefined;
-	if (!record && declares404) throw notFound(`Case ${caseId} was not found`);
+	const responses = findOperation(request.method, request.path)?.operation.responses ?? {};
+	if (responses['404'] !== undefined && (!record || responses['403'] === undefined))
+		throw notFound(`Case ${caseId} was not found`);
 	throw httpError(403, `Case ${caseId} is not accessible with this token`);
 }
 

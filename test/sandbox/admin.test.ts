@@ -1,4 +1,6 @@
 /** The sandbox's admin side: fault injection, reset, the clock controls and the summary, in-process and over HTTP. */
+import { createHash } from 'crypto';
+
 import { FaultInjector } from '../../sandbox/faults';
 import { caseBody, createCase, tokenFor, useSandboxClient } from '../helpers/sandbox';
 
@@ -197,5 +199,31 @@ describe('demo inbox', () => {
 		expect(client.admin.inbox()).toHaveLength(2);
 		client.admin.reset();
 		expect(client.admin.inbox()).toEqual([]);
+	});
+
+	it('records a multipart upload as its fields and, for each file, its name, type, size and SHA-256', async () => {
+		const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(70_000, 1)]);
+		const form = new FormData();
+		form.set('candidateEmail', 'ann@example.com');
+		form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'report.pdf');
+		const response = await fetch(`${client.sandbox.adminUrl}/inbox/ats-documents`, {
+			method: 'POST',
+			body: form,
+		});
+		expect(response.status).toBe(200);
+		const [entry] = client.admin.inbox('ats-documents');
+		expect(entry.body).toEqual({
+			fields: { candidateEmail: 'ann@example.com' },
+			files: [
+				{
+					field: 'file',
+					fileName: 'report.pdf',
+					mimeType: 'application/pdf',
+					size: pdf.length,
+					sha256: createHash('sha256').update(pdf).digest('hex'),
+					head: '%PDF-1.7',
+				},
+			],
+		});
 	});
 });

@@ -21,6 +21,7 @@ const EDUCATION = '85307784-1f84-471a-8596-c8ea088c3a62';
 const DRUG_PANEL = 'service-drug-10-panel';
 const TB_TEST = 'service-ohs-tb-quantiferon-gold';
 const COUNTY = 'fa226cb7-1214-4cdf-9296-6120a7376926';
+const NATIONAL = 'd8e3dbdb-c2d7-4787-9736-86fffab74da4';
 
 interface Exchange {
 	method: string;
@@ -276,6 +277,56 @@ describe('every route the sandbox serves', () => {
 			path: `/testimony/id/${testimonyId}/detach/case/id/${caseId}`,
 			token,
 		});
+
+		// After the order: its reads, the candidate, processing, reports and documents, a decision.
+		const put = (path: string) => exchange({ method: 'PUT', path, token });
+		await get(`/case/id/${caseId}/services/screenings`);
+		await get(`/config/case/id/${caseId}`);
+		await get('/candidate/countries');
+		await get(`/candidate/info/case/id/${caseId}`);
+		await post(`/candidate/id/${summary.candidateId}/update/case/id/${caseId}`, {
+			phone: '+15125550102',
+		});
+		await put(`/case/id/${caseId}/action/beginprocessing`);
+		const documentUrl = await get(`/document/secure/id/${secureDocumentId}/download/url`);
+		expect((await fetch(documentUrl)).status).toBe(200);
+		client.admin.scriptCase(caseId, { finalStatus: 'consider' });
+		for (
+			let guard = 0;
+			guard < 20 && client.admin.getCase(caseId).caseStatus !== 'Complete';
+			guard++
+		)
+			client.admin.advanceCase(caseId);
+		expect((await fetch(await get(`/case/id/${caseId}/report/pdf/download/url`))).status).toBe(200);
+		const [firstData] = (await get(`/case/id/${caseId}/data/${SCREENING}`)).data;
+		await post(`/case/id/${caseId}/report/pdf/download/url`, {
+			caseDataIds: [firstData.id],
+			excludeCaseDataAttachments: true,
+		});
+		await get(`/case/id/${caseId}/data/esig/pdf`);
+		await get(`/case/id/${caseId}/data/fcra/pdf/download`);
+		await post(`/case/id/${caseId}/action/preadverse`, {
+			reason: 'Records found',
+			adverseScreeningSelections: [SSN_TRACE],
+		});
+		await get(`/case/id/${caseId}/preadverse/notice/pdf`);
+		await get(`/case/id/${caseId}/preadverse/report/pdf/download`);
+		await put(`/case/id/${caseId}/action/place`);
+		expect(await post(`/case/archive/${caseId}`)).toBe('success');
+		await post(`/case/unarchive/${caseId}`);
+
+		// An invited case: its invitation, then its cancels.
+		const invited = await post('/case/create', {
+			...orderOf(SSN_TRACE, NATIONAL),
+			email: 'bo.lee@example.com',
+			givenName: 'Bo',
+			familyName: 'Lee',
+		});
+		await get(`/invitation/case/${invited.caseId}`);
+		await put(`/case/id/${invited.caseId}/action/refreshinvite`);
+		await post(`/case/id/${invited.caseId}/action/resendinvite`, { email: 'bo@example.com' });
+		await post(`/case/id/${invited.caseId}/services/cancel`, { serviceIds: [NATIONAL] });
+		await post(`/case/id/${invited.caseId}/cancel`);
 
 		// Every route the sandbox serves was walked.
 		const served = API_ROUTES.map((route) => `${route.method} ${route.path}`).sort();
