@@ -1,5 +1,5 @@
 // Mutation testing of the package's code (nodes/, credentials/) against the runs without n8n
-// (jest.config.js): `npm run test:mutation`. Scores and how long a run takes: CONTRIBUTING.md.
+// (jest.config.js): `npm run test:mutation`. How long a run takes and what it is for: CONTRIBUTING.md.
 // Descriptions and other code that runs when a module loads are left out (ignoreStatic): each such mutant
 // would need every test, and the package test's snapshot of the descriptions guards them. That needs a run
 // in which no test is skipped (leave a test undefined instead): jest starts a skipped test and never ends it,

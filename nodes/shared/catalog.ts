@@ -4,12 +4,17 @@ import {
 	OHS_SUBCATEGORIES,
 	PENDING_STATUSES,
 	SERVICE_CATEGORIES,
+	SERVICE_TYPES,
 	SERVICES,
 } from './catalog.generated';
 
 export * from './catalog.generated';
 
 export type CatalogService = (typeof SERVICES)[number];
+
+/** The service type of screenings (criminal, drug, verifications, ...): what a case report is made of. */
+export const SCREENING_SERVICE_TYPE_ID: string =
+	SERVICE_TYPES.find((type) => type.name === 'Screening')?.id ?? '';
 
 const servicesById = new Map(SERVICES.map((service) => [service.id, service]));
 

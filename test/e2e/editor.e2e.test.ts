@@ -36,17 +36,36 @@ const ICON_URL = {
 
 /** Display names as written in nodes/BackgroundCheck/actions (n8n lists options in this order). */
 const RESOURCES = [
+	'Adverse Action',
 	'Case',
 	'Case Data',
 	'Company User',
+	'Invitation',
 	'Package',
 	'Professional License (CPLC)',
+	'Report',
 	'Secure Document',
 	'Shipment Mask',
 	'Testimony',
 	'Verification Book',
 ];
-const CASE_OPERATIONS = ['Add Services', 'Create', 'Get', 'Get Data', 'Get Many'];
+const CASE_OPERATIONS = [
+	'Add Services',
+	'Archive',
+	'Begin Processing',
+	'Cancel',
+	'Cancel Services',
+	'Create',
+	'Get',
+	'Get Candidate Info',
+	'Get Data',
+	'Get Many',
+	'Get Order Configuration',
+	'Get Services',
+	'Place',
+	'Unarchive',
+	'Update Candidate Info',
+];
 const TRIGGER_ACTIONS = ['On any event', 'On case data status change', 'On case status change'];
 
 interface OptionsProperty {
@@ -319,7 +338,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await closeDropdown();
 	});
 
-	step('the Operation dropdown of Case lists its five operations', async () => {
+	step('the Operation dropdown of Case lists its operations', async () => {
 		const names = await openDropdown('operation', CASE_OPERATIONS.length);
 		expect(names).toEqual(CASE_OPERATIONS);
 		const loaded = actionProperties

@@ -165,6 +165,23 @@ function binaryOf(
 	return binary[propertyName];
 }
 
+/** n8n-core's prepareBinaryData in its default (in-memory) mode: the bytes as base64 with what they are. */
+async function prepareBinaryData(
+	data: Buffer,
+	filePath?: string,
+	mimeType?: string,
+): Promise<IBinaryData> {
+	const fileName = filePath?.split(/[\\/]/).pop();
+	const extension = fileName?.includes('.') ? fileName.split('.').pop()?.toLowerCase() : undefined;
+	return {
+		data: data.toString('base64'),
+		mimeType: mimeType ?? 'application/octet-stream',
+		...(fileName ? { fileName } : {}),
+		...(extension ? { fileExtension: extension } : {}),
+		fileSize: `${Math.round((data.length / 1024) * 10) / 10} kB`,
+	};
+}
+
 function returnJsonArray(jsonData: IDataObject | IDataObject[]): INodeExecutionData[] {
 	const entries = Array.isArray(jsonData) ? jsonData : [jsonData];
 	return entries.map((entry) =>
@@ -214,6 +231,7 @@ export function createExecuteContext(
 				binaryOf(node, items, itemIndex, propertyName),
 			getBinaryDataBuffer: async (itemIndex: number, propertyName: string) =>
 				Buffer.from(binaryOf(node, items, itemIndex, propertyName).data, 'base64'),
+			prepareBinaryData,
 			returnJsonArray,
 			constructExecutionMetaData,
 		},
@@ -296,7 +314,11 @@ export interface RecordedRequest {
 }
 
 /** The answer to a recorded request: status 200 and no body unless given. */
-export type RecordingAnswer = (request: RecordedRequest) => { status?: number; body?: unknown };
+export type RecordingAnswer = (request: RecordedRequest) => {
+	status?: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+};
 
 function recordRequest(
 	options: IHttpRequestOptions,
@@ -326,9 +348,8 @@ function recordRequest(
 function recordingHelpers(requests: RecordedRequest[], answer: RecordingAnswer) {
 	const respond = (options: IHttpRequestOptions, request: RecordedRequest): unknown => {
 		requests.push(request);
-		const { status = 200, body } = answer(request);
-		if (options.returnFullResponse)
-			return { statusCode: status, body, headers: {}, statusMessage: '' };
+		const { status = 200, body, headers = {} } = answer(request);
+		if (options.returnFullResponse) return { statusCode: status, body, headers, statusMessage: '' };
 		if (status >= 400 && !options.ignoreHttpStatusErrors)
 			throw Object.assign(new Error(`Request failed with status code ${status}`), {
 				response: { status, data: body },

@@ -1,11 +1,14 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../helpers/operation';
+import * as adverseAction from './adverseAction';
 import * as caseResource from './case';
 import * as caseData from './caseData';
 import * as companyUser from './companyUser';
 import * as cplc from './cplc';
+import * as invitation from './invitation';
 import * as packageResource from './package';
+import * as report from './report';
 import * as secureDocument from './secureDocument';
 import * as shipmentMask from './shipmentMask';
 import * as testimony from './testimony';
@@ -16,6 +19,12 @@ import * as verificationBook from './verificationBook';
  * description), the fields and the router (each resource folder's module) come from it. Resource and operation values are saved in users' workflows: never rename one.
  */
 export const resources = {
+	adverseAction: {
+		name: 'Adverse Action',
+		description:
+			'The adverse action process of a completed case: the pre-adverse action notice sent to the candidate',
+		module: adverseAction,
+	},
 	case: {
 		name: 'Case',
 		description: 'A background-check order for one candidate',
@@ -31,6 +40,12 @@ export const resources = {
 		description: 'Users of the company, by group',
 		module: companyUser,
 	},
+	invitation: {
+		name: 'Invitation',
+		description:
+			'The email inviting the candidate of a case to onboard (supply their data and authorization)',
+		module: invitation,
+	},
 	package: {
 		name: 'Package',
 		description: 'A named set of services a case can be ordered with',
@@ -40,6 +55,12 @@ export const resources = {
 		name: 'Professional License (CPLC)',
 		description: 'Definitions of the professional licenses and certifications supplied to a case',
 		module: cplc,
+	},
+	report: {
+		name: 'Report',
+		description:
+			'The PDF documents of a case: its report, the authorizations signed, the pre-adverse action',
+		module: report,
 	},
 	secureDocument: {
 		name: 'Secure Document',

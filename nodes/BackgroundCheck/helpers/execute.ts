@@ -1,10 +1,24 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isPlainObject, wholeNumberIn } from '../../shared/values';
 
-/** What one input item produced: one output item, or several (a list operation). */
-export type ItemResult = IDataObject | IDataObject[];
+/** An output item with a file (a downloaded PDF) beside its JSON. */
+export class FileItem {
+	constructor(
+		readonly json: IDataObject,
+		readonly binary: IBinaryKeyData,
+	) {}
+}
+
+/** What one input item produced: one output item, or several (a list operation), or one with a file. */
+export type ItemResult = IDataObject | IDataObject[] | FileItem;
 
 /**
  * Makes sure an error reaching the user is a node error that points at the item it came from. Errors from
@@ -64,9 +78,11 @@ export async function runForEachItem(
 	const items = this.getInputData();
 	const concurrency = Math.min(Math.max(Math.floor(options.concurrency ?? 1), 1), MAX_CONCURRENCY);
 	const outputOf = (itemIndex: number, result: ItemResult): INodeExecutionData[] =>
-		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), {
-			itemData: { item: itemIndex },
-		});
+		result instanceof FileItem
+			? [{ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } }]
+			: this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(result), {
+					itemData: { item: itemIndex },
+				});
 	const errorItem = (
 		nodeError: NodeApiError | NodeOperationError,
 		itemIndex: number,

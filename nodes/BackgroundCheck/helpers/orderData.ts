@@ -227,11 +227,16 @@ const ORDER_DATA_KINDS: OrderDataKind[] = [
 				description: 'Two-letter state code',
 			}),
 			text('Postal Code', 'postalCode', { required: true, placeholder: 'e.g. 10036' }),
-			text('Country', 'country', {
+			{
+				displayName: 'Country Name or ID',
+				name: 'country',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getCountries' },
 				required: true,
 				default: 'US',
-				description: 'ISO 3166 country code',
-			}),
+				description:
+					'The country, sent as its two-letter ISO 3166 code (e.g. US). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
 		],
 		entry: (form, check) => ({
 			caseOrderDataTypeId: 'codt-current-candidate-address',

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { SERVICES, serviceGroupLabel } from '../../shared/catalog';
+import { SCREENING_SERVICE_TYPE_ID, SERVICES, serviceGroupLabel } from '../../shared/catalog';
 import { recordsOf } from '../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../shared/transport';
 import { currentId } from './current';
@@ -60,6 +60,64 @@ export async function getCaseServices(
 	return packageId === undefined ? catalogServices() : await servicesOfPackage(this, packageId);
 }
 
+/**
+ * The services ordered for a case (GET /case/id/{caseId}/services, or only those of one type with
+ * `/services/{serviceType}`), one option per service; every service of the catalog before a case is chosen.
+ */
+async function servicesOfCase(
+	context: ILoadOptionsFunctions,
+	serviceType?: 'screenings' | 'legal',
+): Promise<INodePropertyOptions[]> {
+	const caseId = currentId(context, 'caseId');
+	// The catalog holds screenings only: no legal service to offer before a case is chosen.
+	if (caseId === undefined) return serviceType === 'legal' ? [] : catalogServices();
+	const response =
+		serviceType === undefined
+			? await apiRequest.call(context, 'GET', apiPath`/case/id/${caseId}/services`)
+			: await apiRequest.call(context, 'GET', apiPath`/case/id/${caseId}/services/${serviceType}`);
+	const options = new Map<string, INodePropertyOptions>();
+	for (const service of recordsOf(response, 'serviceGroupServices')) {
+		const serviceId = text(service.serviceId);
+		if (serviceId === undefined || options.has(serviceId)) continue;
+		options.set(serviceId, {
+			name: text(service.serviceName) ?? serviceId,
+			value: serviceId,
+			description: [text(service.serviceTypeName), `ID: ${serviceId}`].filter(Boolean).join(' · '),
+		});
+	}
+	return [...options.values()].sort(byName);
+}
+
+/** The services ordered for the case chosen in the node, of every type (Case > Cancel Services). */
+export async function getOrderedServices(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await servicesOfCase(this);
+}
+
+/** The screenings ordered for the case chosen in the node (Adverse Action > Start Pre-Adverse Action). */
+export async function getOrderedScreenings(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await servicesOfCase(this, 'screenings');
+}
+
+/**
+ * The countries with their ISO 3166 codes (GET /candidate/countries, `{ list: [{ iso31662, iso31663,
+ * country }] }`): the two-letter code is the value, as the addresses of the reference carry it.
+ */
+export async function getCountries(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const response = await apiRequest.call(this, 'GET', apiPath`/candidate/countries`);
+	return recordsOf(response, 'list')
+		.filter((country) => text(country.iso31662) !== undefined)
+		.map((country) => ({
+			name: text(country.country) ?? (country.iso31662 as string),
+			value: country.iso31662 as string,
+			description: [country.iso31662, text(country.iso31663)].filter(Boolean).join(' · '),
+		}))
+		.sort(byName);
+}
+
 /** The packages of the company (GET /package/min/list). */
 export async function getPackages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const response = await apiRequest.call(this, 'GET', apiPath`/package/min/list`);
@@ -105,4 +163,34 @@ export async function getDocumentTypes(
 			description: type.id as string,
 		}))
 		.sort(byName);
+}
+
+/** The screenings (case data) of the case chosen in the node (Report > Download Case Report). */
+export async function getCaseScreenings(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const caseId = currentId(this, 'caseId');
+	if (caseId === undefined) return [];
+	const response = await apiRequest.call(
+		this,
+		'GET',
+		apiPath`/case/id/${caseId}/data/${SCREENING_SERVICE_TYPE_ID}`,
+	);
+	return recordsOf(response, 'data')
+		.filter((record) => text(record.id) !== undefined)
+		.map((record) => ({
+			name: text(record.serviceName) ?? text(record.description) ?? (record.id as string),
+			value: record.id as string,
+			description: [text(record.statusDisplayName), `ID: ${record.id as string}`]
+				.filter(Boolean)
+				.join(' · '),
+		}))
+		.sort(byName);
+}
+
+/** The legal services (signed authorizations) of the case chosen in the node (Report > Download Legal Document). */
+export async function getCaseLegalServices(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await servicesOfCase(this, 'legal');
 }

@@ -16,6 +16,7 @@ import {
 } from '../../../credentials/BackgroundCheckApi.credentials';
 import { describeApiError, isWrite, type DescribedApiError } from './apiErrors';
 import type { ApiPath } from './paths';
+import { fileHeaders, presignedUrlOf, type ApiFile } from './files';
 import { apiTextExcerpt, redact } from './redaction';
 import {
 	askedWaitMs,
@@ -31,11 +32,14 @@ import {
 	retryAfterUnauthorized,
 	type RequestContext,
 } from './session';
+import { REQUEST_TIMEOUT_MS } from './timeout';
 
 export { describeApiError, type DescribedApiError } from './apiErrors';
 export { apiPath, encodePathSegment, InvalidPathSegmentError, type ApiPath } from './paths';
 export { API_TEXT_EXCERPT_LENGTH, API_TEXT_READ_LIMIT, apiTextExcerpt, redact } from './redaction';
 export type { RequestContext } from './session';
+export { fileHeaders, type ApiFile } from './files';
+export { REQUEST_TIMEOUT_MS } from './timeout';
 
 export interface ApiRequestOptions {
 	body?: IDataObject | IDataObject[];
@@ -44,9 +48,6 @@ export interface ApiRequestOptions {
 	headers?: Record<string, string>;
 	itemIndex?: number;
 }
-
-/** n8n's own request timeout is unlimited; a stuck API must not hang a workflow. */
-export const REQUEST_TIMEOUT_MS = 60_000;
 
 interface FullResponse {
 	statusCode: number;
@@ -81,6 +82,67 @@ export async function apiRequest(
 	path: ApiPath,
 	options: ApiRequestOptions = {},
 ): Promise<unknown> {
+	return (await sendToApi.call(this, method, path, options, 'json')).body;
+}
+
+/**
+ * apiRequest for an endpoint that answers a file (a PDF) instead of JSON: the same credential, retries and
+ * failures, the body kept as bytes. An error answer's JSON is read as JSON, so its message is the API's.
+ */
+export async function apiDownload(
+	this: RequestContext,
+	method: IHttpRequestMethods,
+	path: ApiPath,
+	options: ApiRequestOptions = {},
+): Promise<ApiFile> {
+	const response = await sendToApi.call(this, method, path, options, 'binary');
+	return { content: asBuffer(response.body), ...fileHeaders(response.headers) };
+}
+
+/**
+ * Asks the API for a download address: the reference answers it as the whole body, as `text/html` (JSON only
+ * for errors, so both are accepted); an absolute http(s) URL, or an error naming `what`.
+ */
+export async function requestDownloadUrl(
+	this: RequestContext,
+	method: IHttpRequestMethods,
+	path: ApiPath,
+	what: string,
+	options: ApiRequestOptions & { itemIndex: number },
+): Promise<string> {
+	const answer = await apiRequest.call(this, method, path, {
+		...options,
+		headers: { Accept: 'text/html, text/plain, application/json' },
+	});
+	return presignedUrlOf(this.getNode(), answer, what, options.itemIndex);
+}
+
+function asBuffer(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	return Buffer.alloc(0);
+}
+
+/** An error answer received as bytes: its JSON when it is JSON (the API's message is in it), else its text. */
+function errorBodyOf(response: FullResponse): unknown {
+	if (!Buffer.isBuffer(response.body) && !(response.body instanceof ArrayBuffer))
+		return response.body;
+	const text = asBuffer(response.body).toString('utf8');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+async function sendToApi(
+	this: RequestContext,
+	method: IHttpRequestMethods,
+	path: ApiPath,
+	options: ApiRequestOptions,
+	answer: 'json' | 'binary',
+): Promise<FullResponse> {
 	const { itemIndex } = options;
 	const session = await credentialSession(this);
 	if ('error' in session.baseUrl)
@@ -89,9 +151,13 @@ export async function apiRequest(
 	const request: IHttpRequestOptions = {
 		method,
 		url: `${session.baseUrl.url}${path}`,
-		json: true,
+		json: answer === 'json',
 		timeout: REQUEST_TIMEOUT_MS,
+		// n8n sends the Authorization header along a redirect to another host unless told not to (the API's
+		// files live on a storage host): the token goes to its API only.
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
+	if (answer === 'binary') request.encoding = 'arraybuffer';
 	if (options.body !== undefined) request.body = options.body;
 	if (options.qs !== undefined && Object.keys(options.qs).length > 0) request.qs = options.qs;
 	if (options.headers !== undefined && Object.keys(options.headers).length > 0)
@@ -124,6 +190,12 @@ export async function apiRequest(
 			sent,
 			session.options,
 		);
+	const sendForFullResponse = async () =>
+		(await send({
+			...request,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as FullResponse;
 
 	let response: FullResponse;
 	const pushedBack = { waitedMs: 0, retries: 0, gaveUp: undefined as string | undefined };
@@ -134,24 +206,15 @@ export async function apiRequest(
 			);
 			const tokenSent = session.data.token;
 			const sentAt = Date.now();
-			response = (await send({
-				...request,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-			})) as FullResponse;
+			response = await sendForFullResponse();
 			if (response.statusCode === 401)
-				return await retryAfterUnauthorized(session, tokenSent, async () => await send(request));
-			if (response.statusCode === 403) {
-				const retried = await retryAfterForbidden(
+				return (await retryAfterUnauthorized(
 					session,
 					tokenSent,
-					async () =>
-						(await send({
-							...request,
-							returnFullResponse: true,
-							ignoreHttpStatusErrors: true,
-						})) as FullResponse,
-				);
+					async () => await send({ ...request, returnFullResponse: true }),
+				)) as FullResponse;
+			if (response.statusCode === 403) {
+				const retried = await retryAfterForbidden(session, tokenSent, sendForFullResponse);
 				if (retried !== undefined) response = retried;
 			}
 			if (!retryPushedBack(session.pushBack, response, sentAt, pushedBack)) break;
@@ -161,12 +224,12 @@ export async function apiRequest(
 			describeTransportFailure(method, path, error as TransportFailure, credentialSecrets()),
 		);
 	}
-	if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
+	if (response.statusCode >= 200 && response.statusCode < 300) return response;
 	const described = describeApiError(
 		method,
 		path,
 		response.statusCode,
-		response.body,
+		answer === 'binary' ? errorBodyOf(response) : response.body,
 		credentialSecrets(),
 	);
 	if (pushedBack.gaveUp === undefined) return fail(described);

@@ -25,10 +25,35 @@ const CONTRACT: Record<string, Record<string, string>> = {
 		getMany: 'GET /case/list',
 		addServices: 'POST /case/id/{caseId}/add/services',
 		getData: 'GET /case/id/{caseId}/data/{serviceTypeId}',
+		cancel: 'POST /case/id/{caseId}/cancel',
+		cancelServices: 'POST /case/id/{caseId}/services/cancel',
+		archive: 'POST /case/archive/{caseId}',
+		unarchive: 'POST /case/unarchive/{caseId}',
+		beginProcessing: 'PUT /case/id/{caseId}/action/beginprocessing',
+		place: 'PUT /case/id/{caseId}/action/place',
+		getServices: 'GET /case/id/{caseId}/services',
+		getOrderConfiguration: 'GET /config/case/id/{caseId}',
+		getCandidateInfo: 'GET /candidate/info/case/id/{caseId}',
+		updateCandidateInfo: 'POST /candidate/id/{candidateId}/update/case/id/{caseId}',
 	},
+	invitation: {
+		get: 'GET /invitation/case/{caseId}',
+		resend: 'POST /case/id/{caseId}/action/resendinvite',
+		refresh: 'PUT /case/id/{caseId}/action/refreshinvite',
+	},
+	adverseAction: { startPreAdverse: 'POST /case/id/{caseId}/action/preadverse' },
 	caseData: { cancelSearch: 'POST /case/data/id/{caseDataId}/search/id/{searchId}/cancel' },
 	package: { getServices: 'GET /package/id/{packageId}/services' },
-	secureDocument: { create: 'POST /document/secure/upload' },
+	report: {
+		downloadCaseReport: 'GET /case/id/{caseId}/report/pdf/download/url',
+		downloadLegalDocument: 'GET /case/id/{caseId}/data/{serviceId}/pdf/download',
+		downloadPreAdverseDocument: 'GET /case/id/{caseId}/preadverse/{type}/pdf/download',
+	},
+	secureDocument: {
+		create: 'POST /document/secure/upload',
+		download: 'GET /document/secure/id/{secureDocumentId}/download/url',
+		getMany: 'GET /document/secure/list/case/id/{caseId}',
+	},
 	verificationBook: { search: 'POST /vbook/search' },
 	testimony: {
 		create: 'POST /testimony/create/case/id/{caseId}',
@@ -149,6 +174,7 @@ describe('parameters', () => {
 	it('gives every list operation Return All and Limit', () => {
 		for (const [resource, operation] of [
 			['case', 'getMany'],
+			['case', 'getServices'],
 			['package', 'getServices'],
 			['verificationBook', 'search'],
 			['shipmentMask', 'getMany'],
@@ -230,12 +256,42 @@ describe('parameters', () => {
 				expect(serviceId.typeOptions?.loadOptionsMethod).toBe(method);
 		}
 		expect(Object.keys(node.methods.loadOptions).sort()).toEqual([
+			'getCaseLegalServices',
+			'getCaseScreenings',
 			'getCaseServices',
 			'getCompanyUsers',
+			'getCountries',
 			'getDocumentTypes',
+			'getOrderedScreenings',
+			'getOrderedServices',
 			'getPackageServices',
 			'getPackages',
 		]);
+	});
+
+	it('picks the services to cancel and the screenings of a pre-adverse action from those ordered for the case', () => {
+		for (const [resource, operation, name, method] of [
+			['case', 'cancelServices', 'serviceIds', 'getOrderedServices'],
+			['adverseAction', 'startPreAdverse', 'adverseScreeningSelections', 'getOrderedScreenings'],
+		]) {
+			const picker = shownFor(resource, operation).find((property) => property.name === name)!;
+			expect(picker.type).toBe('multiOptions');
+			expect(picker.typeOptions).toEqual({
+				loadOptionsMethod: method,
+				loadOptionsDependsOn: ['caseId.value'],
+			});
+		}
+	});
+
+	it('picks the country of the current address from the API’s countries, with US as default', () => {
+		const country = allProperties(shownFor('case', 'create')).find(
+			(property) => property.name === 'country',
+		)!;
+		expect(country).toMatchObject({
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getCountries' },
+			default: 'US',
+		});
 	});
 
 	it('picks the package from the API wherever a package is needed', () => {

@@ -148,6 +148,72 @@ const OPERATIONS = {
 		'GET /company/user/list',
 		'companyUser:getMany',
 	),
+	caseCancel: op('Case > Cancel', 'POST /case/id/{caseId}/cancel', 'case:cancel', {
+		caseId: CASE_1,
+	}),
+	caseCancelServices: op(
+		'Case > Cancel Services',
+		'POST /case/id/{caseId}/services/cancel',
+		'case:cancelServices',
+		{ caseId: CASE_1, serviceIds: [SSN_TRACE] },
+	),
+	caseArchive: op('Case > Archive', 'POST /case/archive/{caseId}', 'case:archive', {
+		caseId: CASE_1,
+	}),
+	caseUnarchive: op('Case > Unarchive', 'POST /case/unarchive/{caseId}', 'case:unarchive', {
+		caseId: CASE_1,
+	}),
+	caseBeginProcessing: op(
+		'Case > Begin Processing',
+		'PUT /case/id/{caseId}/action/beginprocessing',
+		'case:beginProcessing',
+		{ caseId: CASE_1 },
+	),
+	casePlace: op('Case > Place', 'PUT /case/id/{caseId}/action/place', 'case:place', {
+		caseId: CASE_1,
+	}),
+	caseGetServices: op('Case > Get Services', 'GET /case/id/{caseId}/services', 'case:getServices', {
+		caseId: CASE_1,
+	}),
+	caseGetOrderConfiguration: op(
+		'Case > Get Order Configuration',
+		'GET /config/case/id/{caseId}',
+		'case:getOrderConfiguration',
+		{ caseId: CASE_1 },
+	),
+	caseGetCandidateInfo: op(
+		'Case > Get Candidate Info',
+		'GET /candidate/info/case/id/{caseId}',
+		'case:getCandidateInfo',
+		{ caseId: CASE_1 },
+	),
+	caseUpdateCandidateInfo: op(
+		'Case > Update Candidate Info',
+		'POST /candidate/id/{candidateId}/update/case/id/{caseId}',
+		'case:updateCandidateInfo',
+		{ caseId: CASE_1, candidateId: 'candidate-1', updateFields: { phone: '+18005550164' } },
+	),
+	invitationGet: op('Invitation > Get', 'GET /invitation/case/{caseId}', 'invitation:get', {
+		caseId: CASE_1,
+	}),
+	invitationResend: op(
+		'Invitation > Resend',
+		'POST /case/id/{caseId}/action/resendinvite',
+		'invitation:resend',
+		{ caseId: CASE_1, newEmail: 'fuzz@example.com' },
+	),
+	invitationRefresh: op(
+		'Invitation > Refresh',
+		'PUT /case/id/{caseId}/action/refreshinvite',
+		'invitation:refresh',
+		{ caseId: CASE_1 },
+	),
+	adverseActionStartPreAdverse: op(
+		'Adverse Action > Start Pre-Adverse Action',
+		'POST /case/id/{caseId}/action/preadverse',
+		'adverseAction:startPreAdverse',
+		{ caseId: CASE_1, reason: 'Failed drug test', adverseScreeningSelections: [SSN_TRACE] },
+	),
 };
 
 /** A place where a user's value goes, and the field name the error must start with. */
@@ -200,6 +266,20 @@ const CASE_ID_OPERATIONS = [
 	'testimonyCreate',
 	'testimonyUpdate',
 	'cplcGetDefinitions',
+	'caseCancel',
+	'caseCancelServices',
+	'caseArchive',
+	'caseUnarchive',
+	'caseBeginProcessing',
+	'casePlace',
+	'caseGetServices',
+	'caseGetOrderConfiguration',
+	'caseGetCandidateInfo',
+	'caseUpdateCandidateInfo',
+	'invitationGet',
+	'invitationResend',
+	'invitationRefresh',
+	'adverseActionStartPreAdverse',
 ] as const;
 
 const ID_SLOTS: Slot[] = [
@@ -246,6 +326,15 @@ const ID_SLOTS: Slot[] = [
 	slot('testimonyCreate', 'Other License Fields: Field ID', (fieldId) => ({
 		customFields: { field: [{ fieldId, value: 'x' }] },
 	})),
+	// Left empty, the candidate is read from the case: blank is not bad here.
+	slot('caseUpdateCandidateInfo', 'Candidate ID', 'candidateId', {
+		optional: true,
+		pathParam: 'candidateId',
+	}),
+	listSlot('caseCancelServices', 'Services', (value) => ({ serviceIds: [SSN_TRACE, value] })),
+	listSlot('adverseActionStartPreAdverse', 'Screenings', (value) => ({
+		adverseScreeningSelections: [SSN_TRACE, value],
+	})),
 ];
 
 /** IDs the node must refuse; a blank one is "empty", the others "not a valid ID". */
@@ -274,6 +363,9 @@ const NAME_SLOTS: Slot[] = [
 	slot('caseCreate', 'orderData[0].metadata.middleName', (middleName) => ({
 		aliases: { alias: [{ firstName: 'Annie', middleName, lastName: 'Lee' }] },
 	})),
+	...(['givenName', 'middleName', 'familyName'] as const).map((name) =>
+		slot('caseUpdateCandidateInfo', name, (value) => ({ updateFields: { [name]: value } })),
+	),
 	// Spec 7 names case creation (with its aliases) and the candidate-info update only: the bodies of Add
 	// Services and of testimony are not held to the name rule (helpers/helpers.test.ts, checkBody).
 ];
@@ -517,6 +609,52 @@ describe('refused before any request, naming the field', () => {
 				slot('caseCreate', 'Candidate Email', 'candidateEmail'),
 			],
 			['', ' ', '\n\t'],
+			(slot) => `${slot.field} is empty [item 0]`,
+		);
+	});
+
+	test('emails, dates and phone numbers of the candidate-info update and the invitation', async () => {
+		const emails = ['x', 'x@', '@example.com', 'a b@example.com', 'a@b'];
+		await expectRefused(
+			[
+				slot('caseUpdateCandidateInfo', 'Email', (email) => ({ updateFields: { email } })),
+				slot('invitationResend', 'New Email', 'newEmail'),
+			],
+			emails,
+			(slot, value) => `${slot.field} "${value}" is not an email address [item 0]`,
+		);
+		await expectRefused(
+			[slot('caseUpdateCandidateInfo', 'Date of Birth', (dob) => ({ updateFields: { dob } }))],
+			['1991-02-30', '05/04/1995', '1995-5-4', 'yesterday'],
+			(slot, value) => `${slot.field} "${value}" is not a date [item 0]`,
+		);
+		await expectRefused(
+			[slot('caseUpdateCandidateInfo', 'Phone', (phone) => ({ updateFields: { phone } }))],
+			['8005550164', '+1 800 CALL NOW', '+', '++18005550164', '+1#800'],
+			(slot, value) =>
+				`${slot.field} "${value}" is not a phone number in the form +[country code][number] [item 0]`,
+		);
+	});
+
+	test('required choices left empty: services to cancel, the reason or screenings of a pre-adverse action, the fields of a candidate update', async () => {
+		await expectRefused(
+			[slot('caseCancelServices', 'Services', (value) => ({ serviceIds: value }))],
+			['', ' ', ' , ', '\n'],
+			(slot) => `${slot.field} is empty [item 0]`,
+		);
+		await expectRefused(
+			[
+				slot('adverseActionStartPreAdverse', 'Reason and Screenings', (reason) => ({
+					reason,
+					adverseScreeningSelections: [],
+				})),
+			],
+			['', ' ', '\n\t'],
+			(slot) => `${slot.field} are empty [item 0]`,
+		);
+		await expectRefused(
+			[slot('caseUpdateCandidateInfo', 'Update Fields', (phone) => ({ updateFields: { phone } }))],
+			['', ' '],
 			(slot) => `${slot.field} is empty [item 0]`,
 		);
 	});

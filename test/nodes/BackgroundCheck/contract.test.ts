@@ -18,13 +18,16 @@ import {
 	type RecordingAnswer,
 } from '../../helpers/executeContext';
 import {
+	CANDIDATE,
 	CASE_ID,
 	CASE_SUMMARY,
 	CONTRACT_ANSWERS,
 	CPLC_ID,
 	contractAnswer,
 	EMPLOYMENT_VERIFICATION,
+	INVITATION,
 	operationOf,
+	ORDER_CONFIGURATION,
 	PACKAGE_ID,
 	SCREENING_TYPE,
 	UPLOAD_URL,
@@ -189,6 +192,94 @@ describe('every operation sends what the reference defines', () => {
 				orderConfig: { educationVerificationMethod: 'psv' },
 			},
 		],
+		['Case > Cancel', { resource: 'case', operation: 'cancel', caseId: fromList(CASE_ID) }],
+		[
+			'Case > Cancel Services',
+			{
+				resource: 'case',
+				operation: 'cancelServices',
+				caseId: byId(CASE_ID),
+				serviceIds: [EMPLOYMENT_VERIFICATION],
+			},
+		],
+		['Case > Archive', { resource: 'case', operation: 'archive', caseId: byId(CASE_ID) }],
+		['Case > Unarchive', { resource: 'case', operation: 'unarchive', caseId: byId(CASE_ID) }],
+		[
+			'Case > Begin Processing',
+			{ resource: 'case', operation: 'beginProcessing', caseId: byId(CASE_ID) },
+		],
+		['Case > Place', { resource: 'case', operation: 'place', caseId: byId(CASE_ID) }],
+		[
+			'Case > Get Services (every type)',
+			{ resource: 'case', operation: 'getServices', caseId: byId(CASE_ID), returnAll: true },
+		],
+		[
+			'Case > Get Services (one type)',
+			{ resource: 'case', operation: 'getServices', caseId: byId(CASE_ID), serviceType: 'legal' },
+		],
+		[
+			'Case > Get Order Configuration',
+			{ resource: 'case', operation: 'getOrderConfiguration', caseId: byId(CASE_ID) },
+		],
+		[
+			'Case > Get Candidate Info',
+			{ resource: 'case', operation: 'getCandidateInfo', caseId: byId(CASE_ID) },
+		],
+		[
+			'Case > Update Candidate Info (every field, candidate read from the case)',
+			{
+				resource: 'case',
+				operation: 'updateCandidateInfo',
+				caseId: byId(CASE_ID),
+				updateFields: {
+					email: 'dwight@example.com',
+					dob: '1991-04-05',
+					givenName: 'Dwight',
+					middleName: 'James',
+					familyName: 'Miller',
+					phone: '+1 800 555-0164',
+					govtId: '333221111',
+				},
+			},
+		],
+		[
+			'Case > Update Candidate Info (fields cleared, candidate given)',
+			{
+				resource: 'case',
+				operation: 'updateCandidateInfo',
+				caseId: byId(CASE_ID),
+				candidateId: CANDIDATE.id,
+				updateFields: { clearFields: ['middleName', 'phone', 'govtId'] },
+			},
+		],
+		['Invitation > Get', { resource: 'invitation', operation: 'get', caseId: byId(CASE_ID) }],
+		[
+			'Invitation > Resend (to the current email)',
+			{ resource: 'invitation', operation: 'resend', caseId: byId(CASE_ID) },
+		],
+		[
+			'Invitation > Resend (to a new email)',
+			{
+				resource: 'invitation',
+				operation: 'resend',
+				caseId: byId(CASE_ID),
+				newEmail: 'new@example.com',
+			},
+		],
+		[
+			'Invitation > Refresh',
+			{ resource: 'invitation', operation: 'refresh', caseId: byId(CASE_ID) },
+		],
+		[
+			'Adverse Action > Start Pre-Adverse Action',
+			{
+				resource: 'adverseAction',
+				operation: 'startPreAdverse',
+				caseId: byId(CASE_ID),
+				reason: 'The candidate was positive for cocaine in his drug test.',
+				adverseScreeningSelections: ['service-drug-1200-panel'],
+			},
+		],
 		[
 			'Case Data > Cancel Search',
 			{ resource: 'caseData', operation: 'cancelSearch', caseDataId: 'cd-1', searchId: 's-1' },
@@ -288,7 +379,12 @@ describe('every operation sends what the reference defines', () => {
 			const path = template.replace(/\{(\w+)\}/g, (_match, name: string) =>
 				name === 'serviceTypeId' ? SCREENING_TYPE : `${name}-1`,
 			);
-			const contentType = body === undefined ? undefined : 'application/json';
+			const contentType =
+				body === undefined
+					? undefined
+					: typeof body === 'string'
+						? 'text/plain'
+						: 'application/json';
 			expect({ operation, problems: answerProblems(method, path, 200, contentType, body) }).toEqual(
 				{ operation, problems: [] },
 			);
@@ -319,6 +415,17 @@ describe('every picker sends what the reference defines', () => {
 		['getPackages', (context) => loadOptions.getPackages.call(context), {}],
 		['getCompanyUsers', (context) => loadOptions.getCompanyUsers.call(context), {}],
 		['getDocumentTypes', (context) => loadOptions.getDocumentTypes.call(context), {}],
+		[
+			'getOrderedServices',
+			(context) => loadOptions.getOrderedServices.call(context),
+			{ caseId: byId(CASE_ID) },
+		],
+		[
+			'getOrderedScreenings',
+			(context) => loadOptions.getOrderedScreenings.call(context),
+			{ caseId: fromList(CASE_ID) },
+		],
+		['getCountries', (context) => loadOptions.getCountries.call(context), {}],
 	];
 
 	const rows = pickers.map(([name, pick, parameters]) => ({ name, pick, parameters }));
@@ -642,5 +749,500 @@ describe('Verification Book > Search', () => {
 		expect(limited.requests.map((request) => request.body)).toEqual([
 			{ searchDetails: { vbookTypeId: 'vbt_employment' }, listMetadata: { page: 0, pageSize: 5 } },
 		]);
+	});
+});
+
+describe('case actions, invitation and adverse action', () => {
+	const OTHER_CASE = '74e1c0da-3106-4efb-b293-0f1648afae50';
+	/** Two input items, each naming its case (as `={{ $json.caseId }}` would). */
+	const twoCases = {
+		items: [{ json: { caseId: CASE_ID } }, { json: { caseId: OTHER_CASE } }],
+		caseId: ((item: INodeExecutionData) => byId(item.json.caseId as string)) as never,
+	};
+	const lines = (requests: RecordedRequest[]) =>
+		requests.map((request) => `${request.method} ${request.path}`);
+	const failureOf = async (promise: Promise<unknown>) =>
+		await promise.then(
+			() => undefined,
+			(error: Error & { description?: string; context?: { itemIndex?: number } }) => error,
+		);
+
+	it.each([
+		['case', 'cancel', {}, `POST /case/id/${CASE_ID}/cancel`, { canceled: true }],
+		['case', 'archive', {}, `POST /case/archive/${CASE_ID}`, { archived: true }],
+		['case', 'unarchive', {}, `POST /case/unarchive/${CASE_ID}`, { unarchived: true }],
+		[
+			'case',
+			'beginProcessing',
+			{},
+			`PUT /case/id/${CASE_ID}/action/beginprocessing`,
+			{ processingBegun: true },
+		],
+		['case', 'place', {}, `PUT /case/id/${CASE_ID}/action/place`, { placed: true }],
+		[
+			'invitation',
+			'refresh',
+			{},
+			`PUT /case/id/${CASE_ID}/action/refreshinvite`,
+			{ refreshed: true },
+		],
+		[
+			'invitation',
+			'resend',
+			{ newEmail: ' new@example.com ' },
+			`POST /case/id/${CASE_ID}/action/resendinvite`,
+			{ resent: true, email: 'new@example.com' },
+		],
+		[
+			'case',
+			'cancelServices',
+			{ serviceIds: `${EMPLOYMENT_VERIFICATION}, ${EMPLOYMENT_VERIFICATION}, service-ssn-trace` },
+			`POST /case/id/${CASE_ID}/services/cancel`,
+			{ canceled: true, serviceIds: [EMPLOYMENT_VERIFICATION, 'service-ssn-trace'] },
+		],
+		[
+			'adverseAction',
+			'startPreAdverse',
+			{ reason: '  Failed drug test  ' },
+			`POST /case/id/${CASE_ID}/action/preadverse`,
+			{ preAdverseActionStarted: true, reason: 'Failed drug test' },
+		],
+	])(
+		'%s > %s, answered with no body (Archive: text "success"), outputs what was done after one request',
+		async (resource, operation, more, line, done) => {
+			const { output, requests } = await run({
+				resource,
+				operation,
+				caseId: byId(CASE_ID),
+				...more,
+			});
+			expect(lines(requests)).toEqual([line]);
+			expect(output).toEqual([{ json: { caseId: CASE_ID, ...done }, pairedItem: { item: 0 } }]);
+		},
+	);
+
+	it('reads an answer with no body as n8n hands it over (an empty string) too', async () => {
+		const { output } = await run(
+			{ resource: 'case', operation: 'place', caseId: byId(CASE_ID) },
+			{ answer: () => ({ body: '' }) },
+		);
+		expect(output[0].json).toEqual({ caseId: CASE_ID, placed: true });
+	});
+
+	it('sends the bodies the reference defines', async () => {
+		const cancel = await run({
+			resource: 'case',
+			operation: 'cancelServices',
+			caseId: byId(CASE_ID),
+			serviceIds: [EMPLOYMENT_VERIFICATION],
+		});
+		expect(cancel.requests[0].body).toEqual({ serviceIds: [EMPLOYMENT_VERIFICATION] });
+		const preAdverse = await run({
+			resource: 'adverseAction',
+			operation: 'startPreAdverse',
+			caseId: byId(CASE_ID),
+			adverseScreeningSelections: ['service-drug-1200-panel'],
+		});
+		expect(preAdverse.requests[0].body).toEqual({
+			adverseScreeningSelections: ['service-drug-1200-panel'],
+		});
+		for (const operation of ['cancel', 'archive', 'unarchive', 'beginProcessing', 'place']) {
+			const { requests } = await run({ resource: 'case', operation, caseId: byId(CASE_ID) });
+			expect(requests[0].body).toBeUndefined();
+		}
+	});
+
+	it("a 422 comes out as the API's own message, with what it means for the operation; the write is sent once", async () => {
+		const refusal = {
+			message: 'Cannot cancel a case that has already started.',
+			error: 'Unprocessable Entity',
+			statusCode: 422,
+		};
+		const answer: RecordingAnswer = (request) =>
+			request.path.includes(OTHER_CASE) ? { status: 422, body: refusal } : {};
+		const parameters = { resource: 'case', operation: 'cancel', caseId: twoCases.caseId };
+
+		const { output, requests } = await runRecorded({
+			parameters,
+			items: twoCases.items,
+			answer,
+			continueOnFail: true,
+		});
+		expect(lines(requests)).toEqual([
+			`POST /case/id/${CASE_ID}/cancel`,
+			`POST /case/id/${OTHER_CASE}/cancel`,
+		]);
+		expect(output).toEqual([
+			{ json: { caseId: CASE_ID, canceled: true }, pairedItem: { item: 0 } },
+			{
+				json: {
+					error: 'Cannot cancel a case that has already started.',
+					errorDescription: `The API cancels a case only before it has started. (HTTP 422 on POST /case/id/${OTHER_CASE}/cancel)`,
+				},
+				pairedItem: { item: 1 },
+			},
+		]);
+
+		const error = await failureOf(runRecorded({ parameters, items: twoCases.items, answer }));
+		expect(error?.message).toBe('Cannot cancel a case that has already started.');
+		expect(error?.context?.itemIndex).toBe(1);
+		expect(error?.description).toContain('the API carried out item 0 (1 of 2)');
+	});
+
+	it('a 422 without a body still names the status and the endpoint', async () => {
+		const { output } = await runRecorded({
+			parameters: { resource: 'invitation', operation: 'refresh', caseId: byId(CASE_ID) },
+			answer: () => ({ status: 422 }),
+			continueOnFail: true,
+		});
+		expect(output[0].json).toEqual({
+			error: `The API answered HTTP 422 on PUT /case/id/${CASE_ID}/action/refreshinvite`,
+			errorDescription: 'The candidate already began or finished onboarding.',
+		});
+	});
+
+	it('a body that is no answer of the API is a clear error, saying the write may have been carried out', async () => {
+		for (const body of ['<html>Welcome</html>', ['unexpected'], 42]) {
+			const error = await failureOf(
+				run(
+					{ resource: 'case', operation: 'archive', caseId: byId(CASE_ID) },
+					{ answer: () => ({ body }) },
+				),
+			);
+			expect(error?.message).toBe(
+				'The API answered POST /case/archive/{caseId} with an unexpected body [item 0]',
+			);
+			expect(error?.description).toMatch(
+				/^It answered: .+\. The request was sent once and may have been carried out: check with Case > Get before running it again\.$/,
+			);
+		}
+		const { output } = await run(
+			{ resource: 'case', operation: 'cancel', caseId: byId(CASE_ID) },
+			{ answer: () => ({ body: { status: 'canceled' } }) },
+		);
+		expect(output[0].json).toEqual({
+			caseId: CASE_ID,
+			canceled: true,
+			response: { status: 'canceled' },
+		});
+	});
+
+	describe('Get Candidate Info', () => {
+		it('outputs the candidate unwrapped, without the password field', async () => {
+			const { output, requests } = await run({
+				resource: 'case',
+				operation: 'getCandidateInfo',
+				caseId: byId(CASE_ID),
+			});
+			expect(lines(requests)).toEqual([`GET /candidate/info/case/id/${CASE_ID}`]);
+			const withoutPassword: IDataObject = { ...CANDIDATE };
+			delete withoutPassword.password;
+			expect(output[0].json).toEqual(withoutPassword);
+			expect(output[0].json).not.toHaveProperty('password');
+		});
+
+		it('says what a 404 means, and refuses an answer without the candidate', async () => {
+			const parameters = { resource: 'case', operation: 'getCandidateInfo', caseId: byId(CASE_ID) };
+			const notFound = await failureOf(run(parameters, { answer: () => ({ status: 404 }) }));
+			expect(notFound?.description).toMatch(/^No candidate is linked to the case yet/);
+			const empty = await failureOf(run(parameters, { answer: () => ({ body: { cases: [] } }) }));
+			expect(empty?.message).toBe(
+				'The API answered GET /candidate/info/case/id/{caseId} without candidate [item 0]',
+			);
+			expect(empty?.description).toContain('an object with cases');
+		});
+	});
+
+	describe('Update Candidate Info', () => {
+		const update = (updateFields: IDataObject, more: IDataObject = {}) =>
+			run({
+				resource: 'case',
+				operation: 'updateCandidateInfo',
+				caseId: byId(CASE_ID),
+				candidateId: 'candidate-9',
+				updateFields,
+				...more,
+			});
+
+		it('reads the candidate from the case when Candidate ID is empty, then sends the fields given', async () => {
+			const { output, requests } = await update(
+				{ givenName: 'Dwight', phone: '+1 (800) 555-0164', govtId: '333 22 1111' },
+				{ candidateId: '' },
+			);
+			expect(lines(requests)).toEqual([
+				`GET /case/id/${CASE_ID}`,
+				`POST /candidate/id/candidate-1/update/case/id/${CASE_ID}`,
+			]);
+			expect(requests[1].body).toEqual({
+				givenName: 'Dwight',
+				phone: '+18005550164',
+				govtId: '333-22-1111',
+			});
+			expect(output[0].json).toEqual({
+				caseId: CASE_ID,
+				candidateId: 'candidate-1',
+				updated: true,
+				sentFields: ['givenName', 'phone', 'govtId'],
+			});
+		});
+
+		it('uses the Candidate ID given, and sends null for the fields to clear', async () => {
+			const { requests } = await update({ clearFields: ['middleName'], email: 'a@example.com' });
+			expect(lines(requests)).toEqual([`POST /candidate/id/candidate-9/update/case/id/${CASE_ID}`]);
+			expect(requests[0].body).toEqual({ email: 'a@example.com', middleName: null });
+		});
+
+		it('says when the case names no candidate yet, before sending the update', async () => {
+			const answer: RecordingAnswer = (request) =>
+				request.method === 'GET'
+					? { body: { cases: [{ ...CASE_SUMMARY, candidateId: undefined }] } }
+					: {};
+			const requests: RecordedRequest[] = [];
+			const error = await failureOf(
+				run(
+					{
+						resource: 'case',
+						operation: 'updateCandidateInfo',
+						caseId: byId(CASE_ID),
+						updateFields: { phone: '+18005550164' },
+					},
+					{ answer: (request) => (requests.push(request), answer(request)) },
+				),
+			);
+			expect(error?.message).toBe(
+				'The case names no candidate yet, so Candidate ID cannot be read from it [item 0]',
+			);
+			expect(lines(requests)).toEqual([`GET /case/id/${CASE_ID}`]);
+		});
+
+		it.each([
+			[{}, 'Update Fields is empty [item 0]'],
+			[{ email: 'not-an-email' }, 'Email "not-an-email" is not an email address [item 0]'],
+			[{ dob: '1991-02-30' }, 'Date of Birth "1991-02-30" is not a date [item 0]'],
+			[
+				{ phone: '800-555-0164' },
+				'Phone "800-555-0164" is not a phone number in the form +[country code][number] [item 0]',
+			],
+			[
+				{ phone: '+18005550164', clearFields: ['phone'] },
+				'Phone is both given and in Clear Fields [item 0]',
+			],
+			[
+				{ clearFields: ['email'] },
+				'Clear Fields "email" is not a field that can be emptied [item 0]',
+			],
+			[{ familyName: 'Van Dyke' }, /^familyName contains characters the API does not accept/],
+		])('refuses %j before any request', async (updateFields, message) => {
+			const requests: RecordedRequest[] = [];
+			const error = await failureOf(
+				run(
+					{
+						resource: 'case',
+						operation: 'updateCandidateInfo',
+						caseId: byId(CASE_ID),
+						updateFields,
+					},
+					{ answer: (request) => (requests.push(request), contractAnswer(request)) },
+				),
+			);
+			if (typeof message === 'string') expect(error?.message).toBe(message);
+			else expect(error?.message).toMatch(message);
+			expect(requests).toEqual([]);
+		});
+
+		it('refuses a malformed Candidate ID before any request', async () => {
+			const error = await failureOf(update({ phone: '+18005550164' }, { candidateId: 'a/b' }));
+			expect(error?.message).toBe('Candidate ID "a/b" is not a valid ID [item 0]');
+		});
+
+		it('says what a 400 means: nothing the API could apply, e.g. locked personal data', async () => {
+			const { output } = await runRecorded({
+				parameters: {
+					resource: 'case',
+					operation: 'updateCandidateInfo',
+					caseId: byId(CASE_ID),
+					candidateId: 'candidate-9',
+					updateFields: { givenName: 'Dwight' },
+				},
+				answer: () => ({ status: 400, body: { message: 'No valid updates', statusCode: 400 } }),
+				continueOnFail: true,
+			});
+			expect(output[0].json.error).toBe('No valid updates');
+			expect(output[0].json.errorDescription).toMatch(
+				/^The request held no update the API could apply/,
+			);
+		});
+	});
+
+	describe('Invitation', () => {
+		it('Get outputs the invitation unwrapped, without its token', async () => {
+			const { output, requests } = await run({
+				resource: 'invitation',
+				operation: 'get',
+				caseId: fromList(CASE_ID),
+			});
+			expect(lines(requests)).toEqual([`GET /invitation/case/${CASE_ID}`]);
+			const withoutToken: IDataObject = { ...INVITATION };
+			delete withoutToken.invitationToken;
+			expect(output[0].json).toEqual({ caseId: CASE_ID, ...withoutToken });
+			expect(JSON.stringify(output)).not.toContain(INVITATION.invitationToken);
+		});
+
+		it('Resend without New Email sends the current invitation’s email, read first', async () => {
+			const { output, requests } = await run({
+				resource: 'invitation',
+				operation: 'resend',
+				caseId: byId(CASE_ID),
+			});
+			expect(lines(requests)).toEqual([
+				`GET /invitation/case/${CASE_ID}`,
+				`POST /case/id/${CASE_ID}/action/resendinvite`,
+			]);
+			expect(requests[1].body).toEqual({ email: INVITATION.email });
+			expect(output[0].json).toEqual({ caseId: CASE_ID, resent: true, email: INVITATION.email });
+		});
+
+		it('Resend refuses a New Email that is not one, and an invitation without an email, without resending', async () => {
+			const requests: RecordedRequest[] = [];
+			const bad = await failureOf(
+				run(
+					{ resource: 'invitation', operation: 'resend', caseId: byId(CASE_ID), newEmail: 'x@' },
+					{ answer: (request) => (requests.push(request), contractAnswer(request)) },
+				),
+			);
+			expect(bad?.message).toBe('New Email "x@" is not an email address [item 0]');
+			expect(requests).toEqual([]);
+			const noEmail = await run(
+				{ resource: 'invitation', operation: 'resend', caseId: byId(CASE_ID) },
+				{
+					answer: (request) => (
+						requests.push(request),
+						{ body: { invitation: { ...INVITATION, email: undefined } } }
+					),
+				},
+			).then(
+				() => undefined,
+				(error: Error) => error,
+			);
+			expect(noEmail?.message).toBe('The case’s invitation has no email to resend it to [item 0]');
+			expect(lines(requests)).toEqual([`GET /invitation/case/${CASE_ID}`]);
+		});
+	});
+
+	describe('Cancel Services and Start Pre-Adverse Action', () => {
+		it.each([
+			[
+				{ resource: 'case', operation: 'cancelServices', serviceIds: [] },
+				'Services is empty [item 0]',
+			],
+			[
+				{ resource: 'case', operation: 'cancelServices', serviceIds: 'a, b/c' },
+				'Services "b/c" is not a valid ID [item 0]',
+			],
+			[
+				{ resource: 'adverseAction', operation: 'startPreAdverse', reason: '  ' },
+				'Reason and Screenings are empty [item 0]',
+			],
+			[
+				{
+					resource: 'adverseAction',
+					operation: 'startPreAdverse',
+					adverseScreeningSelections: ['..'],
+				},
+				'Screenings ".." is not a valid ID [item 0]',
+			],
+		])('refuses %j before any request', async (parameters, message) => {
+			const requests: RecordedRequest[] = [];
+			const error = await failureOf(
+				run(
+					{ caseId: byId(CASE_ID), ...parameters },
+					{ answer: (request) => (requests.push(request), contractAnswer(request)) },
+				),
+			);
+			expect(error?.message).toBe(message);
+			expect(requests).toEqual([]);
+		});
+	});
+
+	describe('Get Services and Get Order Configuration', () => {
+		it('Get Services reads one type when given, every type otherwise, one item per service', async () => {
+			const legal = await run({
+				resource: 'case',
+				operation: 'getServices',
+				caseId: byId(CASE_ID),
+				serviceType: 'legal',
+			});
+			expect(lines(legal.requests)).toEqual([`GET /case/id/${CASE_ID}/services/legal`]);
+			expect(legal.output.map((item) => item.json.serviceId)).toEqual([EMPLOYMENT_VERIFICATION]);
+			const all = await run({ resource: 'case', operation: 'getServices', caseId: byId(CASE_ID) });
+			expect(lines(all.requests)).toEqual([`GET /case/id/${CASE_ID}/services`]);
+		});
+
+		it('Get Services refuses an unknown type before any request, and an answer without the list', async () => {
+			const unknown = await failureOf(
+				run({
+					resource: 'case',
+					operation: 'getServices',
+					caseId: byId(CASE_ID),
+					serviceType: 'drugs',
+				}),
+			);
+			expect(unknown?.message).toBe(
+				'Service Type "drugs" is not a service type of the API [item 0]',
+			);
+			const noList = await failureOf(
+				run(
+					{ resource: 'case', operation: 'getServices', caseId: byId(CASE_ID) },
+					{ answer: () => ({ body: '<html></html>' }) },
+				),
+			);
+			expect(noList?.message).toBe(
+				'The API answered GET /case/id/{caseId}/services without serviceGroupServices [item 0]',
+			);
+		});
+
+		it('Get Order Configuration outputs the configuration with the case ID', async () => {
+			const { output, requests } = await run({
+				resource: 'case',
+				operation: 'getOrderConfiguration',
+				caseId: byId(CASE_ID),
+			});
+			expect(lines(requests)).toEqual([`GET /config/case/id/${CASE_ID}`]);
+			expect(output[0].json).toEqual({ caseId: CASE_ID, ...ORDER_CONFIGURATION });
+		});
+	});
+
+	describe('pickers', () => {
+		it('getCountries offers each country by name with its two-letter code as the value', async () => {
+			const { context } = createRecordingLoadOptionsContext({
+				parameters: { resource: 'case', operation: 'create' },
+				answer: contractAnswer,
+			});
+			expect(await loadOptions.getCountries.call(context as never)).toEqual([
+				{ name: 'Canada', value: 'CA', description: 'CA · CAN' },
+				{ name: 'United States', value: 'US', description: 'US · USA' },
+			]);
+		});
+
+		it('getOrderedServices offers the services of the case, or the catalog before a case is chosen', async () => {
+			const withCase = createRecordingLoadOptionsContext({
+				parameters: { resource: 'case', operation: 'cancelServices', caseId: byId(CASE_ID) },
+				answer: contractAnswer,
+			});
+			expect(await loadOptions.getOrderedServices.call(withCase.context as never)).toEqual([
+				{
+					name: 'Employment Verification',
+					value: EMPLOYMENT_VERIFICATION,
+					description: `Screening · ID: ${EMPLOYMENT_VERIFICATION}`,
+				},
+			]);
+			const withoutCase = createRecordingLoadOptionsContext({
+				parameters: { resource: 'case', operation: 'cancelServices' },
+				answer: contractAnswer,
+			});
+			const catalog = await loadOptions.getOrderedServices.call(withoutCase.context as never);
+			expect(catalog.length).toBeGreaterThan(10);
+			expect(withoutCase.requests).toEqual([]);
+		});
 	});
 });

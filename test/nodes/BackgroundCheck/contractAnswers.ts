@@ -85,21 +85,102 @@ const CASE_DATA = {
 	details: '{}',
 };
 
-/** `METHOD /template` → the answer body (undefined: 200 with no body). */
+const CASE_SERVICES = {
+	serviceGroupServices: [
+		{
+			...SERVICE,
+			caseId: CASE_ID,
+			packageName: 'Basic Check',
+			candidateId: 'c-1',
+			groupProfileId: 'g-1',
+		},
+	],
+};
+
+/** A candidate as GET /candidate/info/case/id/{caseId} answers it (the reference's example). */
+export const CANDIDATE = {
+	id: 'dfb411b1-ab2e-4076-9a22-9f2fda30b365',
+	email: 'dani@example.com',
+	password: '########',
+	givenName: 'Dani',
+	familyName: 'Garcia',
+	middleName: 'A.',
+	govtId: 'XXX-XX-3333',
+	phone: '+18005550126',
+	dob: '1995-05-04',
+	piiValidated: false,
+	piiLocked: 1,
+	enabled: true,
+	crStamp: STAMP,
+	modStamp: STAMP,
+	secured: 0,
+	credentialsNonExpired: true,
+	accountNonExpired: true,
+	accountNonLocked: true,
+	candidateId: 'dfb411b1-ab2e-4076-9a22-9f2fda30b365',
+	username: 'dani@example.com',
+	fullName: 'Dani A. Garcia',
+};
+
+/** An invitation as GET /invitation/case/{caseId} answers it (the reference's example). */
+export const INVITATION = {
+	id: '03c8ee25-0d4c-4a45-8030-456ef96e6513',
+	email: 'jackwilliams@example.com',
+	// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- the reference's example token: a test value
+	invitationToken: '1238ee25-4a51-ab7f-8030-456dd96d4321',
+	invitationStatusId: 'd1962405-dd97-48f2-bede-530c2895481f',
+	packageId: '7e32983c-1ea5-4271-9832-231a51c740be',
+	givenName: 'Jack',
+	familyName: 'Williams',
+	expiresStamp: '2022-04-28T06:59:59.000+00:00',
+	crStamp: '2022-04-13T15:26:10.000+00:00',
+	completedStamp: '2022-04-13T15:45:24.000+00:00',
+	modStamp: '2022-07-01T13:11:02.000+00:00',
+};
+
+/** A case's configuration as GET /config/case/id/{caseId} answers it. */
+export const ORDER_CONFIGURATION = {
+	contacts: [{ type: 'default', email: 'defaultcontact@example.com', name: 'Dana R.' }],
+	aliasNameConfiguration: {
+		rawValue: 'alias-all+hits-only',
+		appliesTo: {
+			serviceIds: [],
+			serviceCategoryIds: ['service-cat-criminal'],
+			serviceSubCategoryIds: [],
+		},
+		pillLabel: 'Aliases',
+		valueDescription: 'Search every alias; report hits only',
+		configDescription: 'Which aliases criminal searches cover',
+		valueDisplayLabel: 'All aliases, hits only',
+		configDisplayLabel: 'Alias names',
+	},
+};
+
+/** `METHOD /template` → the answer body (undefined: 200 with no body; a string: text/plain). */
 export const CONTRACT_ANSWERS: Record<string, unknown> = {
 	'POST /case/create': { caseId: CASE_ID, caseInvitationId: CASE_SUMMARY.caseInvitationId },
 	'GET /case/id/{caseId}': { cases: [CASE_SUMMARY] },
 	'GET /case/list': { cases: [CASE_SUMMARY] },
 	'GET /case/list/all': { cases: [{ ...CASE_SUMMARY, archived: 1 }] },
-	'GET /case/id/{caseId}/services': {
-		serviceGroupServices: [
-			{
-				...SERVICE,
-				caseId: CASE_ID,
-				packageName: 'Basic Check',
-				candidateId: 'c-1',
-				groupProfileId: 'g-1',
-			},
+	'GET /case/id/{caseId}/services': CASE_SERVICES,
+	'GET /case/id/{caseId}/services/{serviceType}': CASE_SERVICES,
+	'POST /case/id/{caseId}/cancel': undefined,
+	'POST /case/id/{caseId}/services/cancel': undefined,
+	'POST /case/archive/{caseId}': 'success',
+	'POST /case/unarchive/{caseId}': undefined,
+	'PUT /case/id/{caseId}/action/beginprocessing': undefined,
+	'PUT /case/id/{caseId}/action/place': undefined,
+	'GET /config/case/id/{caseId}': ORDER_CONFIGURATION,
+	'GET /candidate/info/case/id/{caseId}': { candidate: CANDIDATE },
+	'POST /candidate/id/{candidateId}/update/case/id/{caseId}': undefined,
+	'GET /invitation/case/{caseId}': { invitation: INVITATION },
+	'POST /case/id/{caseId}/action/resendinvite': undefined,
+	'PUT /case/id/{caseId}/action/refreshinvite': undefined,
+	'POST /case/id/{caseId}/action/preadverse': undefined,
+	'GET /candidate/countries': {
+		list: [
+			{ iso31662: 'US', iso31663: 'USA', country: 'United States' },
+			{ iso31662: 'CA', iso31663: 'CAN', country: 'Canada' },
 		],
 	},
 	'GET /case/id/{caseId}/data/{serviceTypeId}': { data: [CASE_DATA] },

@@ -4,14 +4,15 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutEmptyValues } from '../../helpers/body';
 import { runWriteForEachItem } from '../../helpers/execute';
 import { concurrencyField } from '../../helpers/fields';
 import { invalidInput, itemLabel, requireId } from '../../helpers/inputChecks';
 import { recordsOf } from '../../../shared/transport/listResponses';
-import { apiPath, apiRequest, REQUEST_TIMEOUT_MS } from '../../../shared/transport';
+import { apiPath, apiRequest } from '../../../shared/transport';
+import { putPresigned } from '../../../shared/transport/files';
 import { isPlainObject } from '../../../shared/values';
 
 /** The file formats the API stores, with the media type each is uploaded as. */
@@ -164,45 +165,6 @@ function uploadTargets(
 }
 
 /**
- * PUT of the bytes to a pre-signed address, with n8n's plain request helper: the address carries its own
- * authorization, and the credential's token must not go to it.
- */
-async function putFile(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	file: FileToUpload,
-	url: string,
-): Promise<void> {
-	const failed = (detail: string, status?: number) =>
-		new NodeApiError(
-			this.getNode(),
-			{ message: `Storing the file failed (${detail})` },
-			{
-				message: `Storing '${file.fileName}' at the upload address failed (${detail})`,
-				description: `The PUT to ${new URL(url).host} did not succeed; no document record was created. This item can be run again.`,
-				httpCode: status === undefined ? undefined : String(status),
-				itemIndex,
-			},
-		);
-	let response: { statusCode: number };
-	try {
-		response = (await this.helpers.httpRequest({
-			method: 'PUT',
-			url,
-			body: file.content,
-			headers: { 'Content-Type': file.mimeType },
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: REQUEST_TIMEOUT_MS,
-		})) as { statusCode: number };
-	} catch (error) {
-		throw failed((error as Error).message || 'no answer');
-	}
-	if (response.statusCode < 200 || response.statusCode >= 300)
-		throw failed(`HTTP ${response.statusCode}`, response.statusCode);
-}
-
-/**
  * Secure Document > Upload, in the API's three steps: POST /document/secure/upload `{ files: [{
  * documentTypeId, mimeType }] }` answers a pre-signed `url` and a `fileKey` per file; the bytes are PUT to
  * each url; POST /document/secure/create `{ list: [{ originalFileName, documentTypeId, fileKey, fileFormat }],
@@ -249,7 +211,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		});
 		const targets = uploadTargets.call(this, itemIndex, upload, files.length);
 		for (const [index, file] of files.entries())
-			await putFile.call(this, itemIndex, file, targets[index].url);
+			await putPresigned.call(this, targets[index].url, file, itemIndex);
 
 		const records = files.map((file, index) =>
 			withoutEmptyValues({

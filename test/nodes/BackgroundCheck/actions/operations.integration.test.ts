@@ -8,6 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { requestProblems } from '../../../../api/contract';
 import { CASE_DATA_STATUSES, SERVICE_TYPES } from '../../../../nodes/shared/catalog';
 import {
+	COUNTY_CRIMINAL,
 	EDUCATION_VERIFICATION,
 	EMPLOYMENT_VERIFICATION,
 	FACIS,
@@ -248,6 +249,245 @@ describe('every request the sandbox received in this file', () => {
 			expect(output.find((item) => item.json.serviceId === SSN_TRACE)!.json).toMatchObject({
 				statusId: PENDING.statusId,
 			});
+		});
+	});
+
+	describe('Case actions, candidate, invitation and adverse action', () => {
+		/** Runs with Continue On Fail: a refusal comes out as the item's `error`. */
+		const tryRun = (resource: string, operation: string, parameters: IDataObject) =>
+			context.run({ resource, operation, ...parameters }, { continueOnFail: true });
+		const writesTo = (method: string, path: string) =>
+			context.apiRequests().filter((entry) => entry.method === method && entry.path === path);
+
+		/** A case of the Basic Criminal package whose candidate's date of birth is known, so it can begin processing. */
+		async function caseReadyToProcess(): Promise<string> {
+			const created = await orderCase(context);
+			const [updated] = await run('case', 'updateCandidateInfo', {
+				caseId: byId(created.id),
+				updateFields: { dob: '1980-02-22', phone: '+1 800 555-0164' },
+			});
+			expect(updated.json).toMatchObject({ caseId: created.id, updated: true });
+			return created.id;
+		}
+
+		/** Begins processing and advances the case until it is Complete. */
+		async function completedCase(caseId: string): Promise<void> {
+			await run('case', 'beginProcessing', { caseId: byId(caseId) });
+			for (let step = 0; step < 20 && context.sandbox.admin.advanceCase(caseId).advanced; step++);
+			expect(context.sandbox.admin.getCase(caseId).caseStatus).toBe('Complete');
+		}
+
+		it('Cancel cancels a case waiting for its candidate, once; canceling it again gives the API’s 422 text', async () => {
+			const created = await orderCase(context);
+			const path = `/case/id/${created.id}/cancel`;
+			const [canceled] = await run('case', 'cancel', { caseId: fromList(created.id) });
+			expect(canceled.json).toEqual({ caseId: created.id, canceled: true });
+			expectLastRequest('POST', path);
+			expect(context.apiRequests().at(-1)!.body).toBeNull();
+
+			const [again] = await tryRun('case', 'cancel', { caseId: byId(created.id) });
+			expect(again.json.error).toBe('Unable to cancel case.');
+			expect(again.json.errorDescription).toBe(
+				`The API cancels a case only before it has started. (HTTP 422 on POST ${path})`,
+			);
+			expect(writesTo('POST', path).map((entry) => entry.status)).toEqual([200, 422]);
+		});
+
+		it('Cancel Services cancels a pending service; SSN Trace is refused while a county search needs it', async () => {
+			const created = await orderCase(context);
+			const path = `/case/id/${created.id}/services/cancel`;
+			const [refused] = await tryRun('case', 'cancelServices', {
+				caseId: byId(created.id),
+				serviceIds: [SSN_TRACE],
+			});
+			expect(refused.json.error).toBe(
+				'SSN Trace is required when County, State, or Federal Criminal Search are ordered.',
+			);
+			const [canceled] = await run('case', 'cancelServices', {
+				caseId: byId(created.id),
+				serviceIds: `${COUNTY_CRIMINAL}, ${COUNTY_CRIMINAL}`,
+			});
+			expectLastRequest('POST', path, { serviceIds: [COUNTY_CRIMINAL] });
+			expect(canceled.json).toEqual({
+				caseId: created.id,
+				canceled: true,
+				serviceIds: [COUNTY_CRIMINAL],
+			});
+			const county = context.sandbox.admin
+				.getCase(created.id)
+				.caseData.find((entry) => entry.serviceId === COUNTY_CRIMINAL)!;
+			expect(county.status).toBe('canceled');
+			expect(writesTo('POST', path)).toHaveLength(2);
+		});
+
+		it('Archive answers text "success" and takes the case out of the active cases; Unarchive brings it back', async () => {
+			const created = await orderCase(context);
+			const activeIds = async () =>
+				(await run('case', 'getMany', { returnAll: true })).map((item) => item.json.id);
+
+			const [archived] = await run('case', 'archive', { caseId: byId(created.id) });
+			expect(archived.json).toEqual({ caseId: created.id, archived: true });
+			expectLastRequest('POST', `/case/archive/${created.id}`);
+			expect(await activeIds()).not.toContain(created.id);
+
+			const [unarchived] = await run('case', 'unarchive', { caseId: byId(created.id) });
+			expect(unarchived.json).toEqual({ caseId: created.id, unarchived: true });
+			expect(await activeIds()).toContain(created.id);
+			const [again] = await tryRun('case', 'unarchive', { caseId: byId(created.id) });
+			expect(again.json.error).toMatch(/^Could not unarchive case/);
+		});
+
+		it('Begin Processing is refused until the date of birth is known, then starts the screenings and locks the personal data', async () => {
+			const created = await orderCase(context);
+			const [refused] = await tryRun('case', 'beginProcessing', { caseId: byId(created.id) });
+			expect(refused.json.error).toMatch(/not ready to begin processing/);
+			expect(refused.json.errorDescription).toMatch(/^The case is not ready to begin processing/);
+
+			const [updated] = await run('case', 'updateCandidateInfo', {
+				caseId: byId(created.id),
+				updateFields: { dob: '1980-02-22' },
+			});
+			const candidateId = updated.json.candidateId as string;
+			expect(requestLines().slice(-2)).toEqual([
+				`GET /case/id/${created.id}`,
+				`POST /candidate/id/${candidateId}/update/case/id/${created.id}`,
+			]);
+			const [begun] = await run('case', 'beginProcessing', { caseId: byId(created.id) });
+			expect(begun.json).toEqual({ caseId: created.id, processingBegun: true });
+			expectLastRequest('PUT', `/case/id/${created.id}/action/beginprocessing`);
+
+			const [locked] = await tryRun('case', 'updateCandidateInfo', {
+				caseId: byId(created.id),
+				candidateId,
+				updateFields: { givenName: 'Annie' },
+			});
+			expect(locked.json.errorDescription).toMatch(
+				/^The request held no update the API could apply/,
+			);
+			const [info] = await run('case', 'getCandidateInfo', { caseId: byId(created.id) });
+			expect(info.json).toMatchObject({ id: candidateId, dob: '1980-02-22', piiLocked: 1 });
+			expect(info.json).not.toHaveProperty('password');
+		});
+
+		it('Start Pre-Adverse Action on a complete case with a finding, then Place', async () => {
+			const caseId = await caseReadyToProcess();
+			context.sandbox.admin.scriptCase(caseId, {
+				services: { [SSN_TRACE]: { finalStatus: 'consider' } },
+			});
+			const [early] = await tryRun('adverseAction', 'startPreAdverse', {
+				caseId: byId(caseId),
+				reason: 'Records found',
+			});
+			expect(early.json.error).toMatch(/^The case cannot be put into Pre-Adverse Action/);
+			await completedCase(caseId);
+
+			const [started] = await run('adverseAction', 'startPreAdverse', {
+				caseId: byId(caseId),
+				reason: 'Records found in the SSN Trace.',
+				adverseScreeningSelections: [SSN_TRACE],
+			});
+			expectLastRequest('POST', `/case/id/${caseId}/action/preadverse`, {
+				reason: 'Records found in the SSN Trace.',
+				adverseScreeningSelections: [SSN_TRACE],
+			});
+			expect(started.json).toEqual({
+				caseId,
+				preAdverseActionStarted: true,
+				reason: 'Records found in the SSN Trace.',
+				adverseScreeningSelections: [SSN_TRACE],
+			});
+			const [read] = await run('case', 'get', { caseId: byId(caseId) });
+			expect(read.json).toMatchObject({ adverseActionStatusName: 'Pre-Adverse' });
+
+			const [placed] = await run('case', 'place', { caseId: byId(caseId) });
+			expect(placed.json).toEqual({ caseId, placed: true });
+			expectLastRequest('PUT', `/case/id/${caseId}/action/place`);
+			const [after] = await run('case', 'get', { caseId: byId(caseId) });
+			expect(after.json).toMatchObject({ caseStatus: 'Adjudicated', resultType: 'Placed' });
+		});
+
+		it('Place is refused for a case that is not complete', async () => {
+			const created = await orderCase(context);
+			const [refused] = await tryRun('case', 'place', { caseId: byId(created.id) });
+			expect(refused.json.error).toMatch(/^The case could not be put into Placed/);
+			expect(refused.json.errorDescription).toMatch(/^The case is not ready to be placed/);
+		});
+
+		it('Get Services lists the services ordered for the case, of one type or all', async () => {
+			const created = await orderCase(context, { packageId: byId(HEALTHCARE) });
+			const all = await run('case', 'getServices', {
+				caseId: byId(created.id),
+				returnAll: true,
+			});
+			expect(all.map((item) => item.json.serviceId)).toEqual(
+				expect.arrayContaining([SSN_TRACE, EMPLOYMENT_VERIFICATION]),
+			);
+			for (const item of all) expect(item.json.caseId).toBe(created.id);
+			const screenings = await run('case', 'getServices', {
+				caseId: byId(created.id),
+				serviceType: 'screenings',
+				returnAll: true,
+			});
+			expect(screenings.length).toBeGreaterThan(0);
+			for (const item of screenings) expect(item.json.serviceTypeId).toBe(SCREENING);
+			expect(await run('case', 'getServices', { caseId: byId(created.id), limit: 1 })).toHaveLength(
+				1,
+			);
+			expect(requestLines()).toEqual(
+				expect.arrayContaining([
+					`GET /case/id/${created.id}/services`,
+					`GET /case/id/${created.id}/services/screenings`,
+				]),
+			);
+		});
+
+		it('Get Order Configuration returns the case’s configuration with its ID', async () => {
+			const created = await orderCase(context, {
+				orderConfig: { aliasNameConfiguration: 'alias-all' },
+			});
+			const [config] = await run('case', 'getOrderConfiguration', { caseId: byId(created.id) });
+			expectLastRequest('GET', `/config/case/id/${created.id}`);
+			expect(config.json).toMatchObject({
+				caseId: created.id,
+				aliasNameConfiguration: { rawValue: 'alias-all' },
+			});
+		});
+
+		it('Get Candidate Info says when no candidate is linked yet', async () => {
+			const created = await orderCase(context);
+			const [missing] = await tryRun('case', 'getCandidateInfo', { caseId: byId(created.id) });
+			expect(missing.json.error).toEqual(expect.any(String));
+			expect(missing.json.errorDescription).toMatch(/^No candidate is linked to the case yet/);
+		});
+
+		it('Invitation Get, Refresh and Resend: the invitation without its token, a new one sent to its email', async () => {
+			const created = await orderCase(context);
+			const [invitation] = await run('invitation', 'get', { caseId: byId(created.id) });
+			expectLastRequest('GET', `/invitation/case/${created.id}`);
+			expect(invitation.json).toMatchObject({
+				caseId: created.id,
+				id: created.caseInvitationId,
+				email: created.email,
+			});
+			expect(invitation.json).not.toHaveProperty('invitationToken');
+
+			const [refreshed] = await run('invitation', 'refresh', { caseId: byId(created.id) });
+			expect(refreshed.json).toEqual({ caseId: created.id, refreshed: true });
+			expectLastRequest('PUT', `/case/id/${created.id}/action/refreshinvite`);
+
+			const [resent] = await run('invitation', 'resend', { caseId: byId(created.id) });
+			expect(resent.json).toEqual({ caseId: created.id, resent: true, email: created.email });
+			expectLastRequest('POST', `/case/id/${created.id}/action/resendinvite`, {
+				email: created.email,
+			});
+			const newEmail = `new.${Date.now()}@example.com`;
+			await run('invitation', 'resend', { caseId: byId(created.id), newEmail });
+			expectLastRequest('POST', `/case/id/${created.id}/action/resendinvite`, {
+				email: newEmail,
+			});
+			const [after] = await run('invitation', 'get', { caseId: byId(created.id) });
+			expect(after.json.id).not.toBe(created.caseInvitationId);
+			expect(after.json.email).toBe(newEmail);
 		});
 	});
 

@@ -1,7 +1,7 @@
 /**
  * The pickers of the editor against the sandbox: the Case list (GET /case/list, filtered here: the API has no
- * paging and no search), the packages, the licenses, the service types of a case, and the dropdowns of services,
- * users and document types.
+ * paging and no search), the packages, the licenses, the service types of a case, and the dropdowns of services
+ * (of a package, or ordered for a case), users, document types and countries.
  */
 import { BackgroundCheck } from '../../../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { SERVICE_TYPES } from '../../../../nodes/shared/catalog';
@@ -147,6 +147,30 @@ describe('service dropdowns', () => {
 				.map((entry) => entry.path),
 		).toEqual([`/case/id/${created.id}`, `/package/id/${HEALTHCARE}/services`]);
 	});
+
+	it('offer the services ordered for the chosen case (Cancel Services), and its screenings (Pre-Adverse Action)', async () => {
+		const created = await orderCase(context, { packageId: byId(HEALTHCARE) });
+		const before = context.apiRequests().length;
+		const ordered = await loadOptions.getOrderedServices.call(
+			loadOptionsContext({ operation: 'cancelServices', caseId: byId(created.id) }),
+		);
+		expect(ordered.map((option) => option.value)).toContain(EMPLOYMENT_VERIFICATION);
+		const screenings = await loadOptions.getOrderedScreenings.call(
+			loadOptionsContext({
+				resource: 'adverseAction',
+				operation: 'startPreAdverse',
+				caseId: fromList(created.id),
+			}),
+		);
+		expect(screenings.map((option) => option.value)).toContain(EMPLOYMENT_VERIFICATION);
+		expect(screenings.every((option) => option.description?.startsWith('Screening'))).toBe(true);
+		expect(
+			context
+				.apiRequests()
+				.slice(before)
+				.map((entry) => entry.path),
+		).toEqual([`/case/id/${created.id}/services`, `/case/id/${created.id}/services/screenings`]);
+	});
 });
 
 describe('other dropdowns', () => {
@@ -156,5 +180,20 @@ describe('other dropdowns', () => {
 		for (const user of users) expect(user.name).toMatch(/^\S+ \S+$/);
 		const types = await loadOptions.getDocumentTypes.call(loadOptionsContext());
 		expect(types.map((type) => type.value)).toContain('candidate-disclosures-and-authorizations');
+	});
+
+	it('offer the countries by name, with their two-letter codes (the current address of Case > Create)', async () => {
+		const countries = await loadOptions.getCountries.call(
+			loadOptionsContext({ operation: 'create' }),
+		);
+		expect(countries).toContainEqual({
+			name: 'United States',
+			value: 'US',
+			description: 'US · USA',
+		});
+		expect(countries.map((country) => country.name)).toEqual(
+			[...countries.map((country) => country.name)].sort((a, b) => a.localeCompare(b)),
+		);
+		expect(context.apiRequests().map((entry) => entry.path)).toEqual(['/candidate/countries']);
 	});
 });

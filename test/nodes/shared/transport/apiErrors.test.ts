@@ -16,6 +16,27 @@ describe('API error shapes', () => {
 		expect(described.message).toBe('a is bad; b is bad');
 	});
 
+	it("gives a 422's own message as the message, JSON or text, and the status and endpoint as the description", () => {
+		const json = describeApiError('POST', '/case/id/c-1/cancel', 422, {
+			message: 'Cannot cancel a case that has already started.',
+			error: 'Unprocessable Entity',
+			statusCode: 422,
+		});
+		expect(json).toEqual({
+			status: 422,
+			message: 'Cannot cancel a case that has already started.',
+			description: 'HTTP 422 on POST /case/id/c-1/cancel',
+		});
+		expect(describeApiError('POST', '/x', 422, 'Token is not valid').message).toBe(
+			'Token is not valid',
+		);
+		expect(describeApiError('PUT', '/case/id/c-1/action/place', 422, undefined)).toEqual({
+			status: 422,
+			message: 'The API answered HTTP 422 on PUT /case/id/c-1/action/place',
+			description: undefined,
+		});
+	});
+
 	it('explains a 409 with the existing cases the API names', () => {
 		const described = describeApiError('POST', '/case/create', 409, {
 			cases: [

@@ -196,7 +196,7 @@ describe('the credential of a run', () => {
 				await exchanged;
 				data.token = token;
 			}
-			return { token: data.token };
+			return { statusCode: 200, body: { token: data.token } };
 		});
 		await getList(context);
 		token = 'token-after-revocation';
@@ -306,9 +306,12 @@ describe('reading the answer', () => {
 		const { context, sent } = contextAnswering((options, attempt) =>
 			attempt === 1
 				? { statusCode: 401, body: { message: 'Unauthorized' } }
-				: { refreshed: !options.ignoreHttpStatusErrors },
+				: { statusCode: 200, body: { refreshed: !options.ignoreHttpStatusErrors } },
 		);
 		await expect(getList(context)).resolves.toEqual({ refreshed: true });
+		// The retry goes through n8n's throwing path (it exchanges the key pair on a 401), as a full response.
+		expect(sent[1]).toMatchObject({ returnFullResponse: true });
+		expect(sent[1].ignoreHttpStatusErrors).toBeUndefined();
 		expect(sent).toHaveLength(2);
 	});
 

@@ -1,0 +1,44 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { writeDone } from '../../helpers/answers';
+import { runForEachItem } from '../../helpers/execute';
+import { caseIdLocator } from '../../helpers/fields';
+import { readCaseId } from '../../helpers/parameters';
+import { apiPath, apiRequest } from '../../../shared/transport';
+
+const properties: INodeProperties[] = [
+	{
+		...caseIdLocator,
+		description:
+			'The archived case. Archived cases are not in the list of active cases: pick it by ID, or map it from Case > Get Many (All Cases).',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['case'], operation: ['unarchive'] } },
+	properties,
+);
+
+/**
+ * POST /case/unarchive/{caseId}, with no body: reverses Archive. The API answers 200 with no body, or 422
+ * ("Could not unarchive case."). A write: sent once, one item after the other.
+ */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runForEachItem.call(
+		this,
+		async (itemIndex) => {
+			const caseId = readCaseId.call(this, itemIndex);
+			const response = await apiRequest.call(this, 'POST', apiPath`/case/unarchive/${caseId}`, {
+				itemIndex,
+			});
+			return writeDone(
+				this.getNode(),
+				response,
+				{ caseId, unarchived: true },
+				{ endpoint: 'POST /case/unarchive/{caseId}', itemIndex, checkWith: 'Case > Get' },
+			);
+		},
+		{ write: true },
+	);
+}
