@@ -17,7 +17,12 @@
  * 503 with Retry-After): this node (defaults, Continue On Fail) and the HTTP Request node with Continue On Fail
  * and with Retry On Fail; the duplicate orders (candidates with two cases) are counted in the sandbox.
  *
- *   npm run bench -- action-throughput        (BENCH_ITEMS=500 BENCH_RUNS=5 BENCH_LATENCY_MS=20 BENCH_RATE_LIMIT=20
+ * Then report downloads: Report > Download Case Report for BENCH_REPORTS completed cases (the sandbox's PDFs are
+ * BENCH_REPORT_BYTES each), against the two HTTP Request nodes a user would chain (the address as text, then the
+ * file); median of BENCH_RUNS runs after a warm-up run each, as bytes of PDF per second of execution.
+ *
+ *   npm run bench -- action-throughput        (BENCH_PARTS=reads,orders,reports BENCH_REPORTS=50
+ *                                              BENCH_REPORT_BYTES=262144 BENCH_ITEMS=500 BENCH_RUNS=5 BENCH_LATENCY_MS=20 BENCH_RATE_LIMIT=20
  *                                              BENCH_ORDER_LATENCY_MS=100 BENCH_ORDER_RUNS=3 BENCH_ORDER_RATE_LIMIT=100)
  */
 import * as os from 'node:os';
@@ -44,6 +49,12 @@ import {
 	type OrderWorkflow,
 } from './lib/orderWorkflow';
 import { fmt, header, log, median, printTable, runMain, saveResult } from './lib/report';
+import {
+	deployReportWorkflow,
+	runReportWorkflow,
+	type ReportRun,
+	type ReportVariant,
+} from './lib/reportWorkflow';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -53,8 +64,10 @@ const CONCURRENCY_LEVELS = [...new Set([5, 10, 20, MAX_CONCURRENCY])];
 const ORDER_LATENCY_MS = Number(process.env.BENCH_ORDER_LATENCY_MS ?? 100);
 const ORDER_RUNS = Number(process.env.BENCH_ORDER_RUNS ?? 3);
 const ORDER_RATE_LIMIT = Number(process.env.BENCH_ORDER_RATE_LIMIT ?? 100);
-/** BENCH_PARTS=reads,orders (default both). */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'reads,orders').split(','));
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 50);
+const REPORT_BYTES = Number(process.env.BENCH_REPORT_BYTES ?? 256 * 1024);
+/** BENCH_PARTS=reads,orders,reports (default all three). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'reads,orders,reports').split(','));
 
 /** Whether this checkout's node has the Concurrent Requests option (Options > Concurrent Requests). */
 function nodeHasConcurrencyOption(): boolean {
@@ -96,6 +109,7 @@ async function main(): Promise<void> {
 	try {
 		if (PARTS.has('reads')) Object.assign(result, await measureReads(n8n.api, variants));
 		if (PARTS.has('orders')) result.orders = await measureOrders(n8n.api);
+		if (PARTS.has('reports')) result.reports = await measureReports(n8n.api);
 	} finally {
 		await n8n.stop();
 	}
@@ -275,6 +289,70 @@ function injectOrderFaults(sandbox: Sandbox): void {
 		sandbox.admin.injectFault({ ...create, ...faults[i % faults.length], times: 1 });
 	}
 	sandbox.admin.injectFault({ ...create, kind: 'latency', latencyMs: ORDER_LATENCY_MS });
+}
+
+/** Report downloads of REPORTS completed cases: this node against two chained HTTP Request nodes. */
+async function measureReports(api: Parameters<typeof deployCaseWorkflow>[0]) {
+	const sandbox = await startSandbox({ port: 0, timeScale: 0, reportPdfBytes: REPORT_BYTES });
+	try {
+		log(`report downloads: ${REPORTS} completed cases, ${REPORT_BYTES} bytes a report`);
+		const caseIds = await createCases(sandbox, REPORTS);
+		await sandbox.admin.advanceClock(24 * 3600);
+		await sandbox.admin.idle();
+		const variants: ReportVariant[] = [
+			{
+				kind: 'httpRequest',
+				label: `HTTP Request v${HTTP_REQUEST_VERSION} x2 (address, then file)`,
+			},
+			{ kind: 'backgroundCheck', label: 'Background Check, Report > Download Case Report' },
+		];
+		const workflows = [];
+		for (const variant of variants)
+			workflows.push(await deployReportWorkflow(api, sandbox, variant));
+		log('warm-up: one run per variant');
+		for (const workflow of workflows) await runReportWorkflow(api, workflow, caseIds);
+		const runs = new Map(workflows.map((workflow) => [workflow, [] as ReportRun[]]));
+		for (let round = 1; round <= RUNS; round++) {
+			for (const workflow of workflows) {
+				const run = await runReportWorkflow(api, workflow, caseIds);
+				runs.get(workflow)!.push(run);
+				log(
+					`reports round ${round}/${RUNS} ${workflow.variant.label}: ${run.executionMs} ms, ${run.bytes} bytes`,
+				);
+			}
+		}
+		const summary = workflows.map((workflow) => {
+			const list = runs.get(workflow)!;
+			const medianMs = median(list.map((run) => run.executionMs));
+			return {
+				variant: workflow.variant.label,
+				executionMs: list.map((run) => run.executionMs),
+				medianExecutionMs: medianMs,
+				bytesPerRun: list[0].bytes,
+				mebibytesPerSecond: list[0].bytes / 1024 / 1024 / (medianMs / 1000),
+			};
+		});
+		const http = summary[0].medianExecutionMs;
+		printTable(
+			[
+				`node (${REPORTS} case reports)`,
+				'median execution (s)',
+				'min-max (s)',
+				'MiB/s',
+				'ratio to HTTP Request',
+			],
+			summary.map((row) => [
+				row.variant,
+				fmt(row.medianExecutionMs / 1000, 2),
+				`${fmt(Math.min(...row.executionMs) / 1000, 2)}-${fmt(Math.max(...row.executionMs) / 1000, 2)}`,
+				fmt(row.mebibytesPerSecond, 1),
+				`${fmt(row.medianExecutionMs / http, 2)}x`,
+			]),
+		);
+		return { reports: REPORTS, reportBytes: REPORT_BYTES, runs: RUNS, summary };
+	} finally {
+		await sandbox.stop();
+	}
 }
 
 /**

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- repository tooling: runs in Node.js, never inside n8n; sandbox answers are read as loose JSON */
 /**
  * `npm start` as a user runs it (n8n with the package, the sandbox, credentials,
- * examples imported, triggers active and subscribed), the three example workflows end to end, Ctrl-C, and
+ * examples imported, triggers active and subscribed), the four example workflows end to end, Ctrl-C, and
  * a second start on the same folder.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,6 +19,7 @@ jest.setTimeout(240_000);
 const FORM_WORKFLOW = 'Order a background check';
 const ONBOARDING_WORKFLOW = 'Start onboarding when a case completes';
 const ATS_WORKFLOW = 'Sync screening results to an ATS';
+const REPORT_WORKFLOW = 'Attach the report to the candidate in the ATS when a case completes';
 
 interface Started {
 	child: ChildProcess;
@@ -145,6 +146,7 @@ describe('npm start', () => {
 			// Outside the repository: the package resolves n8n's own n8n-workflow, not the repository's.
 			expect(path.relative(REPO_DIR, session.userFolder)).toMatch(/^\.\./);
 			expect(session.workflows.map((workflow) => [workflow.name, workflow.active])).toEqual([
+				[REPORT_WORKFLOW, true],
 				[FORM_WORKFLOW, true],
 				[ONBOARDING_WORKFLOW, true],
 				[ATS_WORKFLOW, true],
@@ -220,6 +222,39 @@ describe('npm start', () => {
 				),
 			);
 
+			// "Attach the report ...": one PDF of the case report, posted as a multipart upload with the candidate.
+			const documents = await waitFor('the report in the ATS', async () => {
+				const received = await inbox(session, 'ats-documents');
+				return received.length > 0 ? received : undefined;
+			});
+			expect(documents).toHaveLength(1);
+			const reportRequests = (
+				await admin<Array<{ method: string; path: string; headers: Record<string, string> }>>(
+					session,
+					'GET',
+					'/requests',
+				)
+			).filter((request) => request.path.endsWith('/report/pdf/download/url'));
+			expect(reportRequests.map((request) => request.method)).toEqual(['GET']);
+			const caseId = /^\/case\/id\/([^/]+)\//.exec(reportRequests[0].path)![1];
+			expect(documents[0].body).toEqual({
+				fields: {
+					candidateEmail: 'ann.oneil@example.com',
+					caseId,
+					documentType: 'background-check-report',
+				},
+				files: [
+					expect.objectContaining({
+						field: 'file',
+						fileName: "O'Neil-Ann-background-check.pdf",
+						mimeType: 'application/pdf',
+						head: expect.stringMatching(/^%PDF-/),
+						size: expect.any(Number),
+					}),
+				],
+			});
+			expect((documents[0].body as any).files[0].size).toBeGreaterThan(1000);
+
 			const api = new N8nApi(session.editorUrl, session.n8nApiKey);
 			const onboardingId = session.workflows.find(
 				(workflow) => workflow.name === ONBOARDING_WORKFLOW,
@@ -261,7 +296,7 @@ describe('npm start', () => {
 				'/workflows',
 			);
 			expect(workflows.data.map((workflow) => workflow.name).sort()).toEqual(
-				[FORM_WORKFLOW, ONBOARDING_WORKFLOW, ATS_WORKFLOW].sort(),
+				[FORM_WORKFLOW, ONBOARDING_WORKFLOW, ATS_WORKFLOW, REPORT_WORKFLOW].sort(),
 			);
 			expect(workflows.data.every((workflow) => workflow.active)).toBe(true);
 			const credentials = await api.request<{ data: unknown[] }>('GET', '/credentials');
