@@ -3,7 +3,7 @@
  * Exactly once in n8n queue mode: one stack (test/harness/n8n/queue.ts: PostgreSQL, Redis, a load balancer that
  * routes by path running its file from docs/queue-mode/, n8n as 1 main + 2 webhook processes + 2 workers with
  * the packed package), one workflow per scenario, at least 200 unique events each, every delivery signed as the
- * sandbox signs it and sent through the load balancer as the README tells users. Each scenario asserts, from
+ * sandbox signs it and sent through the load balancer as docs/queue-mode.md tells users. Each scenario asserts, from
  * n8n's executions (public API of the main process, once none runs and their count is stable), that every
  * unique valid event ran exactly once. The figures go to
  * .dev/test-reports/queue-mode-<runtime>-<load balancer>.json and are printed at the end.

@@ -7,7 +7,7 @@
  * its own, runs under a supervisor that stops it when the launching process is gone, and lives in one scratch
  * folder.
  *
- * The load balancer runs its file in docs/queue-mode/, the one the README shows users, with only its ports
+ * The load balancer runs its file in docs/queue-mode/, the one docs/queue-mode.md shows users, with only its ports
  * filled in.
  *
  *   npx tsx test/harness/n8n/queue.ts [tools|start]      (start: until Ctrl-C; prints the addresses)
@@ -338,7 +338,7 @@ export interface StartQueueStackOptions {
 	roundRobin?: boolean;
 }
 
-/** Environment every n8n process of the stack shares (README "Running in queue mode" lists the same). */
+/** Environment every n8n process of the stack shares (docs/queue-mode.md, Set-up, lists the same). */
 export function queueModeEnv(o: {
 	postgresPort: number;
 	redisPort: number;

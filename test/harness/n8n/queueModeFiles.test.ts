@@ -17,10 +17,12 @@ import {
 } from './loadBalancers';
 
 const root = join(__dirname, '..', '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const queueModeSection = readme.slice(
-	readme.indexOf('## Running in queue mode'),
-	readme.indexOf('\n## ', readme.indexOf('## Running in queue mode') + 1),
+const docs = join(root, 'docs');
+// The set-up users follow: the Set-up section of docs/queue-mode.md, up to the next top-level section.
+const queueModeDoc = readFileSync(join(docs, 'queue-mode.md'), 'utf8');
+const setUpSection = queueModeDoc.slice(
+	queueModeDoc.indexOf('## Set-up'),
+	queueModeDoc.indexOf('\n## ', queueModeDoc.indexOf('## Set-up') + 1),
 );
 
 describe.each<LoadBalancerName>([...LOAD_BALANCERS, ROUND_ROBIN])(
@@ -72,8 +74,8 @@ describe.each<LoadBalancerName>([...LOAD_BALANCERS, ROUND_ROBIN])(
 			);
 		});
 
-		it("is linked from the README's queue-mode section", () => {
-			expect(queueModeSection).toContain(`](${relative(root, file)})`);
+		it('is linked from the set-up in docs/queue-mode.md', () => {
+			expect(setUpSection).toContain(`](${relative(docs, file)})`);
 		});
 	},
 );
@@ -130,9 +132,9 @@ describe.each(['postgres', 'redis'])(
 			expect(stopped ?? []).toEqual([]);
 		});
 
-		it("is linked from the README's queue-mode section, with the table the Postgres gate needs", () => {
-			expect(queueModeSection).toContain(`](${relative(root, file)})`);
-			expect(queueModeSection).toContain(
+		it('is linked from the set-up in docs/queue-mode.md, with the table the Postgres gate needs', () => {
+			expect(setUpSection).toContain(`](${relative(docs, file)})`);
+			expect(setUpSection).toContain(
 				'CREATE TABLE bgc_event_gate (event_key text PRIMARY KEY, claimed_at timestamptz NOT NULL DEFAULT now());',
 			);
 		});

@@ -54,6 +54,8 @@ export interface LocalRegistry {
 	port: number;
 	/** Verdaccio's output. */
 	logFile: string;
+	/** The publishing account's token, as `npm adduser` keeps it (`//<host>/:_authToken=`). */
+	token: string;
 	/** `npm publish <tarball>` to this registry, as the publishing account. */
 	publish(tarball: string): Promise<PackedPackage>;
 	/** The registry's document for a package (GET /<name>): versions, dist-tags, dist.integrity, ... */
@@ -225,6 +227,7 @@ export async function startLocalRegistry(
 		url,
 		port,
 		logFile,
+		token: token!,
 		async publish(tarball) {
 			const packed = readPackedPackage(tarball);
 			const published = spawnSync(
