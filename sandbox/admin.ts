@@ -137,6 +137,11 @@ export class SandboxAdmin {
 		return copy(this.world.lifecycle.scriptCandidate(email, script));
 	}
 
+	/** Sets the real clock pre-signed download URLs expire by (SandboxStore.storageNow); undefined: the real one. */
+	setStorageClock(now: (() => number) | undefined): void {
+		this.world.store.storageNow = now ?? Date.now;
+	}
+
 	/** Performs the case's next transition now; `advanced` is false when it was complete already. */
 	advanceCase(caseId: string): { advanced: boolean; case: AdminCaseView } {
 		const advanced = this.world.lifecycle.advance(caseId);

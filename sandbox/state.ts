@@ -204,6 +204,12 @@ export class SandboxStore {
 	readonly uploads = new Map<string, UploadRecord>();
 	/** What the pre-signed download URLs handed out serve, by key (sandbox/storage.ts). */
 	readonly downloads = new Map<string, DownloadRecord>();
+	/**
+	 * The time pre-signed download URLs expire by: the real clock, not the sandbox's. Their 60 seconds bound the
+	 * client's own delay between asking and downloading, which a sandbox clock moved forward by a test (a day of
+	 * case steps in a moment) or scaled would not measure. Tests replace it.
+	 */
+	storageNow: () => number = Date.now;
 
 	/** `now`: sandbox time in ms (the world's clock), for what is read lazily (an invitation's expiry). */
 	constructor(readonly now: () => number = Date.now) {}

@@ -5,7 +5,7 @@
  *   http://<host>/storage/downloads/<key>/<file name>?expires=<unix seconds>&signature=<HMAC>
  *
  * The URL is the authorization: a request carrying an Authorization header is refused (403), and so is one after
- * the URL's expiry on the sandbox clock (403), or with a signature that does not fit (403). Until it expires, a
+ * the URL's expiry on the real clock (SandboxStore.storageNow says why) (403), or with a signature that does not fit (403). Until it expires, a
  * URL can be used any number of times. Reports live 60 s (the reference: "a time to live of 60 seconds"), secure
  * documents 60 min.
  */
@@ -16,9 +16,9 @@ import type { SandboxStore } from './state';
 
 /** Where the pre-signed download URLs point, outside the API's paths (like the upload URLs). */
 export const DOWNLOAD_PATH_PREFIX = '/storage/downloads/';
-/** How long a report download URL is valid, in sandbox seconds. */
+/** How long a report download URL is valid, in seconds. */
 export const REPORT_URL_SECONDS = 60;
-/** How long a secure document download URL is valid, in sandbox seconds. */
+/** How long a secure document download URL is valid, in seconds. */
 export const SECURE_DOCUMENT_URL_SECONDS = 60 * 60;
 
 const SIGNING_KEY = randomUUID();
@@ -36,7 +36,7 @@ const signature = (key: string, expires: number) =>
 	createHmac('sha256', SIGNING_KEY).update(`${key}:${expires}`).digest('base64url');
 
 /**
- * A pre-signed URL serving `bytes` as `fileName` until `seconds` of sandbox time have passed. Downloads that
+ * A pre-signed URL serving `bytes` as `fileName` until `seconds` have passed. Downloads that
  * expired are forgotten on the way.
  */
 export function presignDownload(
@@ -44,7 +44,7 @@ export function presignDownload(
 	host: string,
 	download: { fileName: string; contentType: string; seconds: number; bytes: () => Buffer },
 ): string {
-	const now = store.now();
+	const now = store.storageNow();
 	for (const [key, existing] of store.downloads)
 		if (existing.expiresAtMs <= now) store.downloads.delete(key);
 	const key = randomUUID();
@@ -78,7 +78,7 @@ export function serveDownload(
 	const download = store.downloads.get(key);
 	if (!download || expected.length !== offered.length || !timingSafeEqual(expected, offered))
 		throw refused('The download URL is not valid');
-	if (store.now() >= download.expiresAtMs) throw refused('Request has expired');
+	if (store.storageNow() >= download.expiresAtMs) throw refused('Request has expired');
 	const bytes = download.bytes();
 	return {
 		status: 200,

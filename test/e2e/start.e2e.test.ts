@@ -300,7 +300,7 @@ describe('npm start', () => {
 			);
 			expect(workflows.data.every((workflow) => workflow.active)).toBe(true);
 			const credentials = await api.request<{ data: unknown[] }>('GET', '/credentials');
-			expect(credentials.data).toHaveLength(3);
+			expect(credentials.data).toHaveLength(4);
 
 			// The fresh sandbox generated new secrets; the updated credentials must verify its deliveries.
 			await submitOrderForm(session, { first: 'Ben', last: 'Ode', email: 'ben.ode@example.com' });

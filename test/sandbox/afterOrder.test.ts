@@ -431,10 +431,15 @@ describe('case reports: a pre-signed URL on the sandbox storage, valid 60 s', ()
 		forged.searchParams.set('signature', 'x'.repeat(43));
 		expect((await download(forged.toString())).status).toBe(403);
 
-		await client.admin.advanceClock(59);
+		// The URL's 60 seconds are real seconds: a sandbox clock moved a day ahead does not end them.
+		await client.admin.advanceClock(24 * 3600);
 		expect((await download(answer.body)).status).toBe(200);
-		await client.admin.advanceClock(1);
+		const issuedAt = Date.now();
+		client.admin.setStorageClock(() => issuedAt + 59_000);
+		expect((await download(answer.body)).status).toBe(200);
+		client.admin.setStorageClock(() => issuedAt + 61_000);
 		const expired = await download(answer.body);
+		client.admin.setStorageClock(undefined);
 		expect(expired.status).toBe(403);
 		expect(JSON.parse(expired.bytes.toString()).message).toBe('Request has expired');
 
@@ -540,10 +545,12 @@ describe('secure documents', () => {
 		expect(file).toMatchObject({ status: 200, contentType: 'image/png' });
 		expect(file.bytes.equals(bytes)).toBe(true);
 		expect((await download(answer.body, { authorization: 'Bearer x' })).status).toBe(403);
-		await client.admin.advanceClock(3599);
+		const issuedAt = Date.now();
+		client.admin.setStorageClock(() => issuedAt + 3_599_000);
 		expect((await download(answer.body)).status).toBe(200);
-		await client.admin.advanceClock(1);
+		client.admin.setStorageClock(() => issuedAt + 3_601_000);
 		expect((await download(answer.body)).status).toBe(403);
+		client.admin.setStorageClock(undefined);
 	});
 
 	it('refuses another group’s document (403) and an unknown one (404)', async () => {
