@@ -310,11 +310,11 @@ async function measureReports(api: Parameters<typeof deployCaseWorkflow>[0]) {
 		for (const variant of variants)
 			workflows.push(await deployReportWorkflow(api, sandbox, variant));
 		log('warm-up: one run per variant');
-		for (const workflow of workflows) await runReportWorkflow(api, workflow, caseIds);
+		for (const workflow of workflows) await runReportWorkflow(api, workflow, caseIds, REPORT_BYTES);
 		const runs = new Map(workflows.map((workflow) => [workflow, [] as ReportRun[]]));
 		for (let round = 1; round <= RUNS; round++) {
 			for (const workflow of workflows) {
-				const run = await runReportWorkflow(api, workflow, caseIds);
+				const run = await runReportWorkflow(api, workflow, caseIds, REPORT_BYTES);
 				runs.get(workflow)!.push(run);
 				log(
 					`reports round ${round}/${RUNS} ${workflow.variant.label}: ${run.executionMs} ms, ${run.bytes} bytes`,
