@@ -17,7 +17,10 @@ export class BackgroundCheck implements INodeType {
 		name: 'backgroundCheck',
 		icon: { light: 'file:backgroundCheck.svg', dark: 'file:backgroundCheck.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Simplify (on by default) on the reads whose records have more than 10 fields; saved workflows of
+		// version 1 have no Simplify and keep the whole records (helpers/simplify.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Order background screenings (cases) for candidates, add services, read results and statuses, and manage testimony, secure documents and reference lists of the background-check API',

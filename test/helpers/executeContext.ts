@@ -28,7 +28,7 @@ import type {
 	INodeType,
 	IPairedItemData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 
 import { BackgroundCheck } from '../../nodes/BackgroundCheck/BackgroundCheck.node';
 import { authenticatedRequester, CredentialStore, httpRequest } from './n8nCore';
@@ -41,9 +41,18 @@ const CREDENTIAL_TYPE = 'backgroundCheckApi';
 // ---------------------------------------------------------------------------------------------------------
 // Parameters, as n8n resolves them for one node
 
-function isShown(displayOptions: IDisplayOptions | undefined, values: IDataObject): boolean {
+function isShown(
+	displayOptions: IDisplayOptions | undefined,
+	values: IDataObject,
+	typeVersion: number,
+): boolean {
 	if (!displayOptions) return true;
 	for (const [key, allowed] of Object.entries(displayOptions.show ?? {})) {
+		// `@version` is the node's version, with n8n's conditions (e.g. `{ _cnd: { gte: 1.1 } }`).
+		if (key === '@version') {
+			if (!NodeHelpers.checkConditions(allowed ?? [], [typeVersion])) return false;
+			continue;
+		}
 		if (!(allowed as unknown[]).includes(values[key])) return false;
 	}
 	for (const [key, refused] of Object.entries(displayOptions.hide ?? {})) {
@@ -52,14 +61,18 @@ function isShown(displayOptions: IDisplayOptions | undefined, values: IDataObjec
 	return true;
 }
 
-/** The given values plus the default of every top-level parameter the node shows for them. */
-export function resolveParameters(properties: INodeProperties[], given: IDataObject): IDataObject {
+/** The given values plus the default of every top-level parameter the node shows for them (at that version). */
+export function resolveParameters(
+	properties: INodeProperties[],
+	given: IDataObject,
+	typeVersion = 1,
+): IDataObject {
 	const values: IDataObject = { ...given };
 	// Defaults that decide what is shown (resource, operation, returnAll) are settled first.
 	for (let pass = 0; pass < 3; pass++) {
 		for (const property of properties) {
 			if (values[property.name] !== undefined) continue;
-			if (!isShown(property.displayOptions, values)) continue;
+			if (!isShown(property.displayOptions, values, typeVersion)) continue;
 			const value = structuredClone(property.default) as IDataObject[string];
 			// The editor stores a resource locator's value with its `__rl` marker.
 			values[property.name] =
@@ -124,14 +137,16 @@ export interface RunSetup {
 	items?: INodeExecutionData[];
 	credentials: CredentialStore;
 	continueOnFail?: boolean;
+	/** The node's version, as saved in the workflow; 1 when omitted. */
+	typeVersion?: number;
 }
 
-function nodeFor(parameters: IDataObject): INode {
+function nodeFor(parameters: IDataObject, typeVersion = 1): INode {
 	return {
 		id: 'background-check-node',
 		name: 'Background Check',
 		type: NODE_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters: parameters as INode['parameters'],
 	};
@@ -200,8 +215,12 @@ export function createExecuteContext(
 	setup: RunSetup,
 	nodeType: INodeType = new BackgroundCheck(),
 ): IExecuteFunctions {
-	const parameters = resolveParameters(nodeType.description.properties, setup.parameters);
-	const node = nodeFor(parameters);
+	const parameters = resolveParameters(
+		nodeType.description.properties,
+		setup.parameters,
+		setup.typeVersion,
+	);
+	const node = nodeFor(parameters, setup.typeVersion);
 	const items = setup.items ?? [{ json: {} }];
 	const getParameter = parameterGetter(node, parameters, items);
 	const context = {

@@ -3,10 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiFile } from '../../shared/transport';
 import { FileItem } from './execute';
+import { concurrencyField } from './fields';
 import { invalidInput } from './inputChecks';
 
 /** "Put Output File in Field": the binary field a downloaded file goes to (n8n's name for it). */
-export const binaryPropertyField: INodeProperties = {
+const binaryPropertyField: INodeProperties = {
 	displayName: 'Put Output File in Field',
 	name: 'binaryPropertyName',
 	type: 'string',
@@ -17,7 +18,7 @@ export const binaryPropertyField: INodeProperties = {
 };
 
 /** "File Name" of an Options collection: the name the downloaded file gets instead of the API's. */
-export const fileNameOption: INodeProperties = {
+const fileNameOption: INodeProperties = {
 	displayName: 'File Name',
 	name: 'fileName',
 	type: 'string',
@@ -26,6 +27,24 @@ export const fileNameOption: INodeProperties = {
 	description:
 		'Name of the file in the output, such as the name an ATS shows for the attachment. Empty: the name the API gives, or one made of the case ID.',
 };
+
+/**
+ * The fields of an operation that outputs a file: Put Output File in Field, and an Options collection with the
+ * operation's own options, File Name and Concurrent Requests.
+ */
+export function fileOutputProperties(options: INodeProperties[] = []): INodeProperties[] {
+	return [
+		binaryPropertyField,
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [...options, fileNameOption, concurrencyField],
+		},
+	];
+}
 
 /** Where the PDF header may start: the PDF format allows bytes before it within the first kilobyte. */
 const PDF_HEADER_WITHIN = 1024;

@@ -18,6 +18,27 @@ function catalogServices(): INodePropertyOptions[] {
 	})).sort(byName);
 }
 
+/**
+ * One option per service of a `{ serviceGroupServices }` answer, by name, described by the field `describedBy`
+ * (the package or the service type) and the ID.
+ */
+function serviceOptions(
+	response: unknown,
+	describedBy: 'serviceGroupName' | 'serviceTypeName',
+): INodePropertyOptions[] {
+	const options = new Map<string, INodePropertyOptions>();
+	for (const service of recordsOf(response, 'serviceGroupServices')) {
+		const serviceId = text(service.serviceId);
+		if (serviceId === undefined || options.has(serviceId)) continue;
+		options.set(serviceId, {
+			name: text(service.serviceName) ?? serviceId,
+			value: serviceId,
+			description: [text(service[describedBy]), `ID: ${serviceId}`].filter(Boolean).join(' · '),
+		});
+	}
+	return [...options.values()].sort(byName);
+}
+
 /** The services of a package (GET /package/id/{packageId}/services), one option per service. */
 async function servicesOfPackage(
 	context: ILoadOptionsFunctions,
@@ -28,17 +49,7 @@ async function servicesOfPackage(
 		'GET',
 		apiPath`/package/id/${packageId}/services`,
 	);
-	const options = new Map<string, INodePropertyOptions>();
-	for (const service of recordsOf(response, 'serviceGroupServices')) {
-		const serviceId = text(service.serviceId);
-		if (serviceId === undefined || options.has(serviceId)) continue;
-		options.set(serviceId, {
-			name: text(service.serviceName) ?? serviceId,
-			value: serviceId,
-			description: [text(service.serviceGroupName), `ID: ${serviceId}`].filter(Boolean).join(' · '),
-		});
-	}
-	return [...options.values()].sort(byName);
+	return serviceOptions(response, 'serviceGroupName');
 }
 
 /** Services of the package chosen in the node (Case > Create); every service of the catalog before that. */
@@ -75,17 +86,7 @@ async function servicesOfCase(
 		serviceType === undefined
 			? await apiRequest.call(context, 'GET', apiPath`/case/id/${caseId}/services`)
 			: await apiRequest.call(context, 'GET', apiPath`/case/id/${caseId}/services/${serviceType}`);
-	const options = new Map<string, INodePropertyOptions>();
-	for (const service of recordsOf(response, 'serviceGroupServices')) {
-		const serviceId = text(service.serviceId);
-		if (serviceId === undefined || options.has(serviceId)) continue;
-		options.set(serviceId, {
-			name: text(service.serviceName) ?? serviceId,
-			value: serviceId,
-			description: [text(service.serviceTypeName), `ID: ${serviceId}`].filter(Boolean).join(' · '),
-		});
-	}
-	return [...options.values()].sort(byName);
+	return serviceOptions(response, 'serviceTypeName');
 }
 
 /** The services ordered for the case chosen in the node, of every type (Case > Cancel Services). */

@@ -107,6 +107,9 @@ describe('node identity', () => {
 			displayName: 'Background Check',
 			subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 			usableAsTool: true,
+			// 1.1 brought Simplify (test/nodes/BackgroundCheck/simplify.test.ts); saved version-1 nodes still run.
+			version: [1, 1.1],
+			defaultVersion: 1.1,
 			credentials: [{ name: 'backgroundCheckApi', required: true }],
 			icon: { light: 'file:backgroundCheck.svg', dark: 'file:backgroundCheck.dark.svg' },
 		});

@@ -6,10 +6,11 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
 import { itemLabel } from '../../helpers/inputChecks';
 import { readCaseId } from '../../helpers/parameters';
+import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
 import { recordsOf } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [caseIdLocator, concurrencyOptions];
+const properties: INodeProperties[] = [caseIdLocator, simplifyParameter, concurrencyOptions];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['case'], operation: ['get'] } },
@@ -18,7 +19,8 @@ export const description = updateDisplayOptions(
 
 /**
  * GET /case/id/{caseId}, which answers `{ cases: [case] }`: the case itself (statuses, candidate, package,
- * timestamps), with the names of its status IDs added. Its services: Get Data, or Package > Get Services.
+ * timestamps), with the names of its status IDs added; with Simplify on, only the fields SIMPLIFIED_FIELDS.case
+ * lists. Its services: Get Data, or Package > Get Services.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
@@ -33,6 +35,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				`The API answered no case for ID "${caseId}" ${itemLabel(itemIndex)}`,
 				{ itemIndex, description: 'Check the case ID; Case > Get Many lists the cases.' },
 			);
-		return describeStatuses(found);
+		return simplifyOutput.call(this, itemIndex, 'case', describeStatuses(found));
 	});
 }

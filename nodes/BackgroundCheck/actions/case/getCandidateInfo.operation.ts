@@ -5,9 +5,10 @@ import { recordIn, withStatusHints } from '../../helpers/answers';
 import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
+import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [caseIdLocator, concurrencyOptions];
+const properties: INodeProperties[] = [caseIdLocator, simplifyParameter, concurrencyOptions];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['case'], operation: ['getCandidateInfo'] } },
@@ -21,7 +22,8 @@ const NO_CANDIDATE_YET =
 /**
  * GET /candidate/info/case/id/{caseId}, which answers `{ candidate }`: the output item is the candidate (id,
  * email, names, phone, dob, govtId with only its last 4 digits, piiLocked, ...), without `password` (the API
- * sends an obfuscated one; it is no data about the candidate and never output).
+ * sends an obfuscated one; it is no data about the candidate and never output). With Simplify on, only the
+ * fields of SIMPLIFIED_FIELDS.candidate.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
@@ -37,6 +39,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}),
 		};
 		delete candidate.password;
-		return candidate;
+		return simplifyOutput.call(this, itemIndex, 'candidate', candidate);
 	});
 }

@@ -6,6 +6,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idLocator, concurrencyOptions } from '../../helpers/fields';
 import { invalidInput } from '../../helpers/inputChecks';
 import { readCaseId, readId } from '../../helpers/parameters';
+import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
 import { SERVICE_TYPES } from '../../../shared/catalog';
 import { recordsOf } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
@@ -23,6 +24,7 @@ const properties: INodeProperties[] = [
 		listPlaceholder: 'Select a service type...',
 		idPlaceholder: 'e.g. service-type-idv',
 	}),
+	simplifyParameter,
 	concurrencyOptions,
 ];
 
@@ -34,7 +36,8 @@ export const description = updateDisplayOptions(
 /**
  * GET /case/id/{caseId}/data/{serviceTypeId}, which answers `{ data: [case data] }`: one output item per case
  * data (one service of the case), with statusName / statusMeaning and pendingStatusName /
- * pendingStatusAppliesTo added next to the API's IDs (spec 3.1, 3.2), in the details too.
+ * pendingStatusAppliesTo added next to the API's IDs (spec 3.1, 3.2), in the details too. With Simplify on,
+ * only the fields of SIMPLIFIED_FIELDS.caseData (the details left out).
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
@@ -53,6 +56,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			apiPath`/case/id/${caseId}/data/${serviceTypeId}`,
 			{ itemIndex },
 		);
-		return describeStatuses(recordsOf(response, 'data'));
+		return simplifyOutput.call(
+			this,
+			itemIndex,
+			'caseData',
+			describeStatuses(recordsOf(response, 'data')),
+		);
 	});
 }

@@ -6,6 +6,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
 import { requireId } from '../../helpers/inputChecks';
 import { readLimit } from '../../helpers/parameters';
+import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
 import { applyLimit, recordsOf } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
@@ -32,6 +33,7 @@ const properties: INodeProperties[] = [
 		default: SCOPE_ACTIVE,
 	},
 	...returnAllAndLimit,
+	simplifyParameter,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -71,7 +73,7 @@ export const description = updateDisplayOptions(
 /**
  * GET /case/list (active cases) or GET /case/list/all (archived too, filtered by userId and packageId): one
  * output item per case, newest first as the API lists them. The API answers the whole list at once; Limit
- * is applied here.
+ * is applied here; Simplify (on by default from version 1.1) keeps the fields of SIMPLIFIED_FIELDS.case.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
@@ -92,6 +94,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		} else {
 			response = await apiRequest.call(this, 'GET', apiPath`/case/list`, { itemIndex });
 		}
-		return describeStatuses(applyLimit(recordsOf(response, 'cases'), limit));
+		return simplifyOutput.call(
+			this,
+			itemIndex,
+			'case',
+			describeStatuses(applyLimit(recordsOf(response, 'cases'), limit)),
+		);
 	});
 }

@@ -6,6 +6,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
 import { invalidInput } from '../../helpers/inputChecks';
 import { readCaseId, readLimit } from '../../helpers/parameters';
+import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
 import { applyLimit } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
@@ -34,6 +35,7 @@ const properties: INodeProperties[] = [
 		description: 'Only the services of this type, or every service ordered for the case',
 	},
 	...returnAllAndLimit,
+	simplifyParameter,
 	concurrencyOptions,
 ];
 
@@ -46,6 +48,7 @@ export const description = updateDisplayOptions(
  * GET /case/id/{caseId}/services (every service ordered for the case) or /services/{serviceType} (one type),
  * which answer `{ serviceGroupServices }`: one output item per service (serviceId, serviceName,
  * serviceTypeId, its group, caseId, candidateId, ...). The API answers the whole list; Limit is applied here.
+ * With Simplify on, only the fields of SIMPLIFIED_FIELDS.caseService.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
@@ -69,6 +72,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			endpoint: `GET /case/id/{caseId}/services${serviceType === '' ? '' : '/{serviceType}'}`,
 			itemIndex,
 		});
-		return applyLimit(services, limit);
+		return simplifyOutput.call(this, itemIndex, 'caseService', applyLimit(services, limit));
 	});
 }

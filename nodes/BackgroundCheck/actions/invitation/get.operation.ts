@@ -5,9 +5,10 @@ import { NO_INVITATION, recordIn, withStatusHints } from '../../helpers/answers'
 import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
+import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [caseIdLocator, concurrencyOptions];
+const properties: INodeProperties[] = [caseIdLocator, simplifyParameter, concurrencyOptions];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invitation'], operation: ['get'] } },
@@ -16,7 +17,8 @@ export const description = updateDisplayOptions(
 
 /**
  * GET /invitation/case/{caseId}, which answers `{ invitation }`: the output item is the invitation (id, email,
- * names, invitationStatusId, packageId, expiresStamp, completedStamp, ...).
+ * names, invitationStatusId, packageId, expiresStamp, completedStamp, ...); with Simplify on, only the fields
+ * of SIMPLIFIED_FIELDS.invitation.
  *
  * Without `invitationToken`: it is the secret of the candidate's invitation link (the reference's links are
  * `/invite/{invitationToken}`): whoever holds it can open the candidate's onboarding. The reference uses it
@@ -37,6 +39,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}),
 		};
 		delete invitation.invitationToken;
-		return { caseId, ...invitation };
+		return simplifyOutput.call(this, itemIndex, 'invitation', { caseId, ...invitation });
 	});
 }

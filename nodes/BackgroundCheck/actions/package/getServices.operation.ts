@@ -5,6 +5,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { concurrencyOptions, packageIdLocator, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/fetchList';
 import { readId } from '../../helpers/parameters';
+import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
 import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
@@ -13,6 +14,7 @@ const properties: INodeProperties[] = [
 		description: 'The package whose services are wanted. Pick it from the list or enter its ID.',
 	},
 	...returnAllAndLimit,
+	simplifyParameter,
 	concurrencyOptions,
 ];
 
@@ -23,13 +25,18 @@ export const description = updateDisplayOptions(
 
 /**
  * GET /package/id/{packageId}/services, which answers `{ serviceGroupServices }`: one output item per service
- * of the package (serviceId, serviceName, serviceTypeId, its group, ...).
+ * of the package (serviceId, serviceName, serviceTypeId, its group, ...); with Simplify on, only the fields of
+ * SIMPLIFIED_FIELDS.packageService.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
 		const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
-		return await fetchList.call(this, itemIndex, apiPath`/package/id/${packageId}/services`, {
-			key: 'serviceGroupServices',
-		});
+		const services = await fetchList.call(
+			this,
+			itemIndex,
+			apiPath`/package/id/${packageId}/services`,
+			{ key: 'serviceGroupServices' },
+		);
+		return simplifyOutput.call(this, itemIndex, 'packageService', services);
 	});
 }

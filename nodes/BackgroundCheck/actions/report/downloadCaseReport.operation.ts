@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
-import { caseIdLocator, concurrencyField } from '../../helpers/fields';
-import { binaryPropertyField, fileItem, fileNameOption, readFileOutput } from '../../helpers/files';
+import { caseIdLocator } from '../../helpers/fields';
+import { fileItem, fileOutputProperties, readFileOutput } from '../../helpers/files';
 import { requireIdList } from '../../helpers/inputChecks';
 import { readCaseId } from '../../helpers/parameters';
 import { SCREENING_SERVICE_TYPE_ID } from '../../../shared/catalog';
@@ -13,38 +13,28 @@ import { fetchPresigned } from '../../../shared/transport/files';
 
 const properties: INodeProperties[] = [
 	caseIdLocator,
-	binaryPropertyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Screening Names or IDs',
-				name: 'caseDataIds',
-				type: 'multiOptions',
-				typeOptions: {
-					loadOptionsMethod: 'getCaseScreenings',
-					loadOptionsDependsOn: ['caseId.value'],
-				},
-				default: [],
-				description:
-					'The screenings (case data) to put in the report; each must be complete. Without any, the report covers the whole case. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	...fileOutputProperties([
+		{
+			displayName: 'Screening Names or IDs',
+			name: 'caseDataIds',
+			type: 'multiOptions',
+			typeOptions: {
+				loadOptionsMethod: 'getCaseScreenings',
+				loadOptionsDependsOn: ['caseId.value'],
 			},
-			{
-				displayName: 'Exclude Attachments',
-				name: 'excludeAttachments',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to leave out the attachments some screenings have (search results, supporting documents)',
-			},
-			fileNameOption,
-			concurrencyField,
-		],
-	},
+			default: [],
+			description:
+				'The screenings (case data) to put in the report; each must be complete. Without any, the report covers the whole case. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Exclude Attachments',
+			name: 'excludeAttachments',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to leave out the attachments some screenings have (search results, supporting documents)',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

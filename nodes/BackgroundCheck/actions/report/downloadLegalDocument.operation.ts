@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
-import { caseIdLocator, concurrencyField } from '../../helpers/fields';
-import { binaryPropertyField, fileItem, fileNameOption, readFileOutput } from '../../helpers/files';
+import { caseIdLocator } from '../../helpers/fields';
+import { fileItem, fileOutputProperties, readFileOutput } from '../../helpers/files';
 import { readCaseId, readId } from '../../helpers/parameters';
 import { apiDownload, apiPath } from '../../../shared/transport';
 
@@ -22,15 +22,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The authorization the candidate signed for the case (e-signature, FCRA, a disclosure): one of the case’s legal services. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	binaryPropertyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [fileNameOption, concurrencyField],
-	},
+	...fileOutputProperties(),
 ];
 
 export const description = updateDisplayOptions(

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
-import { caseIdLocator, concurrencyField } from '../../helpers/fields';
-import { binaryPropertyField, fileItem, fileNameOption, readFileOutput } from '../../helpers/files';
+import { caseIdLocator } from '../../helpers/fields';
+import { fileItem, fileOutputProperties, readFileOutput } from '../../helpers/files';
 import { invalidInput } from '../../helpers/inputChecks';
 import { readCaseId } from '../../helpers/parameters';
 import { apiDownload, apiPath } from '../../../shared/transport';
@@ -32,15 +32,7 @@ const properties: INodeProperties[] = [
 		default: 'notice',
 		description: 'Which document of the case’s pre-adverse action to download',
 	},
-	binaryPropertyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [fileNameOption, concurrencyField],
-	},
+	...fileOutputProperties(),
 ];
 
 export const description = updateDisplayOptions(

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runReadForEachItem } from '../../helpers/execute';
-import { concurrencyField, idField } from '../../helpers/fields';
-import { binaryPropertyField, fileItem, fileNameOption, readFileOutput } from '../../helpers/files';
+import { idField } from '../../helpers/fields';
+import { fileItem, fileOutputProperties, readFileOutput } from '../../helpers/files';
 import { readId } from '../../helpers/parameters';
 import { apiPath, requestDownloadUrl } from '../../../shared/transport';
 import { fetchPresigned } from '../../../shared/transport/files';
@@ -16,15 +16,7 @@ const properties: INodeProperties[] = [
 		description:
 			'ID of the document to download: the ID of an item of Secure Document > Get Many, or of an upload',
 	}),
-	binaryPropertyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [fileNameOption, concurrencyField],
-	},
+	...fileOutputProperties(),
 ];
 
 export const description = updateDisplayOptions(
