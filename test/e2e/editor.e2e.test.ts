@@ -213,7 +213,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await ui.shot('03-node-panel-search');
 	});
 
-	step('its details list the trigger events and the 14 actions', async () => {
+	step('its details list the trigger events and the 33 actions', async () => {
 		await nodeCreator().getByTestId('item-iterator-item').first().click();
 		await page.getByTestId('nodes-list-header').getByText('Node details').waitFor();
 		const header = nodeCreator().locator('img').first();
@@ -231,7 +231,7 @@ describe('the Background Check nodes in the n8n editor', () => {
 		await expectIcon(triggerItems.first().locator('img').first(), ICON_URL.trigger);
 
 		const actionNames = loadedActionNames();
-		expect(actionNames).toHaveLength(14);
+		expect(actionNames).toHaveLength(33);
 		await expect(
 			nodeCreator().getByTestId('node-creator-category-item').allInnerTexts(),
 		).resolves.toEqual(
