@@ -22,6 +22,7 @@ import {
 	WEBHOOK_RETRY_DELAYS_SECONDS,
 } from '../../../nodes/shared/catalog';
 import { caseStatusOf } from '../../../nodes/BackgroundCheckTrigger/event';
+import * as savedState from '../../../nodes/BackgroundCheckTrigger/savedState';
 
 /** On an hour boundary, so that bucket arithmetic in the tests is plain. */
 const NOW = 1_760_000_400 - (1_760_000_400 % BUCKET_SECONDS);
@@ -48,13 +49,31 @@ const claim = (memory: TriggerMemory, given: string | Change, dropOlder = false,
 const run = (memory: TriggerMemory, given: string | Change, dropOlder = false, now = NOW) =>
 	claim(memory, given, dropOlder, now).start(now);
 
-const linesOf = (saved: string, kind: string) =>
-	saved.split('\n').filter((line) => line.startsWith(`${kind}\t`));
+interface SavedForm {
+	v: number;
+	recorded: boolean;
+	events: Array<[number, string]>;
+	covers: Array<[string, number, number | string]>;
+	ordered: Array<[string, number | string]>;
+	statuses: string[];
+	subjects: Array<[string, number, (number | string)?]>;
+}
+const formOf = (saved: string): SavedForm =>
+	({
+		events: [],
+		covers: [],
+		statuses: [],
+		subjects: [],
+		...(JSON.parse(saved) as Partial<SavedForm>),
+	}) as SavedForm;
+/** The saved subjects kept for Ignore Older Events. */
+const orderedOf = (saved: string) => formOf(saved).ordered ?? [];
+const coversOf = (saved: string) => formOf(saved).covers ?? [];
 
 const HASH = new RegExp(`.{${HASH_LENGTH}}`, 'g');
-/** The event hashes of a saved string, oldest first. */
+/** The event hashes of a saved form, oldest first. */
 const savedHashes = (saved: string) =>
-	linesOf(saved, 'e').flatMap((line) => line.split('\t')[2].match(HASH) ?? []);
+	formOf(saved).events.flatMap(([, run]) => run.match(HASH) ?? []);
 
 /** What n8n saves and a restarted process reads back. */
 const throughJson = (memory: TriggerMemory) =>
@@ -68,13 +87,13 @@ function restarted(memory: TriggerMemory, now = NOW): TriggerMemory {
 	return after;
 }
 
-/** Spies on the (private) parsing of a saved string. */
-const spyOnParse = (memory: TriggerMemory) =>
-	jest.spyOn(memory as unknown as { parse(text: string): void }, 'parse');
+/** Spies on the reading of a saved form. */
+const spyOnParse = () => jest.spyOn(savedState, 'read');
 
 describe('TriggerMemory', () => {
 	let memory: TriggerMemory;
 	beforeEach(() => (memory = new TriggerMemory()));
+	afterEach(() => jest.restoreAllMocks());
 
 	describe('originOfFound: the first step of an execution a watchdog emitted', () => {
 		const at = (status: string, modStamp: string) =>
@@ -272,7 +291,7 @@ describe('TriggerMemory', () => {
 		run(memory, key);
 		run(memory, 'case:2');
 		const hash = createHash('sha256').update('case:2').digest('base64url').slice(0, 10);
-		expect(memory.serialize()).toBe(`m1 0\ne\t${NOW}\t${hashKey(key)}${hash}`);
+		expect(formOf(memory.serialize()).events).toEqual([[NOW, `${hashKey(key)}${hash}`]]);
 		expect(memory.serialize()).not.toContain('c-1');
 	});
 
@@ -325,9 +344,10 @@ describe('TriggerMemory', () => {
 			hashKey('case:a'),
 			hashKey('case:b'),
 		]);
+		// Version 1's form, as an upgrade reads it.
 		const watchdogRun = `c\t${hashKey('cover')}\t${NOW}\t~1`;
-		expect(linesOf(nextSaveAfter(`m1 0\n${watchdogRun}`), 'c')).toEqual([watchdogRun]);
-		expect(nextSaveAfter('m1 1').split('\n')[0]).toBe('m1 1');
+		expect(coversOf(nextSaveAfter(`m1 0\n${watchdogRun}`))).toEqual([[hashKey('cover'), NOW, 1]]);
+		expect(formOf(nextSaveAfter('m1 1')).recorded).toBe(true);
 	});
 
 	it('keeps events oldest first when a string brings an older hour: the newest are saved, the oldest forgotten first', () => {
@@ -338,7 +358,7 @@ describe('TriggerMemory', () => {
 		run(other, 'case:older');
 		run(other, 'case:oldest', false, NOW - BUCKET_SECONDS);
 		memory.absorb(throughJson(other), later);
-		const hours = linesOf(memory.serialize(), 'e').map((line) => Number(line.split('\t')[1]));
+		const hours = formOf(memory.serialize()).events.map(([hour]) => hour);
 		expect(hours).toEqual([later]);
 		expect(savedHashes(memory.serialize())).not.toContain(hashKey('case:older'));
 		memory.absorb(undefined, NOW + BUCKET_SECONDS + RETENTION_SECONDS);
@@ -354,11 +374,11 @@ describe('TriggerMemory', () => {
 			memory.serialize();
 		}
 		const current = memory.serialize();
-		const parse = spyOnParse(memory);
-		const sort = jest.spyOn(memory as unknown as { sortEvents(): void }, 'sortEvents');
+		const parse = spyOnParse();
+		const { version } = memory.state;
 		memory.absorb(old, NOW);
 		expect(parse).toHaveBeenCalledTimes(1);
-		expect(sort).not.toHaveBeenCalled();
+		expect(memory.state.version).toBe(version);
 		// Unchanged: the next save is the string it already built.
 		expect(memory.serialize()).toBe(current);
 		expect(memory.size).toBe(71);
@@ -370,13 +390,13 @@ describe('TriggerMemory', () => {
 			run(memory, `case:${saves}`);
 			strings.push(throughJson(memory));
 		}
-		const parse = spyOnParse(memory);
+		const parse = spyOnParse();
 		for (const text of strings) memory.absorb(text, NOW);
 		expect(parse).not.toHaveBeenCalled();
 	});
 
 	it('does not re-parse a string it produced or absorbed, even one saved out of order (steady state)', () => {
-		const parse = spyOnParse(memory);
+		const parse = spyOnParse();
 		run(memory, 'case:a');
 		const first = throughJson(memory);
 		run(memory, 'case:b');
@@ -402,13 +422,12 @@ describe('TriggerMemory', () => {
 		expect(after.serialize()).toBe(memory.serialize());
 	});
 
-	it('keeps an ISO modStamp in 9 characters and reads it back as the same instant; a leading ~ stays text', () => {
+	it('keeps an ISO modStamp as its epoch milliseconds and reads it back as the same instant; other text stays text', () => {
 		run(memory, stamped('a', 's', '2025-03-01T10:00:00.123Z'), true);
 		run(memory, stamped('b', 't', '~not a time'), true);
-		const [iso, tilde] = linesOf(memory.serialize(), 'o');
-		expect(iso).toBe(`o\t${hashKey('s')}\t~${Date.parse('2025-03-01T10:00:00.123Z').toString(36)}`);
-		expect(iso.split('\t')[2]).toHaveLength(9);
-		expect(tilde).toBe(`o\t${hashKey('t')}\t"~not a time"`);
+		const [iso, text] = orderedOf(memory.serialize());
+		expect(iso).toEqual([hashKey('s'), Date.parse('2025-03-01T10:00:00.123Z')]);
+		expect(text).toEqual([hashKey('t'), '~not a time']);
 		const after = restarted(memory);
 		expect(after.modStampOf('t')).toBe('~not a time');
 		expect(outcome(after, stamped('c', 's', '2025-03-01T10:00:00.122Z'), true)).toBe('outOfOrder');
@@ -416,7 +435,7 @@ describe('TriggerMemory', () => {
 		expect(after.serialize()).toBe(memory.serialize());
 	});
 
-	it('skips lines of a saved string it cannot read, and saves only what it read', () => {
+	it('reads the form version 1 saved (an upgrade), skipping lines it cannot read, and saves what it read as version 2', () => {
 		memory.absorb(
 			[
 				'm1 0',
@@ -434,7 +453,7 @@ describe('TriggerMemory', () => {
 			NOW,
 		);
 		expect(memory.size).toBe(1);
-		expect(memory.serialize()).toBe(`m1 0\ne\t${NOW}\tbbbbbbbbbb`);
+		expect(formOf(memory.serialize())).toMatchObject({ v: 2, events: [[NOW, 'bbbbbbbbbb']] });
 		expect(outcome(memory, 'x')).toBe('admitted');
 	});
 
@@ -562,7 +581,7 @@ describe('TriggerMemory', () => {
 			run(memory, caseChange('e1', 1));
 			run(memory, caseChange('e0', 0));
 			memory.record(caseChange('r1', 1), NOW);
-			expect(linesOf(memory.serialize(), 'o')).toEqual([]);
+			expect(orderedOf(memory.serialize())).toEqual([]);
 			run(memory, caseChange('e1b', 1), true);
 			run(memory, caseChange('e2', 2));
 			expect(outcome(restarted(memory), caseChange('e1c', 1), true)).toBe('outOfOrder');
@@ -597,9 +616,9 @@ describe('TriggerMemory', () => {
 		it('covers nothing for a delivered change (only for one the watchdog ran)', () => {
 			memory.record(complete(at(10)), NOW);
 			expect(outcome(memory, complete(at(5)))).toBe('admitted');
-			expect(linesOf(memory.serialize(), 'o')).toEqual([]);
+			expect(orderedOf(memory.serialize())).toEqual([]);
 			memory.record({ ...complete(at(10)), modStamp: undefined }, NOW, { found: true });
-			expect(linesOf(memory.serialize(), 'c')).toEqual([]);
+			expect(coversOf(memory.serialize())).toEqual([]);
 		});
 
 		it('forgets a run once its hour is more than 28 hours old: a delivery of it after that runs', () => {
@@ -609,27 +628,27 @@ describe('TriggerMemory', () => {
 			expect(outcome(memory, complete(at(5)), false, forgotten - 1)).toBe('duplicate');
 			memory.absorb(undefined, forgotten);
 			expect(outcome(memory, complete(at(5)), false, forgotten)).toBe('admitted');
-			expect(linesOf(memory.serialize(), 'c')).toEqual([]);
+			expect(coversOf(memory.serialize())).toEqual([]);
 		});
 
 		it('saves the newest Duplicate Memory Size runs', () => {
 			for (let index = 0; index <= DUPLICATE_MEMORY_SIZE.default; index++)
 				memory.record({ ...complete(at(index)), subject: `case:${index}` }, NOW, { found: true });
-			const saved = linesOf(memory.serialize(), 'c');
+			const saved = coversOf(memory.serialize());
 			expect(saved).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
-			expect(saved[0]).toContain(hashKey(`cover|case:1|complete`));
+			expect(saved[0][0]).toBe(hashKey(`cover|case:1|complete`));
 		});
 
 		it('keeps covers across a restart, the newest modStamp of each', () => {
 			memory.record(complete(at(10)), NOW, { found: true });
 			memory.record(complete(at(3)), NOW, { found: true });
-			expect(linesOf(memory.serialize(), 'c')).toHaveLength(1);
+			expect(coversOf(memory.serialize())).toHaveLength(1);
 			expect(outcome(restarted(memory), complete(at(9)))).toBe('duplicate');
 		});
 	});
 
 	describe("the watchdog's record", () => {
-		it("saves every subject's status while it has a record: the distinct statuses once, then 10 + 1 characters per subject", () => {
+		it("saves every subject's status while it has a record: the distinct statuses once, then each subject's hash and index", () => {
 			memory.recordActivation([
 				['case:1', '["pending",null]'],
 				['casedata:1', '["s",null]'],
@@ -637,11 +656,15 @@ describe('TriggerMemory', () => {
 			]);
 			memory.learn('case:3', undefined, '2025-01-01T00:00:00.000Z', true);
 			const saved = throughJson(memory);
-			expect(saved.split('\n')[0]).toBe('m1 1');
-			expect(linesOf(saved, 'd')).toEqual(['d\t["pending",null]\t["s",null]']);
-			const [records] = linesOf(saved, 'w');
-			expect(records.split('\t')[2]).toHaveLength(3 * 11);
-			expect(linesOf(saved, 't')).toEqual([]);
+			const form = formOf(saved);
+			expect(form.recorded).toBe(true);
+			expect(form.statuses).toEqual(['["pending",null]', '["s",null]']);
+			expect(form.subjects).toEqual([
+				[hashKey('case:1'), 0],
+				[hashKey('casedata:1'), 1],
+				[hashKey('case:2'), 0],
+			]);
+			expect(form.ordered).toEqual([[hashKey('case:3'), Date.parse('2025-01-01T00:00:00.000Z')]]);
 			const after = restarted(memory);
 			expect(after.recorded).toBe(true);
 			expect(after.statusOf('case:2')).toBe('["pending",null]');
@@ -658,7 +681,7 @@ describe('TriggerMemory', () => {
 			const after = restarted(memory);
 			for (const [subject, status] of statuses) expect(after.statusOf(subject)).toBe(status);
 			expect(after.serialize()).toBe(memory.serialize());
-			expect(linesOf(memory.serialize(), 'o')).toEqual([]);
+			expect(orderedOf(memory.serialize())).toEqual([]);
 		});
 
 		it('keeps a status it knows over a saved one that comes without its modStamp', () => {
@@ -686,15 +709,14 @@ describe('TriggerMemory', () => {
 			memory.dropRecord();
 			expect(memory.recorded).toBe(false);
 			expect(memory.statusOf('case:1')).toBeUndefined();
-			expect(memory.serialize().split('\n')[0]).toBe('m1 0');
-			expect(linesOf(memory.serialize(), 'w')).toEqual([]);
+			expect(formOf(memory.serialize())).toMatchObject({ recorded: false, subjects: [] });
 			// Events are kept: copies of them are still duplicates.
 			expect(outcome(memory, 'case:1@x')).toBe('duplicate');
 		});
 	});
 });
 
-describe('the saved string', () => {
+describe('the saved form', () => {
 	/** `count` events, one every 20 seconds, the newest last. */
 	const memoryWith = (count: number, dropOlder = false, size?: number) => {
 		const memory = new TriggerMemory();
@@ -717,10 +739,11 @@ describe('the saved string', () => {
 		const larger = memoryWith(3000, false, 1000);
 		expect(savedHashes(throughJson(larger))).toHaveLength(1000);
 		expect(savedLength(larger)).toBeLessThan(10_200);
-		// With Ignore Older Events it also holds the newest subjects' modStamps, 26 bytes each in JSON.
+		// With Ignore Older Events it also holds the newest subjects' modStamps, about 30 bytes each in JSON
+		// (version 1's base-36 lines: about 26; 4,175 bytes in all against 3,650, accepted for plain JSON).
 		const withOrdering = memoryWith(3000, true);
-		expect(linesOf(withOrdering.serialize(), 'o')).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
-		expect(savedLength(withOrdering)).toBeLessThan(3700);
+		expect(orderedOf(withOrdering.serialize())).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
+		expect(savedLength(withOrdering)).toBeLessThan(4300);
 	});
 
 	it('after a restart, copies and retries of the saved events are duplicates; older ones were only in process memory', () => {
@@ -747,7 +770,7 @@ describe('the saved string', () => {
 		for (let index = 0; index < 105; index++)
 			run(memory, stamped(`checked:${index}`, `checked-${index}`, newer), true);
 		run(memory, stamped('unchecked', 'unchecked', newer));
-		expect(linesOf(memory.serialize(), 'o')).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
+		expect(orderedOf(memory.serialize())).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
 		const after = restarted(memory);
 		const older = (subject: string) =>
 			stamped(`older:${subject}`, subject, '2025-01-01T00:00:00.000Z');
