@@ -90,12 +90,12 @@ export class TriggerMemory {
 	admit(change: Change, dropOlder: boolean, nowSeconds: number, { found = false } = {}): Admission {
 		const admission = core.admit(this.state, change, dropOlder, nowSeconds, found);
 		if (admission.outcome === 'busy')
-			return { outcome: 'busy', settled: this.signals.next(`claim:${admission.claim}`) };
+			return { outcome: 'busy', settled: this.signals.next('claim') };
 		if (admission.outcome !== 'admitted') return admission;
 		const { claim } = admission;
 		const release = () => {
 			core.settle(this.state, claim);
-			this.signals.signal(`claim:${claim.id}`);
+			this.signals.signal('claim');
 		};
 		return {
 			outcome: 'admitted',
@@ -103,10 +103,10 @@ export class TriggerMemory {
 				token: `${this.tokenPrefix}${claim.id}`,
 				start: (nowSeconds) => {
 					core.started(this.state, claim, change, nowSeconds, dropOlder, false);
-					this.signals.signal(`claim:${claim.id}`);
+					this.signals.signal('claim');
 					return () => {
 						core.answered(this.state, change, claim);
-						this.signals.signal(`answer:${core.hashKey(change.key)}`);
+						this.signals.signal('answer');
 					};
 				},
 				release,
@@ -115,21 +115,23 @@ export class TriggerMemory {
 	}
 
 	takeTurn(nowSeconds: number): Turn {
+		const release = this.tryTurn(nowSeconds);
+		return release ? { release } : { busy: this.signals.next('turn') };
+	}
+
+	/** The turn to save: its release, or undefined while another request holds it. */
+	tryTurn(nowSeconds: number): (() => void) | undefined {
 		const id = core.takeTurn(this.state, nowSeconds);
-		if (id === undefined) return { busy: this.signals.next('turn') };
-		return {
-			release: () => {
-				core.releaseTurn(this.state, id);
-				this.signals.signal('turn');
-			},
+		if (id === undefined) return undefined;
+		return () => {
+			core.releaseTurn(this.state, id);
+			this.signals.signal('turn');
 		};
 	}
 
 	/** The answer of the delivery that started this change, until n8n sends it (n8n saves static data first). */
 	answerOf(change: Change): Promise<void> | undefined {
-		return core.awaitsAnswer(this.state, change)
-			? this.signals.next(`answer:${core.hashKey(change.key)}`)
-			: undefined;
+		return core.awaitsAnswer(this.state, change) ? this.signals.next('answer') : undefined;
 	}
 
 	originOfFound(change: Change): core.Origin {

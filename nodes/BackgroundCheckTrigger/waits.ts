@@ -5,7 +5,7 @@ const RECHECK_MS = 1000;
 
 /**
  * The one way the trigger waits: {@link until} asks `check` again whenever its name is signalled, and at
- * least every second, until it answers or the time is up.
+ * least every second, until it answers or the time is up (by the clock, or by the seconds that passed without a signal when sleep is mocked).
  */
 export class Signals {
 	private readonly waiting = new Map<string, Set<() => void>>();
@@ -26,15 +26,16 @@ export class Signals {
 		timeoutMs: number,
 		check: () => T | undefined,
 	): Promise<T | undefined> {
-		const end = Date.now() + timeoutMs;
+		let seconds = Math.ceil(timeoutMs / RECHECK_MS);
+		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const value = check();
-			if (value !== undefined) return value;
-			const left = end - Date.now();
-			if (left <= 0) return undefined;
+			if (value !== undefined || seconds <= 0 || Date.now() >= deadline) return value;
 			let resolver!: () => void;
-			const signalled = new Promise<void>((resolve) => this.add(name, (resolver = resolve)));
-			await Promise.race([signalled, sleep(Math.min(left, RECHECK_MS))]);
+			const signalled = new Promise<boolean>((resolve) =>
+				this.add(name, (resolver = () => resolve(true))),
+			);
+			if (!(await Promise.race([signalled, sleep(RECHECK_MS).then(() => false)]))) seconds--;
 			this.waiting.get(name)?.delete(resolver);
 			if (this.waiting.get(name)?.size === 0) this.waiting.delete(name);
 		}

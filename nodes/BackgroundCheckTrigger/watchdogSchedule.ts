@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiPath, apiRequest, type RequestContext } from '../shared/transport';
 import { nodeMemory, watchdogOn } from './activation';
+import { activate } from './core';
 import {
 	CASE_DATA_STATUS_CHANGE,
 	CASE_STATUS_CHANGE,
@@ -159,20 +160,17 @@ async function handOver(
  * replayed); n8n's start and a republish keep the record. Then n8n's scheduler runs a look at the interval.
  */
 export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerResponse> {
+	if (this.getMode() === 'manual') return {};
 	const node = nodeMemory(this);
-	if (!watchdogOn(this) || this.getMode() === 'manual') {
-		if (node.memory.recorded && this.getMode() !== 'manual') {
-			node.memory.dropRecord();
-			node.save();
-		}
-		return {};
-	}
-	const interval = readLookInterval(this);
+	const on = watchdogOn(this);
+	const interval = on ? readLookInterval(this) : DEFAULT_LOOK_INTERVAL;
 	const activatedByUser = !['init', 'leadershipChange', 'update'].includes(
 		this.getActivationMode(),
 	);
-	if (activatedByUser) node.memory.dropRecord();
-	if (!node.memory.recorded) {
+	const decided = activate(node.memory.state, activatedByUser, on);
+	if (decided.save) node.save();
+	if (!on) return {};
+	if (decided.record) {
 		try {
 			await recordActivation(node.memory, caseApi(this));
 			// Handing off, the webhook processes may have saved since n8n's start: only a user's activation saves.
