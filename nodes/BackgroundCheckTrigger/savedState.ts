@@ -10,7 +10,7 @@
  * milliseconds when it is an ISO timestamp, else the string. The form version 1 saved (`m1 ...` lines) is
  * read once, on upgrade ({@link readVersion1}).
  */
-import { HASH_LENGTH, learn, type State, type Subject } from './core';
+import { HASH_LENGTH, learn, type State, type Subject } from './state';
 
 export const SAVED_KEY = 'memory';
 const VERSION = 2;
