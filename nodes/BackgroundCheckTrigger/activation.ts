@@ -22,7 +22,7 @@ export const watchdogOn = (context: IWebhookFunctions | ITriggerFunctions | IHoo
 /** The trigger's memory in this process, with what this request read of the saved one. */
 export interface NodeMemory {
 	memory: TriggerMemory;
-	/** Hands the memory to static data: n8n saves it at the end of this request (look, execution). */
+	/** Hands the memory to static data: n8n saves it at the end of this request (watchdog run, execution). */
 	save(): void;
 	/** Whether what this request read lacks something this process holds (a save would put it back). */
 	behind(): boolean;
@@ -47,9 +47,9 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	}
 	memory.duplicateMemorySize = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
-	// Not a string once this process saved into it (the watchdog keeps its static data): absorb skips it.
+	// Not a string once this process saved into it (the watchdog keeps its static data): mergeSaved skips it.
 	const loaded = staticData[MEMORY_KEY];
-	memory.absorb(loaded, Math.floor(Date.now() / 1000), {
+	memory.mergeSaved(loaded, Math.floor(Date.now() / 1000), {
 		executionCopy: 'getInputData' in context,
 	});
 	const save = () => {

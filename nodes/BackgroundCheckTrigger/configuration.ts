@@ -59,7 +59,7 @@ export async function readConfig(
 	);
 }
 
-/** What runs: the selected event type, the status filter and Ignore Older Events, for deliveries and looks. */
+/** What runs: the selected event type, the status filter and Ignore Older Events, for deliveries and the watchdog. */
 export function readFilters(context: IWebhookFunctions | ITriggerFunctions) {
 	const statuses: StatusFilter = {
 		caseStatuses: parseStatusList(context.getNodeParameter('caseStatus', '')),

@@ -135,7 +135,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (unwantedStatus) {
 		// Nothing runs, but what is known of the case moves forward (the watchdog need not find it); it is
 		// saved now when no other request is saving, else with the next save.
-		node.memory.learn(change.subject ?? '', change.status, change.modStamp, dropOlder);
+		node.memory.rememberStatus(change.subject ?? '', change.status, change.modStamp, dropOlder);
 		claim.release();
 		if (await takeTurnToSave(this, node.memory, false)) node.save();
 		return acknowledgeWithoutRun(unwantedStatus);
@@ -153,7 +153,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const nowSeconds = Math.floor(Date.now() / 1000);
 		answered = claim.start(nowSeconds);
 		// As the watchdog's own run: a later delivery of the change, with an older modStamp, is covered.
-		if (found) node.memory.record(change, nowSeconds, { found: true });
+		if (found) node.memory.remember(change, nowSeconds, { found: true });
 		node.save();
 	});
 }

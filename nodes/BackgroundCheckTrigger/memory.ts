@@ -77,12 +77,12 @@ export class TriggerMemory {
 	 * Merges a saved form (a restart, another process's save) into this memory. `executionCopy`: it came with
 	 * an execution (n8n copies static data into it when creating it), older than the saved one.
 	 */
-	absorb(saved: unknown, nowSeconds: number, { executionCopy = false } = {}): void {
+	mergeSaved(saved: unknown, nowSeconds: number, { executionCopy = false } = {}): void {
 		if (!executionCopy) this.state.readSaved = true;
 		if (typeof saved === 'string' && !this.known.has(saved)) {
 			const form = read(saved);
 			if (form) merge(this.state, form);
-			this.remember(saved);
+			this.recognise(saved);
 		}
 		core.evict(this.state, nowSeconds);
 	}
@@ -143,7 +143,7 @@ export class TriggerMemory {
 		return core.originOfDelivered(this.state, change, ours ? 1 : undefined, nowSeconds);
 	}
 
-	record(
+	remember(
 		change: Change,
 		nowSeconds: number,
 		options: { found?: boolean; dropOlder?: boolean } = {},
@@ -151,8 +151,8 @@ export class TriggerMemory {
 		return core.remember(this.state, change, nowSeconds, options);
 	}
 
-	learn(subject: string, status?: string, modStamp?: string, ordered = false): void {
-		core.learn(this.state, core.hashKey(subject), status, modStamp, ordered);
+	rememberStatus(subject: string, status?: string, modStamp?: string, ordered = false): void {
+		core.rememberStatus(this.state, core.hashKey(subject), status, modStamp, ordered);
 	}
 
 	statusOf(subject: string): string | undefined {
@@ -163,7 +163,7 @@ export class TriggerMemory {
 		return core.modStampOf(this.state, subject);
 	}
 
-	recordActivation(statuses: Array<[subject: string, status: string, modStamp?: string]>): void {
+	recordStatuses(statuses: Array<[subject: string, status: string, modStamp?: string]>): void {
 		core.recordStatuses(this.state, statuses);
 	}
 
@@ -177,11 +177,12 @@ export class TriggerMemory {
 		if (this.written?.version === version && this.written.size === size) return this.written.text;
 		const text = write(this.state, size);
 		this.written = { version, size, text };
-		this.remember(text);
+		this.recognise(text);
 		return text;
 	}
 
-	private remember(text: string): void {
+	/** Recognises `text` as a form this process read or wrote, without reading it again. */
+	private recognise(text: string): void {
 		if (this.known.delete(text)) this.knownCharacters -= text.length;
 		this.known.add(text);
 		this.knownCharacters += text.length;

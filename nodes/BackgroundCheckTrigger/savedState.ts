@@ -10,7 +10,7 @@
  * milliseconds when it is an ISO timestamp, else the string. The form version 1 saved (`m1 ...` lines) is
  * read once, on upgrade ({@link readVersion1}).
  */
-import { HASH_LENGTH, learn, type State, type Subject } from './state';
+import { HASH_LENGTH, rememberStatus, type State, type Subject } from './state';
 
 export const SAVED_KEY = 'memory';
 const VERSION = 2;
@@ -131,11 +131,11 @@ export function merge(state: State, saved: Saved): void {
 		added = true;
 	}
 	for (const [hash, status, modStamp, ordered] of saved.subjects) {
-		if (ordered) learn(state, hash, undefined, modStamp, true);
+		if (ordered) rememberStatus(state, hash, undefined, modStamp, true);
 		if (status === undefined) continue;
 		const current = state.subjects.get(hash);
 		if (modStamp !== undefined || current?.status === undefined)
-			learn(state, hash, status, modStamp ?? current?.modStamp);
+			rememberStatus(state, hash, status, modStamp ?? current?.modStamp);
 	}
 	if (!added) return;
 	const sorted = [...state.events].sort(([, a], [, b]) => a - b);

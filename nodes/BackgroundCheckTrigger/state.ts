@@ -145,7 +145,7 @@ export function remember(
 		evict(state, now);
 	}
 	if (change.subject === undefined) return news;
-	learn(state, hashKey(change.subject), change.status, change.modStamp, dropOlder);
+	rememberStatus(state, hashKey(change.subject), change.status, change.modStamp, dropOlder);
 	const cover = coverOf(change);
 	if (found && cover !== undefined && change.modStamp !== undefined) {
 		const current = state.covers.get(cover);
@@ -162,7 +162,7 @@ export function remember(
  * What is known of a subject (by hash) moves forward only: an older modStamp changes nothing; a status
  * without one, as listed, is taken. `ordered`: checked with Ignore Older Events, so its modStamp is saved.
  */
-export function learn(
+export function rememberStatus(
 	state: State,
 	hash: string,
 	status?: string,
@@ -204,7 +204,7 @@ export function recordStatuses(
 	state.recorded = true;
 	state.version++;
 	for (const [subject, status, modStamp] of statuses)
-		learn(state, hashKey(subject), status, modStamp);
+		rememberStatus(state, hashKey(subject), status, modStamp);
 }
 
 /** Forgets what is past the retention, then the oldest beyond {@link PROCESS_LIMIT}. */

@@ -283,7 +283,7 @@ async function testRunOf(harness: N8nModel): Promise<N8nModel> {
 /** The status the saved memory knows case `caseId` at (memory.ts), as the watchdog compares it. */
 function savedCaseStatus(harness: N8nModel, caseId: string): string | undefined {
 	const memory = new TriggerMemory();
-	memory.absorb(savedMemory(harness), Math.floor(Date.now() / 1000));
+	memory.mergeSaved(savedMemory(harness), Math.floor(Date.now() / 1000));
 	return memory.statusOf(`case:${caseId}`);
 }
 
@@ -1527,7 +1527,7 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		owner.failStarts = 1;
 		await main.tick();
 		expect(main.failedTriggerRuns.map((error) => error.message)).toEqual([
-			'The watchdog could not hand 1 change(s) to the webhook URL; the next look finds them again',
+			'The watchdog could not hand 1 change(s) to the webhook URL; the next run finds them again',
 		]);
 		expect(owner.runCount).toBe(1);
 		await look(main, owner);

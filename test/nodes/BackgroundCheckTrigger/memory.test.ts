@@ -83,7 +83,7 @@ const throughJson = (memory: TriggerMemory) =>
 function restarted(memory: TriggerMemory, now = NOW): TriggerMemory {
 	const after = new TriggerMemory();
 	after.duplicateMemorySize = memory.duplicateMemorySize;
-	after.absorb(throughJson(memory), now);
+	after.mergeSaved(throughJson(memory), now);
 	return after;
 }
 
@@ -117,15 +117,15 @@ describe('TriggerMemory', () => {
 
 		it('is known at the status this memory knows only when it read the saved memory (it holds every delivery)', () => {
 			const edited = at('B', '2026-01-01T00:00:05.000Z');
-			memory.absorb(undefined, NOW);
+			memory.mergeSaved(undefined, NOW);
 			run(memory, delivered);
 			expect(memory.originOfFound(edited)).toBe('known');
 			expect(memory.originOfFound(at('C', '2026-01-01T00:00:05.000Z'))).toBe('new');
 			expect(memory.originOfFound(change('without a subject'))).toBe('new');
 			// A queue-mode worker: only execution copies, so what it knows of a subject may be old.
 			const worker = new TriggerMemory();
-			worker.absorb(undefined, NOW, { executionCopy: true });
-			worker.record(delivered, NOW);
+			worker.mergeSaved(undefined, NOW, { executionCopy: true });
+			worker.remember(delivered, NOW);
 			expect(worker.originOfFound(edited)).toBe('new');
 			expect(worker.originOfFound(delivered)).toBe('known');
 		});
@@ -248,7 +248,7 @@ describe('TriggerMemory', () => {
 		});
 
 		it('from another process or version: known while this memory starts the change itself, and once it has', () => {
-			memory.absorb(undefined, NOW);
+			memory.mergeSaved(undefined, NOW);
 			const foreign = claim(new TriggerMemory(), delivered).token;
 			expect(origin(foreign)).toBe('new');
 			const retry = claim(memory, delivered);
@@ -261,11 +261,11 @@ describe('TriggerMemory', () => {
 			const before = new TriggerMemory();
 			const foreign = claim(before, delivered);
 			foreign.start(NOW);
-			memory.absorb(throughJson(before), NOW);
+			memory.mergeSaved(throughJson(before), NOW);
 			expect(origin(foreign.token)).toBe('new');
 			// A queue-mode worker (execution copies only), or n8n starting before the activation: nothing to compare.
 			const worker = new TriggerMemory();
-			worker.absorb(throughJson(before), NOW, { executionCopy: true });
+			worker.mergeSaved(throughJson(before), NOW, { executionCopy: true });
 			expect(worker.originOfDelivered(delivered, 'another process', NOW)).toBe('new');
 			expect(memory.originOfDelivered(delivered, undefined, NOW)).toBe('new');
 		});
@@ -277,9 +277,9 @@ describe('TriggerMemory', () => {
 				modStamp: '2025-01-01T00:00:00.000Z',
 			});
 			const main = new TriggerMemory();
-			main.record(found, NOW, { found: true });
+			main.remember(found, NOW, { found: true });
 			const worker = new TriggerMemory();
-			worker.absorb(throughJson(main), NOW, { executionCopy: true });
+			worker.mergeSaved(throughJson(main), NOW, { executionCopy: true });
 			expect(
 				worker.originOfDelivered({ ...found, key: 'a delivery of it' }, 'another process', NOW),
 			).toBe('new');
@@ -322,11 +322,11 @@ describe('TriggerMemory', () => {
 		const other = new TriggerMemory();
 		run(memory, 'case:a');
 		run(other, stamped('case:b', 's', '2025-01-02T00:00:00.000Z'), true);
-		memory.absorb(throughJson(other), NOW);
+		memory.mergeSaved(throughJson(other), NOW);
 		expect(outcome(memory, 'case:b')).toBe('duplicate');
 		expect(outcome(memory, stamped('x', 's', '2025-01-01T00:00:00.000Z'), true)).toBe('outOfOrder');
 		expect(savedHashes(memory.serialize())).toHaveLength(2);
-		memory.absorb(throughJson(other), NOW);
+		memory.mergeSaved(throughJson(other), NOW);
 		expect(memory.size).toBe(2);
 	});
 
@@ -334,7 +334,7 @@ describe('TriggerMemory', () => {
 		/** Builds this process's save, reads `saved`, and builds the next one. */
 		const nextSaveAfter = (saved: string) => {
 			memory.serialize();
-			memory.absorb(saved, NOW);
+			memory.mergeSaved(saved, NOW);
 			return memory.serialize();
 		};
 		run(memory, 'case:a');
@@ -357,11 +357,11 @@ describe('TriggerMemory', () => {
 		const other = new TriggerMemory();
 		run(other, 'case:older');
 		run(other, 'case:oldest', false, NOW - BUCKET_SECONDS);
-		memory.absorb(throughJson(other), later);
+		memory.mergeSaved(throughJson(other), later);
 		const hours = formOf(memory.serialize()).events.map(([hour]) => hour);
 		expect(hours).toEqual([later]);
 		expect(savedHashes(memory.serialize())).not.toContain(hashKey('case:older'));
-		memory.absorb(undefined, NOW + BUCKET_SECONDS + RETENTION_SECONDS);
+		memory.mergeSaved(undefined, NOW + BUCKET_SECONDS + RETENTION_SECONDS);
 		expect(memory.size).toBe(DUPLICATE_MEMORY_SIZE.default);
 		expect(outcome(memory, 'case:older', false, later)).toBe('admitted');
 	});
@@ -376,7 +376,7 @@ describe('TriggerMemory', () => {
 		const current = memory.serialize();
 		const parse = spyOnParse();
 		const { version } = memory.state;
-		memory.absorb(old, NOW);
+		memory.mergeSaved(old, NOW);
 		expect(parse).toHaveBeenCalledTimes(1);
 		expect(memory.state.version).toBe(version);
 		// Unchanged: the next save is the string it already built.
@@ -391,7 +391,7 @@ describe('TriggerMemory', () => {
 			strings.push(throughJson(memory));
 		}
 		const parse = spyOnParse();
-		for (const text of strings) memory.absorb(text, NOW);
+		for (const text of strings) memory.mergeSaved(text, NOW);
 		expect(parse).not.toHaveBeenCalled();
 	});
 
@@ -401,14 +401,14 @@ describe('TriggerMemory', () => {
 		const first = throughJson(memory);
 		run(memory, 'case:b');
 		const second = throughJson(memory);
-		for (const text of [second, first, second]) memory.absorb(text, NOW);
+		for (const text of [second, first, second]) memory.mergeSaved(text, NOW);
 		expect(parse).not.toHaveBeenCalled();
 		expect(memory.size).toBe(2);
 
 		const other = new TriggerMemory();
 		run(other, 'case:c');
 		const foreign = other.serialize();
-		for (const text of [foreign, foreign]) memory.absorb(text, NOW);
+		for (const text of [foreign, foreign]) memory.mergeSaved(text, NOW);
 		expect(parse).toHaveBeenCalledTimes(1);
 	});
 
@@ -436,7 +436,7 @@ describe('TriggerMemory', () => {
 	});
 
 	it('reads the form version 1 saved (an upgrade), skipping lines it cannot read, and saves what it read as version 2', () => {
-		memory.absorb(
+		memory.mergeSaved(
 			[
 				'm1 0',
 				'e\tnot-a-time\taaaaaaaaaa',
@@ -459,7 +459,7 @@ describe('TriggerMemory', () => {
 
 	it('absorbs its own string without duplicating entries', () => {
 		run(memory, 'case:1');
-		memory.absorb(memory.serialize(), NOW);
+		memory.mergeSaved(memory.serialize(), NOW);
 		expect(memory.size).toBe(1);
 	});
 
@@ -471,7 +471,7 @@ describe('TriggerMemory', () => {
 		'w1 1 1 0123abcd\n\t"x"\naaaaaaaaaa0',
 		{ deliveries: [[['k'], NOW]] },
 	])('ignores saved data it cannot read: %p', (saved) => {
-		expect(() => memory.absorb(saved, NOW)).not.toThrow();
+		expect(() => memory.mergeSaved(saved, NOW)).not.toThrow();
 		expect(memory.size).toBe(0);
 		expect(memory.recorded).toBe(false);
 	});
@@ -556,14 +556,14 @@ describe('TriggerMemory', () => {
 		});
 
 		it('moves what is known of a subject forward only', () => {
-			memory.learn('case:c-1', 'B', at(5));
-			memory.learn('case:c-1', 'A', at(4));
+			memory.rememberStatus('case:c-1', 'B', at(5));
+			memory.rememberStatus('case:c-1', 'A', at(4));
 			expect(known()).toEqual(['B', at(5)]);
-			memory.learn('case:c-1', 'C');
+			memory.rememberStatus('case:c-1', 'C');
 			expect(known()).toEqual(['C', at(5)]);
-			memory.learn('case:c-1', 'D', at(6));
+			memory.rememberStatus('case:c-1', 'D', at(6));
 			expect(known()).toEqual(['D', at(6)]);
-			memory.learn('case:c-1', 'E', at(6));
+			memory.rememberStatus('case:c-1', 'E', at(6));
 			expect(known()).toEqual(['E', at(6)]);
 		});
 
@@ -580,7 +580,7 @@ describe('TriggerMemory', () => {
 		it('saves the modStamp of a subject once any change of it was checked with Ignore Older Events, and only then', () => {
 			run(memory, caseChange('e1', 1));
 			run(memory, caseChange('e0', 0));
-			memory.record(caseChange('r1', 1), NOW);
+			memory.remember(caseChange('r1', 1), NOW);
 			expect(orderedOf(memory.serialize())).toEqual([]);
 			run(memory, caseChange('e1b', 1), true);
 			run(memory, caseChange('e2', 2));
@@ -588,8 +588,8 @@ describe('TriggerMemory', () => {
 			// A string saved before that brings an older modStamp of a subject checked elsewhere.
 			const other = new TriggerMemory();
 			run(other, stamped('k', 'case:c-2', at(0)), true);
-			memory.learn('case:c-2', undefined, at(3));
-			memory.absorb(throughJson(other), NOW);
+			memory.rememberStatus('case:c-2', undefined, at(3));
+			memory.mergeSaved(throughJson(other), NOW);
 			expect(outcome(restarted(memory), stamped('k2', 'case:c-2', at(2)), true)).toBe('outOfOrder');
 		});
 	});
@@ -600,13 +600,13 @@ describe('TriggerMemory', () => {
 			change(key, { subject: 'case:c-1', status: 'complete', modStamp: modStamp.toISOString() });
 
 		it('calls a later delivery of a change the watchdog ran, with an older or equal modStamp, a duplicate', () => {
-			memory.record(complete(at(10)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { found: true });
 			expect(outcome(memory, complete(at(5)))).toBe('duplicate');
 			expect(outcome(memory, complete(at(10), 'other-key'))).toBe('duplicate');
 		});
 
 		it('admits a newer change to the same status, another status, and another subject', () => {
-			memory.record(complete(at(10)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { found: true });
 			const older = complete(at(5));
 			expect(outcome(memory, complete(at(11)))).toBe('admitted');
 			expect(outcome(memory, { ...older, key: 'other', status: 'pending' })).toBe('admitted');
@@ -614,34 +614,34 @@ describe('TriggerMemory', () => {
 		});
 
 		it('covers nothing for a delivered change (only for one the watchdog ran)', () => {
-			memory.record(complete(at(10)), NOW);
+			memory.remember(complete(at(10)), NOW);
 			expect(outcome(memory, complete(at(5)))).toBe('admitted');
 			expect(orderedOf(memory.serialize())).toEqual([]);
-			memory.record({ ...complete(at(10)), modStamp: undefined }, NOW, { found: true });
+			memory.remember({ ...complete(at(10)), modStamp: undefined }, NOW, { found: true });
 			expect(coversOf(memory.serialize())).toEqual([]);
 		});
 
 		it('forgets a run once its hour is more than 28 hours old: a delivery of it after that runs', () => {
-			memory.record(complete(at(10)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { found: true });
 			const forgotten = NOW + BUCKET_SECONDS + RETENTION_SECONDS;
-			memory.absorb(undefined, forgotten - 1);
+			memory.mergeSaved(undefined, forgotten - 1);
 			expect(outcome(memory, complete(at(5)), false, forgotten - 1)).toBe('duplicate');
-			memory.absorb(undefined, forgotten);
+			memory.mergeSaved(undefined, forgotten);
 			expect(outcome(memory, complete(at(5)), false, forgotten)).toBe('admitted');
 			expect(coversOf(memory.serialize())).toEqual([]);
 		});
 
 		it('saves the newest Duplicate Memory Size runs', () => {
 			for (let index = 0; index <= DUPLICATE_MEMORY_SIZE.default; index++)
-				memory.record({ ...complete(at(index)), subject: `case:${index}` }, NOW, { found: true });
+				memory.remember({ ...complete(at(index)), subject: `case:${index}` }, NOW, { found: true });
 			const saved = coversOf(memory.serialize());
 			expect(saved).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
 			expect(saved[0][0]).toBe(hashKey(`cover|case:1|complete`));
 		});
 
 		it('keeps covers across a restart, the newest modStamp of each', () => {
-			memory.record(complete(at(10)), NOW, { found: true });
-			memory.record(complete(at(3)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { found: true });
+			memory.remember(complete(at(3)), NOW, { found: true });
 			expect(coversOf(memory.serialize())).toHaveLength(1);
 			expect(outcome(restarted(memory), complete(at(9)))).toBe('duplicate');
 		});
@@ -649,12 +649,12 @@ describe('TriggerMemory', () => {
 
 	describe("the watchdog's record", () => {
 		it("saves every subject's status while it has a record: the distinct statuses once, then each subject's hash and index", () => {
-			memory.recordActivation([
+			memory.recordStatuses([
 				['case:1', '["pending",null]'],
 				['casedata:1', '["s",null]'],
 				['case:2', '["pending",null]'],
 			]);
-			memory.learn('case:3', undefined, '2025-01-01T00:00:00.000Z', true);
+			memory.rememberStatus('case:3', undefined, '2025-01-01T00:00:00.000Z', true);
 			const saved = throughJson(memory);
 			const form = formOf(saved);
 			expect(form.recorded).toBe(true);
@@ -677,7 +677,7 @@ describe('TriggerMemory', () => {
 				`status-${index}`,
 				new Date((NOW + index) * 1000).toISOString(),
 			]);
-			memory.recordActivation(statuses);
+			memory.recordStatuses(statuses);
 			const after = restarted(memory);
 			for (const [subject, status] of statuses) expect(after.statusOf(subject)).toBe(status);
 			expect(after.serialize()).toBe(memory.serialize());
@@ -685,12 +685,12 @@ describe('TriggerMemory', () => {
 		});
 
 		it('keeps a status it knows over a saved one that comes without its modStamp', () => {
-			memory.recordActivation([['case:1', 'A']]);
-			memory.learn('case:1', 'B');
+			memory.recordStatuses([['case:1', 'A']]);
+			memory.rememberStatus('case:1', 'B');
 			const hash = hashKey('case:1');
 			const modStamp = `~${Date.parse('2025-01-01T00:00:00.000Z').toString(36)}`;
 			// Saved at A; a line of an unknown kind and an unreadable `t` line give A no modStamp.
-			memory.absorb(
+			memory.mergeSaved(
 				`m1 1\nd\tA\nw\t1\t${hash}0\nq\t${hash}\t${modStamp}\nt\t${hash}\t"broken`,
 				NOW,
 			);
@@ -699,12 +699,12 @@ describe('TriggerMemory', () => {
 
 		it('keeps a status whose IDs hold a tab, a newline or a backslash as it was', () => {
 			const status = caseStatusOf({ caseStatusId: 'a\tb\\tc', secondaryCaseStatusId: 'd\ne' });
-			memory.recordActivation([['case:1', status]]);
+			memory.recordStatuses([['case:1', status]]);
 			expect(restarted(memory).statusOf('case:1')).toBe(status);
 		});
 
 		it('starts from nothing when the record is dropped (a user activates again)', () => {
-			memory.recordActivation([['case:1', 'A']]);
+			memory.recordStatuses([['case:1', 'A']]);
 			run(memory, 'case:1@x');
 			memory.dropRecord();
 			expect(memory.recorded).toBe(false);
