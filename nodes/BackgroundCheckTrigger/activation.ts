@@ -6,18 +6,11 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import {
-	DUPLICATE_MEMORY_SIZE_PARAMETER,
-	assertValidConfiguration,
-	checkDuplicateMemorySize,
-} from './configuration';
+import { assertValidConfiguration, readSettings } from './configuration';
 import { DUPLICATE_MEMORY_SIZE, MEMORY_KEY, memoryOf, type TriggerMemory } from './memory';
 import { rememberWebhookUrl, scopeOf } from './handoff';
 
 type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions | IHookFunctions;
-
-export const watchdogOn = (context: IWebhookFunctions | ITriggerFunctions | IHookFunctions) =>
-	context.getNodeParameter('reconcile', false) === true;
 
 /** The trigger's memory in this process, with what this request read of the saved one. */
 export interface NodeMemory {
@@ -28,17 +21,11 @@ export interface NodeMemory {
 	behind(): boolean;
 }
 
-/** The Duplicate Memory Size parameter, read the way each context reads it. */
-function readDuplicateMemorySize(context: MemoryContext): unknown {
-	const fallback = DUPLICATE_MEMORY_SIZE.default;
-	return 'getInputData' in context
-		? context.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, 0, fallback)
-		: context.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, fallback);
-}
-
-export function nodeMemory(context: MemoryContext): NodeMemory {
+export function nodeMemory(
+	context: MemoryContext,
+	size = readSettings(context).duplicateMemorySize,
+): NodeMemory {
 	const memory = memoryOf(scopeOf(context));
-	const size = checkDuplicateMemorySize(readDuplicateMemorySize(context));
 	if (typeof size !== 'number') {
 		// Checked at activation; an expression can still change its value later. The memory stays on.
 		context.logger.warn(

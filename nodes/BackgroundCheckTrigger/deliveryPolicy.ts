@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { readConfig, readFilters } from './configuration';
+import { readConfig, readSettings } from './configuration';
 import {
 	CLAIM_TOKEN_FIELD,
 	changeOf,
@@ -93,11 +93,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	const nowMs = Date.now();
 	const headers = this.getHeaderData();
+	const settings = readSettings(this);
 	const secrets = webhookSecrets(this);
-	let verification = verifyDelivery(headers, rawBody, await readConfig.call(this, secrets), nowMs);
+	const config = async (held: typeof secrets) => await readConfig.call(this, held, settings);
+	let verification = verifyDelivery(headers, rawBody, await config(secrets), nowMs);
 	const newer = verification.valid ? undefined : secretsAfterRefusal(this, secrets);
-	if (newer)
-		verification = verifyDelivery(headers, rawBody, await readConfig.call(this, newer), nowMs);
+	if (newer) verification = verifyDelivery(headers, rawBody, await config(newer), nowMs);
 	if (!verification.valid) {
 		this.logger.debug(`Background Check Trigger refused a delivery: ${verification.reason}`);
 		return refuse(this, 401, `Webhook signature rejected: ${verification.reason}`);
@@ -106,7 +107,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const event = parseEvent(rawBody);
 	if (!event) return refuse(this, 400, 'The body is not a JSON object');
 
-	const filters = readFilters(this);
+	const filters = settings;
 	const unwantedEvent = unselectedEventType(event, filters.event);
 	if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
 	const unwantedStatus = unselectedStatus(event, filters.statuses);
@@ -118,7 +119,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return unwantedStatus ? acknowledgeWithoutRun(unwantedStatus) : startExecution(item, undefined);
 	}
 
-	const node = nodeMemory(this);
+	const node = nodeMemory(this, settings.duplicateMemorySize);
 	const change = changeOf(event);
 	const { dropOlder } = filters;
 	const admission = await node.memory.signals.until('claim', WAITS_MS.copy, () => {

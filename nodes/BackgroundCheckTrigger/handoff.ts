@@ -22,9 +22,6 @@ export const FOUND_CHANGE_ID_PREFIX = 'watchdog_';
 /** The provider waits 15 seconds for an answer (spec 8); so does the watchdog. */
 const HANDOFF_TIMEOUT_MS = 15_000;
 
-export const handsOffToWebhook = (context: ITriggerFunctions | IHookFunctions) =>
-	context.getNodeParameter(HANDOFF_PARAMETER, HANDOFF.process) === HANDOFF.webhook;
-
 /** A verified request the watchdog sent: a signed `webhook-id` with its prefix. */
 export const isFoundChange = (verification: DeliveryVerification & { valid: true }) =>
 	verification.scheme === 'standard' &&

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { apiPath, apiRequest } from '../shared/transport';
 import { isPlainObject } from '../shared/values';
-import { nodeMemory } from './activation';
+import { nodeMemory, type NodeMemory } from './activation';
+import { readSettings } from './configuration';
 import { awaitsAnswer, firstStep } from './core';
 import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event';
 
@@ -19,9 +20,12 @@ import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
+	const settings = readSettings(this);
 	const runs =
-		this.getMode() === 'manual' ? items.map(() => true) : await rememberExecuted(this, items);
-	const fetch = this.getNodeParameter('fetchLatestCase', 0, false) === true;
+		this.getMode() === 'manual'
+			? items.map(() => true)
+			: await rememberExecuted(nodeMemory(this, settings.duplicateMemorySize), items);
+	const fetch = settings.fetchLatestCase;
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		if (!runs[itemIndex]) continue;
@@ -61,11 +65,7 @@ const eventOf = (json: IDataObject) => ({
 const ANSWER_WAIT_MS = 30_000;
 
 /** Remembers each item's event; false for an item that runs no further. */
-async function rememberExecuted(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<boolean[]> {
-	const node = nodeMemory(context);
+async function rememberExecuted(node: NodeMemory, items: INodeExecutionData[]): Promise<boolean[]> {
 	const { memory } = node;
 	let save = false;
 	const runs: boolean[] = [];

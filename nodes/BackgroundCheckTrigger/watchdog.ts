@@ -43,10 +43,7 @@ import {
 export type WatchedEvents = Record<'cases' | 'caseData', boolean>;
 
 /** How many cases' data one run reads: those that changed, and those read round-robin. */
-export interface WatchdogBudget {
-	changedCases: number;
-	unchangedCases: number;
-}
+export type WatchdogBudget = Record<'changedCases' | 'unchangedCases', number>;
 
 export const WATCHDOG_BUDGET: WatchdogBudget = { changedCases: 100, unchangedCases: 20 };
 

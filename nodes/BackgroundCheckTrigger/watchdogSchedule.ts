@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiPath, apiRequest, type RequestContext } from '../shared/transport';
-import { nodeMemory, watchdogOn } from './activation';
+import { nodeMemory } from './activation';
 import { activate, hashKey } from './core';
 import {
 	CASE_DATA_STATUS_CHANGE,
@@ -16,9 +16,9 @@ import {
 	outputItem,
 	unselectedStatus,
 } from './event';
-import { readFilters } from './configuration';
+import { readSettings } from './configuration';
 import type { Change, Claim, TriggerMemory } from './memory';
-import { handOff, handsOffToWebhook } from './handoff';
+import { handOff } from './handoff';
 import type { WatchdogEvent } from './watchdog';
 import { readChanges, recordAllCases, type CaseApi, type WatchdogReport } from './watchdogReads';
 
@@ -37,8 +37,8 @@ function caseApi(context: ITriggerFunctions): CaseApi {
 	};
 }
 
-function readWatchdogInterval(context: ITriggerFunctions): WatchdogInterval {
-	const interval = context.getNodeParameter('reconcileEvery', DEFAULT_WATCHDOG_INTERVAL) as string;
+function watchdogInterval(context: ITriggerFunctions, every: unknown): WatchdogInterval {
+	const interval = String(every || DEFAULT_WATCHDOG_INTERVAL);
 	if (interval in WATCHDOG_INTERVALS) return interval as WatchdogInterval;
 	throw new NodeOperationError(
 		context.getNode(),
@@ -54,8 +54,9 @@ type EndedRun = Awaited<NonNullable<Parameters<ITriggerFunctions['emit']>[2]>['p
  * 'reconciliation'`), remembered only when its first step runs (latestCase.ts). Failures show as failed executions.
  */
 async function runWatchdog(context: ITriggerFunctions, isClosed: () => boolean): Promise<void> {
-	const node = nodeMemory(context);
-	const { event: selected, statuses, dropOlder } = readFilters(context);
+	const settings = readSettings(context);
+	const node = nodeMemory(context, settings.duplicateMemorySize);
+	const { event: selected, statuses, dropOlder } = settings;
 	const watched = {
 		cases: selected !== CASE_DATA_STATUS_CHANGE,
 		caseData: selected !== CASE_STATUS_CHANGE,
@@ -67,12 +68,12 @@ async function runWatchdog(context: ITriggerFunctions, isClosed: () => boolean):
 		failRun(context, `The watchdog could not list the cases: ${(error as Error).message}`);
 		return;
 	}
-	if (handsOffToWebhook(context)) {
+	if (settings.watchdog.handOff) {
 		await handOffAndRemember(context, node.memory, report.events);
 		reportUnread(context, report.failures);
 		return;
 	}
-	const fetchLatestCase = context.getNodeParameter('fetchLatestCase', false) === true;
+	const { fetchLatestCase } = settings;
 	const runs: Array<{ item: IDataObject; change: Change; claim: Claim }> = [];
 	for (const { event, latestCase } of report.events) {
 		const change = changeOf(event);
@@ -157,9 +158,10 @@ async function handOffAndRemember(
  */
 export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	if (this.getMode() === 'manual') return {};
-	const node = nodeMemory(this);
-	const on = watchdogOn(this);
-	const interval = on ? readWatchdogInterval(this) : DEFAULT_WATCHDOG_INTERVAL;
+	const settings = readSettings(this);
+	const node = nodeMemory(this, settings.duplicateMemorySize);
+	const { on, every, handOff: handsOff } = settings.watchdog;
+	const interval = on ? watchdogInterval(this, every) : DEFAULT_WATCHDOG_INTERVAL;
 	const activatedByUser = !['init', 'leadershipChange', 'update'].includes(
 		this.getActivationMode(),
 	);
@@ -170,7 +172,7 @@ export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerRe
 		try {
 			await recordAllCases(node.memory.state, caseApi(this));
 			// Handing off, the webhook processes may have saved since n8n's start: only a user's activation saves.
-			if (activatedByUser || !handsOffToWebhook(this)) node.save();
+			if (activatedByUser || !handsOff) node.save();
 		} catch (error) {
 			const message = `The watchdog could not list the cases of the credential's group: ${(error as Error).message}`;
 			// On a restart the first scheduled run records them instead; a user activating hears it now.
@@ -187,7 +189,7 @@ export async function startWatchdog(this: ITriggerFunctions): Promise<ITriggerRe
 			node.memory.recorded
 				? runWatchdog(this, () => closed)
 				: recordAllCases(node.memory.state, caseApi(this)).then(() => {
-						if (!handsOffToWebhook(this)) node.save();
+						if (!handsOff) node.save();
 					})
 		).finally(() => {
 			running = undefined;
