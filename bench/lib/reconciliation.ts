@@ -8,7 +8,7 @@
  */
 import { changeOf } from '../../nodes/BackgroundCheckTrigger/event';
 import { TriggerMemory } from '../../nodes/BackgroundCheckTrigger/memory';
-import { look, recordActivation } from '../../nodes/BackgroundCheckTrigger/watchdog';
+import { readChanges, recordAllCases } from '../../nodes/BackgroundCheckTrigger/watchdogReads';
 import { startSandbox } from '../../sandbox';
 import { orderOf } from '../../test/helpers/sandbox';
 import { sandboxCaseApi } from '../../test/helpers/sandboxCaseApi';
@@ -66,11 +66,12 @@ export async function reconciliationCosts(
 			const heapBefore = process.memoryUsage().heapUsed;
 			const started = performance.now();
 			const events = memory.recorded
-				? (await look(memory, api, { cases: true, caseData: true })).events
-				: (await recordActivation(memory, api), []);
+				? (await readChanges(memory.state, api, { cases: true, caseData: true })).events
+				: (await recordAllCases(memory.state, api), []);
 			const ms = performance.now() - started;
 			const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
-			for (const { event } of events) memory.record(changeOf(event), nowSeconds(), { found: true });
+			for (const { event } of events)
+				memory.remember(changeOf(event), nowSeconds(), { found: true });
 			rows.push({
 				look: name,
 				changedCases,

@@ -14,8 +14,7 @@ import { DUPLICATE_MEMORY_SIZE } from './memory';
 import { receiveDelivery } from './deliveryPolicy';
 import { addLatestCase } from './latestCase';
 import { activation } from './activation';
-import { startWatchdog } from './watchdogSchedule';
-import { LOOK_INTERVALS } from './watchdog';
+import { WATCHDOG_INTERVALS, startWatchdog } from './watchdogSchedule';
 import { HANDOFF, HANDOFF_PARAMETER } from './handoff';
 
 /**
@@ -168,7 +167,7 @@ export class BackgroundCheckTrigger implements INodeType {
 				displayName: 'Look Every',
 				name: 'reconcileEvery',
 				type: 'options',
-				options: Object.entries(LOOK_INTERVALS).map(([value, { name }]) => ({ name, value })),
+				options: Object.entries(WATCHDOG_INTERVALS).map(([value, { name }]) => ({ name, value })),
 				default: '30m',
 				description:
 					'How often the watchdog lists the cases. A missed case status change runs at the next look; the case data of the cases that changed, and of 20 others in turn, is read at each look, so a missed case data change runs within (number of cases / 20) looks.',

@@ -6,39 +6,26 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import {
-	DUPLICATE_MEMORY_SIZE_PARAMETER,
-	assertValidConfiguration,
-	checkDuplicateMemorySize,
-} from './configuration';
+import { assertValidConfiguration, readSettings } from './configuration';
 import { DUPLICATE_MEMORY_SIZE, MEMORY_KEY, memoryOf, type TriggerMemory } from './memory';
 import { rememberWebhookUrl, scopeOf } from './handoff';
 
 type MemoryContext = IWebhookFunctions | ITriggerFunctions | IExecuteFunctions | IHookFunctions;
 
-export const watchdogOn = (context: IWebhookFunctions | ITriggerFunctions | IHookFunctions) =>
-	context.getNodeParameter('reconcile', false) === true;
-
 /** The trigger's memory in this process, with what this request read of the saved one. */
 export interface NodeMemory {
 	memory: TriggerMemory;
-	/** Hands the memory to static data: n8n saves it at the end of this request (look, execution). */
+	/** Hands the memory to static data: n8n saves it at the end of this request (watchdog run, execution). */
 	save(): void;
 	/** Whether what this request read lacks something this process holds (a save would put it back). */
 	behind(): boolean;
 }
 
-/** The Duplicate Memory Size parameter, read the way each context reads it. */
-function readDuplicateMemorySize(context: MemoryContext): unknown {
-	const fallback = DUPLICATE_MEMORY_SIZE.default;
-	return 'getInputData' in context
-		? context.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, 0, fallback)
-		: context.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, fallback);
-}
-
-export function nodeMemory(context: MemoryContext): NodeMemory {
+export function nodeMemory(
+	context: MemoryContext,
+	size = readSettings(context).duplicateMemorySize,
+): NodeMemory {
 	const memory = memoryOf(scopeOf(context));
-	const size = checkDuplicateMemorySize(readDuplicateMemorySize(context));
 	if (typeof size !== 'number') {
 		// Checked at activation; an expression can still change its value later. The memory stays on.
 		context.logger.warn(
@@ -47,9 +34,9 @@ export function nodeMemory(context: MemoryContext): NodeMemory {
 	}
 	memory.duplicateMemorySize = typeof size === 'number' ? size : DUPLICATE_MEMORY_SIZE.default;
 	const staticData = context.getWorkflowStaticData('node');
-	// Not a string once this process saved into it (the watchdog keeps its static data): absorb skips it.
+	// Not a string once this process saved into it (the watchdog keeps its static data): mergeSaved skips it.
 	const loaded = staticData[MEMORY_KEY];
-	memory.absorb(loaded, Math.floor(Date.now() / 1000), {
+	memory.mergeSaved(loaded, Math.floor(Date.now() / 1000), {
 		executionCopy: 'getInputData' in context,
 	});
 	const save = () => {

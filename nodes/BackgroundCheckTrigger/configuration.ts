@@ -1,6 +1,7 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
+	IExecuteFunctions,
 	IHookFunctions,
 	INodeCredentialTestResult,
 	ITriggerFunctions,
@@ -19,9 +20,59 @@ import {
 import { DUPLICATE_MEMORY_SIZE } from './memory';
 import { CASE_STATUS_CHANGE, parseStatusList, type StatusFilter } from './event';
 import { webhookSecrets, type WebhookSecrets } from './secretCache';
-import { handsOffToWebhook } from './handoff';
+import { HANDOFF, HANDOFF_PARAMETER } from './handoff';
 
-/** The trigger's settings and secrets (held between deliveries: secretCache.ts), checked at activation. */
+/**
+ * The trigger's settings and secrets (held between deliveries: secretCache.ts), checked at activation. Every
+ * parameter is read here, by {@link readSettings}, into one typed object.
+ */
+
+type ParameterContext = IWebhookFunctions | ITriggerFunctions | IHookFunctions | IExecuteFunctions;
+
+export interface Settings {
+	/** The selected event type (event.ts CASE_STATUS_CHANGE, ANY_EVENT, ...). */
+	event: string;
+	statuses: StatusFilter;
+	/** Ignore Older Events. */
+	dropOlder: boolean;
+	fetchLatestCase: boolean;
+	/** Duplicate Memory Size, or why it cannot be used (an expression can still change it after activation). */
+	duplicateMemorySize: number | { problem: string };
+	/** Reconcile Missed Events: on, its interval as set, and whether it hands what it finds to the webhook URL. */
+	watchdog: { on: boolean; every: unknown; handOff: boolean };
+	signature: { scheme: SignatureScheme; legacyHeaderName: unknown; toleranceSeconds: unknown };
+}
+
+/** The node's parameters, as the context's n8n gives them (an execution reads item 0's). */
+export function readSettings(context: ParameterContext): Settings {
+	const get = (name: string, fallback: unknown): unknown =>
+		'getInputData' in context
+			? context.getNodeParameter(name, 0, fallback)
+			: context.getNodeParameter(name, fallback);
+	const scheme = get('signatureScheme', 'standard') as SignatureScheme;
+	return {
+		event: get('event', CASE_STATUS_CHANGE) as string,
+		statuses: {
+			caseStatuses: parseStatusList(get('caseStatus', '')),
+			secondaryStatuses: parseStatusList(get('secondaryStatus', '')),
+		},
+		dropOlder: get('options.dropOutOfOrder', false) === true,
+		fetchLatestCase: get('fetchLatestCase', false) === true,
+		duplicateMemorySize: checkDuplicateMemorySize(
+			get('options.duplicateMemorySize', DUPLICATE_MEMORY_SIZE.default),
+		),
+		watchdog: {
+			on: get('reconcile', false) === true,
+			every: get('reconcileEvery', ''),
+			handOff: get(HANDOFF_PARAMETER, HANDOFF.process) === HANDOFF.webhook,
+		},
+		signature: {
+			scheme,
+			legacyHeaderName: scheme === 'standard' ? '' : get('legacyHeaderName', ''),
+			toleranceSeconds: get('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
+		},
+	};
+}
 
 const secretValue = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
@@ -48,29 +99,11 @@ function verificationConfig(
 export async function readConfig(
 	this: IHookFunctions | IWebhookFunctions,
 	secrets?: Promise<WebhookSecrets>,
+	settings: Settings = readSettings(this),
 ): Promise<VerificationConfig> {
 	const credentials = await (secrets ?? webhookSecrets(this));
-	const scheme = this.getNodeParameter('signatureScheme', 'standard') as SignatureScheme;
-	return verificationConfig(
-		credentials,
-		scheme,
-		scheme === 'standard' ? '' : this.getNodeParameter('legacyHeaderName', ''),
-		this.getNodeParameter('options.toleranceSeconds', DEFAULT_TOLERANCE_SECONDS),
-	);
-}
-
-/** What runs: the selected event type, the status filter and Ignore Older Events, for deliveries and looks. */
-export function readFilters(context: IWebhookFunctions | ITriggerFunctions) {
-	const statuses: StatusFilter = {
-		caseStatuses: parseStatusList(context.getNodeParameter('caseStatus', '')),
-		secondaryStatuses: parseStatusList(context.getNodeParameter('secondaryStatus', '')),
-	};
-	const event = context.getNodeParameter('event', CASE_STATUS_CHANGE) as string;
-	return {
-		event,
-		statuses,
-		dropOlder: context.getNodeParameter('options.dropOutOfOrder', false) === true,
-	};
+	const { scheme, legacyHeaderName, toleranceSeconds } = settings.signature;
+	return verificationConfig(credentials, scheme, legacyHeaderName, toleranceSeconds);
 }
 
 /** Duplicate Memory Size as configured (an expression evaluated), or why it cannot be used. */
@@ -83,17 +116,14 @@ export function checkDuplicateMemorySize(value: unknown): number | { problem: st
 	};
 }
 
-export const DUPLICATE_MEMORY_SIZE_PARAMETER = 'options.duplicateMemorySize';
-
 /** Runs at activation, so a wrong secret or setting is an error there rather than a failure on every delivery later. */
 export async function assertValidConfiguration(this: IHookFunctions): Promise<void> {
-	const config = await readConfig.call(this);
+	const settings = readSettings(this);
+	const config = await readConfig.call(this, undefined, settings);
 	const problems = configurationProblems(config);
-	const size = checkDuplicateMemorySize(
-		this.getNodeParameter(DUPLICATE_MEMORY_SIZE_PARAMETER, DUPLICATE_MEMORY_SIZE.default),
-	);
+	const size = settings.duplicateMemorySize;
 	if (typeof size !== 'number') problems.push(size.problem);
-	if (this.getNodeParameter('reconcile', false) === true && handsOffToWebhook(this)) {
+	if (settings.watchdog.on && settings.watchdog.handOff) {
 		const { scheme, signingSecrets } = config;
 		if (scheme === 'legacy' || !signingSecrets[0])
 			problems.push(
@@ -105,8 +135,7 @@ export async function assertValidConfiguration(this: IHookFunctions): Promise<vo
 			description: problems.length > 1 ? problems.slice(1).join(' ') : undefined,
 		});
 	}
-	if (!['fetchLatestCase', 'reconcile'].some((name) => this.getNodeParameter(name, false) === true))
-		return;
+	if (!settings.fetchLatestCase && !settings.watchdog.on) return;
 	try {
 		await this.getCredentials(BACKGROUND_CHECK_API_CREDENTIAL);
 	} catch (error) {

@@ -1,7 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
-import { readConfig, readFilters } from './configuration';
+import { readConfig, readSettings } from './configuration';
 import {
 	CLAIM_TOKEN_FIELD,
 	changeOf,
@@ -33,10 +32,12 @@ const acknowledgeWithoutRun = (reason: string): IWebhookResponseData => ({
 	webhookResponse: { received: true, workflowStarted: false, reason },
 });
 
-const BUSY_WAITS = 5;
-const BUSY_WAIT_MS = 1000;
-/** How long a delivery waits for its turn to save (memory.ts Turn); the provider waits 15 seconds. */
-const TURN_WAIT_MS = 10_000;
+/**
+ * What a delivery waits for, at most: a copy of its event being started (its outcome decides this one's),
+ * then its turn to save (core.ts takeTurn). The provider waits 15 seconds for an answer; past these, it is
+ * asked to deliver again.
+ */
+const WAITS_MS = { copy: 5_000, turn: 10_000 } as const;
 
 const ADMISSION_REFUSALS = {
 	duplicate: 'duplicate',
@@ -69,25 +70,19 @@ const onceAnswered = (context: IWebhookFunctions, then: () => void) =>
 	context.getResponseObject().once('prefinish', then);
 
 /**
- * Takes this memory's turn to save for the request (memory.ts Turn), released once n8n has answered it:
- * `wait` false takes it only when it is free. False when it was not had in time.
+ * Takes this memory's turn to save for the request, released once n8n has answered it: `wait` false takes
+ * it only when it is free. False when it was not had in time.
  */
 async function takeTurnToSave(
 	context: IWebhookFunctions,
 	memory: TriggerMemory,
 	wait: boolean,
 ): Promise<boolean> {
-	const until = Date.now() + (wait ? TURN_WAIT_MS : 0);
-	for (;;) {
-		const turn = memory.takeTurn(Math.floor(Date.now() / 1000));
-		if ('release' in turn) {
-			onceAnswered(context, turn.release);
-			return true;
-		}
-		const left = until - Date.now();
-		if (left <= 0) return false;
-		await Promise.race([turn.busy, sleep(Math.min(left, BUSY_WAIT_MS))]);
-	}
+	const release = await memory.signals.until('turn', wait ? WAITS_MS.turn : 0, () =>
+		memory.tryTurn(Math.floor(Date.now() / 1000)),
+	);
+	if (release) onceAnswered(context, release);
+	return release !== undefined;
 }
 
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -98,11 +93,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	const nowMs = Date.now();
 	const headers = this.getHeaderData();
+	const settings = readSettings(this);
 	const secrets = webhookSecrets(this);
-	let verification = verifyDelivery(headers, rawBody, await readConfig.call(this, secrets), nowMs);
+	const config = async (held: typeof secrets) => await readConfig.call(this, held, settings);
+	let verification = verifyDelivery(headers, rawBody, await config(secrets), nowMs);
 	const newer = verification.valid ? undefined : secretsAfterRefusal(this, secrets);
-	if (newer)
-		verification = verifyDelivery(headers, rawBody, await readConfig.call(this, newer), nowMs);
+	if (newer) verification = verifyDelivery(headers, rawBody, await config(newer), nowMs);
 	if (!verification.valid) {
 		this.logger.debug(`Background Check Trigger refused a delivery: ${verification.reason}`);
 		return refuse(this, 401, `Webhook signature rejected: ${verification.reason}`);
@@ -111,7 +107,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const event = parseEvent(rawBody);
 	if (!event) return refuse(this, 400, 'The body is not a JSON object');
 
-	const filters = readFilters(this);
+	const filters = settings;
 	const unwantedEvent = unselectedEventType(event, filters.event);
 	if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
 	const unwantedStatus = unselectedStatus(event, filters.statuses);
@@ -123,47 +119,42 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return unwantedStatus ? acknowledgeWithoutRun(unwantedStatus) : startExecution(item, undefined);
 	}
 
-	const node = nodeMemory(this);
+	const node = nodeMemory(this, settings.duplicateMemorySize);
 	const change = changeOf(event);
 	const { dropOlder } = filters;
-	for (let waited = 0; ; waited++) {
-		const admission = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000));
-		if (admission.outcome === 'busy') {
-			// A copy of this event is being started: its outcome decides this one's. The provider waits
-			// 15 seconds for an answer; past a few, it is asked to deliver again.
-			if (waited === BUSY_WAITS) return refuse(this, 503, 'A copy of this event is being started');
-			await Promise.race([admission.settled, sleep(BUSY_WAIT_MS)]);
-			continue;
-		}
-		if (admission.outcome !== 'admitted') {
-			// Puts back what another save replaced, when no other request is saving (else that one does).
-			if (node.behind() && (await takeTurnToSave(this, node.memory, false))) node.save();
-			return acknowledgeWithoutRun(ADMISSION_REFUSALS[admission.outcome]);
-		}
-		const { claim } = admission;
-		if (unwantedStatus) {
-			// Nothing runs, but what is known of the case moves forward (the watchdog need not find it); it is
-			// saved now when no other request is saving, else with the next save.
-			node.memory.learn(change.subject ?? '', change.status, change.modStamp, dropOlder);
-			claim.release();
-			if (await takeTurnToSave(this, node.memory, false)) node.save();
-			return acknowledgeWithoutRun(unwantedStatus);
-		}
-		if (!(await takeTurnToSave(this, node.memory, true))) {
-			claim.release();
-			return refuse(this, 503, 'Other deliveries are being saved');
-		}
-		let answered: (() => void) | undefined;
-		// n8n answers 5xx without asking for the answer when it could not start the execution: a copy may run.
-		// Otherwise it saved static data before answering; the execution's first step waits for this.
-		onceAnswered(this, () => (answered ? answered() : claim.release()));
-		// No API call before the answer: "Fetch Latest Case" runs in the execution (latestCase.ts).
-		return startExecution({ ...item, [CLAIM_TOKEN_FIELD]: claim.token }, () => {
-			const nowSeconds = Math.floor(Date.now() / 1000);
-			answered = claim.start(nowSeconds);
-			// As the watchdog's own run: a later delivery of the change, with an older modStamp, is covered.
-			if (found) node.memory.record(change, nowSeconds, { found: true });
-			node.save();
-		});
+	const admission = await node.memory.signals.until('claim', WAITS_MS.copy, () => {
+		const decided = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000));
+		return decided.outcome === 'busy' ? undefined : decided;
+	});
+	if (!admission) return refuse(this, 503, 'A copy of this event is being started');
+	if (admission.outcome !== 'admitted') {
+		// Puts back what another save replaced, when no other request is saving (else that one does).
+		if (node.behind() && (await takeTurnToSave(this, node.memory, false))) node.save();
+		return acknowledgeWithoutRun(ADMISSION_REFUSALS[admission.outcome]);
 	}
+	const { claim } = admission;
+	if (unwantedStatus) {
+		// Nothing runs, but what is known of the case moves forward (the watchdog need not find it); it is
+		// saved now when no other request is saving, else with the next save.
+		node.memory.rememberStatus(change.subject ?? '', change.status, change.modStamp, dropOlder);
+		claim.release();
+		if (await takeTurnToSave(this, node.memory, false)) node.save();
+		return acknowledgeWithoutRun(unwantedStatus);
+	}
+	if (!(await takeTurnToSave(this, node.memory, true))) {
+		claim.release();
+		return refuse(this, 503, 'Other deliveries are being saved');
+	}
+	let answered: (() => void) | undefined;
+	// n8n answers 5xx without asking for the answer when it could not start the execution: a copy may run.
+	// Otherwise it saved static data before answering; the execution's first step waits for this.
+	onceAnswered(this, () => (answered ? answered() : claim.release()));
+	// No API call before the answer: "Fetch Latest Case" runs in the execution (latestCase.ts).
+	return startExecution({ ...item, [CLAIM_TOKEN_FIELD]: claim.token }, () => {
+		const nowSeconds = Math.floor(Date.now() / 1000);
+		answered = claim.start(nowSeconds);
+		// As the watchdog's own run: a later delivery of the change, with an older modStamp, is covered.
+		if (found) node.memory.remember(change, nowSeconds, { found: true });
+		node.save();
+	});
 }

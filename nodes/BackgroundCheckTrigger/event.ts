@@ -151,7 +151,7 @@ export function caseIdOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): st
 	return event.event === CASE_STATUS_CHANGE && typeof id === 'string' && id ? id : undefined;
 }
 
-/** Where an output item came from: a verified delivery, or the watchdog's look at the API. */
+/** Where an output item came from: a verified delivery, or the watchdog's read of the API. */
 export type EventSource = 'webhook' | 'reconciliation';
 
 /** Carries the delivery's claim token (memory.ts) to its execution's first step, which removes it. */

@@ -7,7 +7,7 @@ import type { DeliveryVerification } from './verification';
 
 /**
  * Hand Found Changes To: The Webhook URL, for queue mode (the watchdog runs on the main process,
- * deliveries reach webhook processes): each change a look finds is sent to the trigger's own production URL
+ * deliveries reach webhook processes): each change the watchdog finds is sent to the trigger's own production URL
  * as a delivery would carry it, signed with the Signing Secret under a `webhook-id` of its own
  * ({@link FOUND_CHANGE_ID_PREFIX}), so the process that receives the deliveries decides what runs
  * (docs/queue-mode.md).
@@ -21,9 +21,6 @@ export const FOUND_CHANGE_ID_PREFIX = 'watchdog_';
 
 /** The provider waits 15 seconds for an answer (spec 8); so does the watchdog. */
 const HANDOFF_TIMEOUT_MS = 15_000;
-
-export const handsOffToWebhook = (context: ITriggerFunctions | IHookFunctions) =>
-	context.getNodeParameter(HANDOFF_PARAMETER, HANDOFF.process) === HANDOFF.webhook;
 
 /** A verified request the watchdog sent: a signed `webhook-id` with its prefix. */
 export const isFoundChange = (verification: DeliveryVerification & { valid: true }) =>
@@ -49,7 +46,7 @@ export interface HandOffResult {
 	failures: Array<{ event: WebhookEvent; reason: string }>;
 }
 
-/** Sends each change, one after the other (oldest first, as the look found them). */
+/** Sends each change, one after the other (oldest first, as the watchdog found them). */
 export async function handOff(
 	context: ITriggerFunctions,
 	events: WebhookEvent[],

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../shared/transport';
 import { isPlainObject } from '../shared/values';
-import { nodeMemory } from './activation';
+import { nodeMemory, type NodeMemory } from './activation';
+import { readSettings } from './configuration';
+import { awaitsAnswer, firstStep } from './core';
 import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event';
 
 /**
@@ -19,9 +20,12 @@ import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event
  */
 export async function addLatestCase(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
+	const settings = readSettings(this);
 	const runs =
-		this.getMode() === 'manual' ? items.map(() => true) : await rememberExecuted(this, items);
-	const fetch = this.getNodeParameter('fetchLatestCase', 0, false) === true;
+		this.getMode() === 'manual'
+			? items.map(() => true)
+			: await rememberExecuted(nodeMemory(this, settings.duplicateMemorySize), items);
+	const fetch = settings.fetchLatestCase;
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		if (!runs[itemIndex]) continue;
@@ -57,38 +61,30 @@ const eventOf = (json: IDataObject) => ({
 	eventObject: (json.eventObject ?? {}) as IDataObject,
 });
 
-const ANSWER_WAITS = 30;
-
-/** Whether n8n saved the delivery that started this change in this process (it answers after saving). */
-async function deliverySaved(answer: Promise<void> | undefined): Promise<boolean> {
-	for (let waited = 0; answer && waited < ANSWER_WAITS; waited++) {
-		if (await Promise.race([answer.then(() => true), sleep(1000).then(() => false)])) return true;
-	}
-	return answer === undefined;
-}
+/** How long the first step waits for n8n to save the delivery that started it (it answers after saving). */
+const ANSWER_WAIT_MS = 30_000;
 
 /** Remembers each item's event; false for an item that runs no further. */
-async function rememberExecuted(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<boolean[]> {
-	const node = nodeMemory(context);
-	const nowSeconds = Math.floor(Date.now() / 1000);
+async function rememberExecuted(node: NodeMemory, items: INodeExecutionData[]): Promise<boolean[]> {
+	const { memory } = node;
 	let save = false;
 	const runs: boolean[] = [];
 	for (const { json } of items) {
 		const found = (json.source as EventSource) === 'reconciliation';
 		const change = changeOf(eventOf(json));
-		if (!(await deliverySaved(node.memory.answerOf(change)))) save = true;
+		const saved = await memory.signals.until('answer', ANSWER_WAIT_MS, () =>
+			awaitsAnswer(memory.state, change) ? undefined : true,
+		);
+		const nowSeconds = Math.floor(Date.now() / 1000);
 		// A watchdog's emit carries no delivery ID; a change handed to the webhook URL carries its request's.
 		const origin =
 			found && json.deliveryId == null
-				? node.memory.originOfFound(change)
-				: node.memory.originOfDelivered(change, json[CLAIM_TOKEN_FIELD], nowSeconds);
-		if (origin !== 'ours') save = true;
-		if (origin !== 'known' && node.memory.record(change, nowSeconds, { found })) save = true;
-		runs.push(origin !== 'known');
+				? memory.originOfFound(change)
+				: memory.originOfDelivered(change, json[CLAIM_TOKEN_FIELD], nowSeconds);
+		const decided = firstStep(memory.state, change, origin, found, nowSeconds, !saved);
+		save ||= decided.save;
+		runs.push(decided.runs);
 	}
-	if (save && node.memory.readsSavedMemory) node.save();
+	if (save) node.save();
 	return runs;
 }

@@ -1,6 +1,6 @@
 /**
  * The one imitation of n8n-core's request functions the unit and integration tests use, for the action node
- * (executeContext.ts) and the trigger (webhookContext.ts) alike: the stored credential, httpRequest (axios,
+ * (executeContext.ts) and the trigger (n8nModel.ts) alike: the stored credential, httpRequest (axios,
  * as n8n-core sends) and httpRequestWithAuthentication for a credential with `preAuthentication`: exchange
  * when the expirable `token` is empty, `authenticate`, send, and after a 401 exchange once more and retry
  * once; an exchange writes the token into the credential object in use and into the store; failures reach

@@ -4,7 +4,7 @@
  * with a given number of services, for the tests that create cases to watch.
  */
 import { answerProblems, requestProblems } from '../../api/contract';
-import type { CaseApi } from '../../nodes/BackgroundCheckTrigger/watchdog';
+import type { CaseApi } from '../../nodes/BackgroundCheckTrigger/watchdogReads';
 import { PACKAGES, type Sandbox } from '../../sandbox';
 import { defaultPendingPath, serviceFields } from '../../sandbox/caseDataRecords';
 

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-require-imports -- repository tooling: runs in Node.js, never inside n8n; require() in jest.isolateModules loads the node afresh */
 /**
  * The trigger's webhook and lifecycle methods with deliveries signed and sent by the sandbox, through a
- * receiver that handles each request as n8n's live webhooks do (test/helpers/webhookContext.ts).
+ * receiver that handles each request as n8n's live webhooks do (test/helpers/n8nModel.ts).
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -29,8 +29,8 @@ import { DEFAULT_TOLERANCE_SECONDS } from '../../../nodes/shared/webhookSignatur
 import { HANDOFF, HANDOFF_PARAMETER } from '../../../nodes/BackgroundCheckTrigger/handoff';
 import { startSandbox } from '../../../sandbox';
 import type { DeliveryLogFilter, Sandbox, Subscription, SubscriptionInput } from '../../../sandbox';
-import { TriggerHarness, startTriggerReceiver } from '../../helpers/webhookContext';
-import type { IncomingDelivery, TriggerReceiver, TriggerSetup } from '../../helpers/webhookContext';
+import { N8nModel, startTriggerReceiver } from '../../helpers/n8nModel';
+import type { IncomingDelivery, TriggerReceiver, TriggerSetup } from '../../helpers/n8nModel';
 import { caseCompletedBody, signedHeaders } from '../../helpers/deliveries';
 import { CredentialStore } from '../../helpers/n8nCore';
 import { caseOrder } from '../../helpers/sandboxCaseApi';
@@ -73,7 +73,7 @@ const withApiCredential = (subscription: Subscription, api: CredentialData = {})
 });
 
 const newHarness = (setup: TriggerSetup) =>
-	new TriggerHarness(new BackgroundCheckTrigger(), {
+	new N8nModel(new BackgroundCheckTrigger(), {
 		...setup,
 		workflowId: `workflow-${++workflowCounter}`,
 	});
@@ -111,7 +111,7 @@ async function scenario(
 }
 
 /** `setup` once a new case was created: `delivery` is the case's first delivery, as the trigger received it. */
-async function withNewCase<T extends { harness: TriggerHarness }>(setup: T) {
+async function withNewCase<T extends { harness: N8nModel }>(setup: T) {
 	const caseId = await createCase();
 	return { ...setup, caseId, delivery: setup.harness.received[0] };
 }
@@ -129,14 +129,14 @@ function loadNodeAfresh(): BackgroundCheckTrigger {
 }
 
 /** A new n8n process: the node loaded afresh, the workflow activated from its saved state. */
-async function restart(harness: TriggerHarness): Promise<void> {
+async function restart(harness: N8nModel): Promise<void> {
 	harness.nodeType = loadNodeAfresh();
 	await harness.activate('init');
 }
 
 /** Another n8n process (queue mode's main or a second main) over the same database, with its own memory. */
-async function anotherProcess(harness: TriggerHarness): Promise<TriggerHarness> {
-	const other = new TriggerHarness(harness.nodeType, harness.setup);
+async function anotherProcess(harness: N8nModel): Promise<N8nModel> {
+	const other = new N8nModel(harness.nodeType, harness.setup);
 	(other as unknown as { store: unknown }).store = harness.store;
 	await restart(other);
 	return other;
@@ -238,7 +238,7 @@ async function swappedPair(setup: ScenarioSetup) {
 const ARRIVAL_ORDER = ['Authorization in Progress', 'Waiting for Authorization'];
 
 /** A look of the watchdog, then the executions it started run to their end (in `runner`, when handed over). */
-async function look(watcher: TriggerHarness, runner = watcher): Promise<void> {
+async function look(watcher: N8nModel, runner = watcher): Promise<void> {
 	await watcher.tick();
 	await runner.idle();
 }
@@ -259,31 +259,31 @@ const signedDeliveries = (subscription: Subscription, ...names: string[]) =>
 	names.map((id) => providerDelivery(subscription, `msg_${id}`, `case-${id.replace(/_/g, '-')}`));
 
 /** Delivers `delivery` to the harness directly, with the receiver's clock moved by `shiftMs`. */
-async function deliverAt(harness: TriggerHarness, delivery: IncomingDelivery, shiftMs: number) {
+async function deliverAt(harness: N8nModel, delivery: IncomingDelivery, shiftMs: number) {
 	const realNow = Date.now();
 	jest.spyOn(Date, 'now').mockReturnValue(realNow + shiftMs);
 	return await harness.handle(delivery).finally(() => jest.restoreAllMocks());
 }
 
 /** Handles `delivery` with its execution held where n8n inserts and starts it, until `open()`. */
-function handleHeld(harness: TriggerHarness, delivery: IncomingDelivery) {
+function handleHeld(harness: N8nModel, delivery: IncomingDelivery) {
 	let open!: () => void;
 	const opened = new Promise<void>((resolve) => (open = resolve));
 	return { answer: harness.handle(delivery, { startAfter: opened }), open };
 }
 
 /** "Listen for test event" in the workflow of `harness`: a test webhook beside its production one. */
-async function testRunOf(harness: TriggerHarness): Promise<TriggerHarness> {
+async function testRunOf(harness: N8nModel): Promise<N8nModel> {
 	const testSetup: TriggerSetup = { ...harness.setup, mode: 'manual', workflowActive: false };
-	const testRun = new TriggerHarness(harness.nodeType, testSetup);
+	const testRun = new N8nModel(harness.nodeType, testSetup);
 	await testRun.activate('manual');
 	return testRun;
 }
 
 /** The status the saved memory knows case `caseId` at (memory.ts), as the watchdog compares it. */
-function savedCaseStatus(harness: TriggerHarness, caseId: string): string | undefined {
+function savedCaseStatus(harness: N8nModel, caseId: string): string | undefined {
 	const memory = new TriggerMemory();
-	memory.absorb(savedMemory(harness), Math.floor(Date.now() / 1000));
+	memory.mergeSaved(savedMemory(harness), Math.floor(Date.now() / 1000));
 	return memory.statusOf(`case:${caseId}`);
 }
 
@@ -312,7 +312,7 @@ async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<bool
 	return !settled;
 }
 
-async function expectDuplicate(harness: TriggerHarness, delivery: IncomingDelivery): Promise<void> {
+async function expectDuplicate(harness: N8nModel, delivery: IncomingDelivery): Promise<void> {
 	const body = { received: true, workflowStarted: false, reason: 'duplicate' };
 	expect(await harness.handle(delivery)).toEqual({ statusCode: 200, body });
 }
@@ -322,9 +322,9 @@ const rejected = (reason: string) => ({
 });
 
 const eventObjectOf = (items: IDataObject[] | undefined) => items?.[0]?.eventObject as IDataObject;
-const itemFields = (harness: TriggerHarness, field: string) =>
+const itemFields = (harness: N8nModel, field: string) =>
 	harness.executions.map(([item]) => item[field]);
-const caseFields = (harness: TriggerHarness, field: string) =>
+const caseFields = (harness: N8nModel, field: string) =>
 	harness.executions.map((items) => eventObjectOf(items)[field]);
 const contentKeyOf = (item: IDataObject) =>
 	contentKey({ event: String(item.event), eventObject: item.eventObject as IDataObject });
@@ -335,11 +335,11 @@ const messagesOf = (caseId: string) =>
 	Array.from(new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId)));
 const outcomesOf = (filter: DeliveryLogFilter) =>
 	sandbox.admin.deliveryLog(filter).map((attempt) => attempt.outcome);
-const warned = (harness: TriggerHarness, text: string) =>
+const warned = (harness: N8nModel, text: string) =>
 	harness.logs.some((line) => line.level === 'warn' && line.message.includes(text));
 /** The node's static data as last saved, and the trigger's memory in it. */
-const nodeData = (harness: TriggerHarness) => harness.store.nodeData('Background Check Trigger');
-const savedMemory = (harness: TriggerHarness) => String(nodeData(harness)?.[MEMORY_KEY] ?? '');
+const nodeData = (harness: N8nModel) => harness.store.nodeData('Background Check Trigger');
+const savedMemory = (harness: N8nModel) => String(nodeData(harness)?.[MEMORY_KEY] ?? '');
 
 describe('signed deliveries from the sandbox', () => {
 	it('starts one execution for a signed case.statuschange and answers 2xx', async () => {
@@ -762,7 +762,7 @@ describe('Fetch Latest Case', () => {
 			credentials: (subscription) => withApiCredential(subscription, api),
 		});
 	/** The first execution ran its event (of case `caseId`) without the latest case, `error` saying why. */
-	const expectNoLatestCase = (harness: TriggerHarness, error: unknown, caseId?: string) =>
+	const expectNoLatestCase = (harness: N8nModel, error: unknown, caseId?: string) =>
 		expect(harness.executions[0][0]).toMatchObject({
 			...(caseId !== undefined && { eventObject: { id: caseId } }),
 			latestCase: null,
@@ -998,7 +998,7 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 
 	describe('an execution n8n left `new` and runs at its next start (it stopped before running it or saving)', () => {
 		/** The row's items, as the delivery that n8n inserted it for made them; then n8n stops. */
-		async function rowLeftNew(harness: TriggerHarness, delivery: IncomingDelivery) {
+		async function rowLeftNew(harness: N8nModel, delivery: IncomingDelivery) {
 			harness.runsExecutions = false;
 			await harness.handle(delivery, { saveHangs: true });
 			expect(savedMemory(harness)).not.toContain(hashOf(delivery));
@@ -1010,7 +1010,7 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 		it("runs, and remembers its event: the provider's retry is then a duplicate", async () => {
 			const { harness, subscription } = await scenario({ runtime });
 			const [delivery] = signedDeliveries(subscription, 'left_new');
-			const output = await harness.startExecution(await rowLeftNew(harness, delivery));
+			const output = await harness.runRow(await rowLeftNew(harness, delivery));
 			expect(output).toEqual([
 				{ json: expect.objectContaining({ messageId: 'msg_left_new' }), pairedItem: { item: 0 } },
 			]);
@@ -1026,7 +1026,7 @@ describe.each(['oldest', 'newest'] as const)('the saved memory, on n8n %s', (run
 			const row = await rowLeftNew(harness, delivery);
 			expect((await harness.handle(delivery)).statusCode).toBe(200);
 			await harness.idle();
-			expect(await harness.startExecution(row)).toEqual([]);
+			expect(await harness.runRow(row)).toEqual([]);
 			expect(harness.executions.map((items) => items.length)).toEqual([1, 1, 0]);
 		});
 	});
@@ -1116,10 +1116,10 @@ describe('Duplicate Memory Size', () => {
 
 describe('Reconcile Missed Events (the watchdog)', () => {
 	const watched = async (parameters?: IDataObject) => await scenario(watchSetup(parameters));
-	const itemsBySource = (harness: TriggerHarness, source: string) =>
+	const itemsBySource = (harness: N8nModel, source: string) =>
 		harness.executions.flatMap(([item]) => (item?.source === source ? [item] : []));
 	/** The secondary status of the case in each item the looks found, in order. */
-	const foundStatuses = (harness: TriggerHarness) =>
+	const foundStatuses = (harness: N8nModel) =>
 		itemsBySource(harness, 'reconciliation').map((item) => eventObjectOf([item]).secondaryStatus);
 
 	it("registers a look with n8n's scheduler at the chosen interval, and records the cases at activation without running them", async () => {
@@ -1432,12 +1432,14 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	it('when off, schedules nothing and drops the record an earlier watchdog saved', async () => {
 		await createCase();
 		const { harness } = await watched();
-		expect(savedMemory(harness)).toMatch(/^m1 1\n[^]*\nw\t/);
+		const recorded = JSON.parse(savedMemory(harness));
+		expect(recorded).toMatchObject({ v: 2, recorded: true });
+		expect(recorded.subjects.length).toBeGreaterThan(0);
 		harness.setup.parameters = { ...harness.setup.parameters, reconcile: false };
 		await harness.activate('update');
 		expect(harness.schedules).toEqual([]);
-		expect(savedMemory(harness)).toMatch(/^m1 0(\n|$)/);
-		expect(savedMemory(harness)).not.toMatch(/\nw\t/);
+		expect(JSON.parse(savedMemory(harness))).toMatchObject({ recorded: false });
+		expect(JSON.parse(savedMemory(harness)).subjects).toBeUndefined();
 	});
 
 	it.each([
@@ -1525,7 +1527,7 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		owner.failStarts = 1;
 		await main.tick();
 		expect(main.failedTriggerRuns.map((error) => error.message)).toEqual([
-			'The watchdog could not hand 1 change(s) to the webhook URL; the next look finds them again',
+			'The watchdog could not hand 1 change(s) to the webhook URL; the next run finds them again',
 		]);
 		expect(owner.runCount).toBe(1);
 		await look(main, owner);

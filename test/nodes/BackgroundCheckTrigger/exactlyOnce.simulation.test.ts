@@ -1,14 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * Exactly once at every crash point: a deterministic simulation of one n8n process (regular mode, as n8n
- * 2.8.4 and 2.41.1 run a webhook and a trigger; docs/trigger-state.md names the source of each step), the
- * provider (retries, copies, both delivery systems) and the API (status changes, edits that move modStamp
- * only), with the trigger's real memory (memory.ts) taking the decisions the node takes, in the node's order.
- * n8n's Update of the package is modelled too (once between two starts of n8n): deliveries and executions
- * then run the new version's code, with a memory of its own, while the watchdog of the version that
- * activated the workflow keeps looking with its memory (and n8n saving it when it emits) until n8n restarts.
- * fast-check generates schedules, and n8n is stopped at any step of any of them; then n8n runs until the
- * provider has an answer for everything and the watchdog has looked once more.
+ * Exactly once at every crash point: the node's real webhook, first step and watchdog functions run in a
+ * deterministic model of one n8n process (test/helpers/n8nModel.ts), with the provider (retries, copies) and
+ * the API (status changes, edits that move modStamp only) around it. n8n's Update of the package is modelled
+ * too (once between two starts of n8n): requests and executions then run a fresh copy of the package, while
+ * the watchdog of the version that activated the workflow keeps running until n8n restarts. fast-check
+ * generates schedules, and n8n is stopped at any step of any of them; then n8n runs until the provider has an
+ * answer for everything and the watchdog has looked once more.
  *
  * Checked for every status change: executions started for it = 1, where started counts executions n8n
  * marked crashed (n8n died while it ran: the provider's retry or the next look may start it once more,
@@ -18,137 +16,92 @@
  * and, in the schedules with an Update, a change with an execution in flight at the Update or inserted after
  * it, before n8n stopped (two versions' memories, which share nothing, in one process).
  *
- * SIM_RUNS sets the number of schedules (20,000, and half as many with Updates, in npm test);
+ * SIM_RUNS sets the number of schedules (2,000, and half as many with Updates, in npm test);
  * `npm run soak:simulation` runs ten times as many.
  */
 import * as fc from 'fast-check';
 
-import { caseStatusOf, changeOf } from '../../../nodes/BackgroundCheckTrigger/event';
 import {
-	TriggerMemory,
-	type Change,
-	type Claim,
-} from '../../../nodes/BackgroundCheckTrigger/memory';
+	CASE_STATUS_CHANGE,
+	caseStatusOf,
+	changeOf,
+} from '../../../nodes/BackgroundCheckTrigger/event';
+import { signedHeaders } from '../../helpers/deliveries';
+import { N8nModel, loadNode, type Row } from '../../helpers/n8nModel';
 
-const RUNS = Math.max(1, Number(process.env.SIM_RUNS) || 20_000);
+const RUNS = Math.max(1, Number(process.env.SIM_RUNS) || 2_000);
 const SEED = process.env.SIM_SEED === undefined ? undefined : Number(process.env.SIM_SEED);
+
+const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+const CASES = ['c1', 'c2'];
+const STATUSES = ['A', 'B', 'C', 'D'];
+/** About 15 ms a schedule on one core; twenty times that on a busy machine. */
+const timeoutFor = (runs: number) => 30_000 + runs * 300;
+/** The clock moves this much between two steps of a schedule. */
+const STEP_MS = 500;
+
+type Change = ReturnType<typeof changeOf>;
 
 interface StatusChange {
 	change: Change;
 	caseId: string;
 	status: string;
 	modStamp: string;
+	body: string;
+	messageId: string;
 	acknowledged: boolean;
-	attempts: number;
 }
 
-interface Row {
-	id: number;
-	change: Change;
-	found: boolean;
-	status: 'new' | 'running' | 'success' | 'crashed';
-	/** Its first step output nothing: the change ran, or was being started, in another execution. */
-	stopped?: boolean;
-	/** The step order of its insert, and of the moment it settled: ended and, for a delivery's, answered. */
-	insertedAs: number;
-	settledAs?: number;
-	ended?: boolean;
-	answered?: boolean;
-	/** A delivery's: its claim's token, in the item n8n runs it with. */
-	token?: string;
-	/** Its execution's save (or its look's) was written while a delivery's save was on its way: see `raced`. */
-	raced?: boolean;
-}
+const statusOf = (name: string) =>
+	caseStatusOf({ caseStatusId: name, secondaryCaseStatusId: null });
 
-/** One execution n8n runs: the trigger's first step, then the end that saves static data. */
-interface Execution {
-	row: Row;
-	loaded: string | undefined;
-	/** The memory its first step handed to static data: n8n serializes it when it writes, at the end. */
-	saves?: TriggerMemory;
-	step: 'execute' | 'end';
-	onDone?: () => void;
-}
-
-/** One delivery request, at its next step. */
-interface Request {
-	target: StatusChange;
-	/** The memory of the package version that handles it: n8n resolves the node when it has loaded the workflow. */
-	memory?: TriggerMemory;
-	step:
-		| 'load'
-		| 'webhook'
-		| 'turn'
-		| 'insert'
-		| 'running'
-		| 'answerRead'
-		| 'save'
-		| 'commit'
-		| 'answer';
-	loaded?: string;
-	claim?: Claim;
-	/** Releases this request's turn to save (memory.ts takeTurn), once n8n has answered. */
-	releaseTurn?: () => void;
-	/** Called once n8n has answered (after its save): the execution's first step waits for it. */
-	answered?: () => void;
-	/** The memory the node handed to static data: n8n serializes it when it writes (activation.ts save). */
-	saves?: TriggerMemory;
-	/**
-	 * The string n8n serialized, on its way to the database: concurrent requests' saves may arrive there in
-	 * another order than they were serialized (PostgreSQL gives each its own connection).
-	 */
-	written?: string;
-	row?: Row;
-	outcome?: 'started' | 'acknowledged';
-	failRun?: boolean;
-}
-
-const CASES = ['c1', 'c2'];
-const STATUSES = ['A', 'B', 'C', 'D'];
+const changeOfRow = (row: Row) =>
+	changeOf({
+		event: String(row.items[0].json.event),
+		eventObject: row.items[0].json.eventObject as never,
+	});
 
 class Simulation {
-	now = 1_000_000;
 	stamp = 0;
 	readonly api = new Map<string, { status: string; modStamp: string }>();
 	readonly changes: StatusChange[] = [];
-	db: string | undefined;
-	readonly rows: Row[] = [];
-	/** The memory of the package version n8n runs deliveries and executions with. */
-	memory = new TriggerMemory();
-	/** The memory of the version that activated the workflow: its watchdog's, and its static data. */
-	watchdog = { memory: this.memory, staticData: undefined as string | undefined };
-	requests: Request[] = [];
-	executions: Execution[] = [];
-	up = true;
-	recorded = false;
-	/** Step order: inserts, first steps, settled rows, Updates and stops. */
-	order = 0;
-	/** From each Update until n8n stops: two versions' memories in one process. */
-	readonly afterUpdates: Array<{ from: number; to?: number }> = [];
+	readonly targets = new Map<object, StatusChange>();
+	readonly n8n = new N8nModel(loadNode(), {
+		parameters: { event: CASE_STATUS_CHANGE, reconcile: true, reconcileEvery: '10s' },
+		credentials: { backgroundCheckWebhookApi: { signingSecret: SECRET }, backgroundCheckApi: {} },
+		api: (_method, path) =>
+			path.endsWith('/case/list')
+				? { statusCode: 200, body: { cases: this.listed() } }
+				: { statusCode: 200, body: { serviceGroupServices: [], data: [] } },
+	});
 
-	constructor() {
-		for (const caseId of CASES)
-			this.api.set(caseId, { status: this.statusOf(STATUSES[0]), modStamp: this.nextStamp() });
-		this.restartWatchdog('activate');
+	get rows() {
+		return this.n8n.rows;
 	}
 
-	statusOf = (name: string) => caseStatusOf({ caseStatusId: name, secondaryCaseStatusId: null });
+	get afterUpdates() {
+		return this.n8n.afterUpdates;
+	}
+
+	async begin(): Promise<void> {
+		for (const caseId of CASES)
+			this.api.set(caseId, { status: statusOf(STATUSES[0]), modStamp: this.nextStamp() });
+		this.n8n.runsByItself = false;
+		await this.n8n.activate('activate');
+	}
+
+	listed() {
+		return [...this.api].map(([id, { status, modStamp }]) => ({
+			id,
+			caseStatusId: JSON.parse(status)[0] as string,
+			secondaryCaseStatusId: null,
+			modStamp,
+		}));
+	}
 
 	nextStamp(): string {
 		this.stamp += 1000;
 		return new Date(Date.UTC(2026, 0, 1) + this.stamp).toISOString();
-	}
-
-	eventOf(caseId: string, status: string, modStamp: string) {
-		return {
-			event: 'case.statuschange',
-			eventObject: {
-				id: caseId,
-				caseStatusId: JSON.parse(status)[0] as string,
-				secondaryCaseStatusId: null,
-				modStamp,
-			},
-		};
 	}
 
 	/** The API: a case moves to the next status (the provider will deliver it) or is only edited. */
@@ -160,277 +113,83 @@ class Simulation {
 			this.api.set(caseId, { ...current, modStamp });
 			return;
 		}
-		const position = STATUSES.findIndex((name) => this.statusOf(name) === current.status);
+		const position = STATUSES.findIndex((name) => statusOf(name) === current.status);
 		if (position === STATUSES.length - 1) return;
-		const status = this.statusOf(STATUSES[position + 1]);
+		const status = statusOf(STATUSES[position + 1]);
 		this.api.set(caseId, { status, modStamp });
+		const event = {
+			event: CASE_STATUS_CHANGE,
+			eventObject: {
+				id: caseId,
+				caseStatusId: STATUSES[position + 1],
+				secondaryCaseStatusId: null,
+				modStamp,
+			},
+		};
 		this.changes.push({
-			change: changeOf(this.eventOf(caseId, status, modStamp)),
+			change: changeOf(event),
 			caseId,
 			status,
 			modStamp,
+			body: JSON.stringify(event),
+			messageId: `msg_${this.changes.length}`,
 			acknowledged: false,
-			attempts: 0,
 		});
 	}
 
-	/** The provider sends one attempt (or a copy) of a change; n8n down: the attempt fails. */
+	/** The provider sends one attempt of a change, signed now; n8n down: the attempt fails. */
 	deliver(index: number, failRun = false): void {
 		if (this.changes.length === 0) return;
 		const target = this.changes[index % this.changes.length];
-		target.attempts++;
-		if (!this.up) return;
-		this.requests.push({ target, step: 'load', failRun });
+		const request = this.n8n.deliver(
+			{ headers: signedHeaders(SECRET, target.messageId, target.body), body: target.body },
+			failRun,
+		);
+		if (request) this.targets.set(request, target);
 	}
 
-	/** Advances one request by one step (n8n's LiveWebhooks.executeWebhook, then WorkflowRunner.run). */
 	stepRequest(index: number): void {
-		if (!this.up || this.requests.length === 0) return;
-		const request = this.requests[index % this.requests.length];
-		switch (request.step) {
-			case 'load':
-				request.loaded = this.db;
-				request.memory = this.memory;
-				request.memory!.absorb(request.loaded, this.now);
-				request.step = 'webhook';
-				return;
-			case 'webhook': {
-				const admission = request.memory!.admit(request.target.change, false, this.now);
-				if (admission.outcome === 'busy') return; // waits for the copy being started
-				if (admission.outcome !== 'admitted') {
-					request.outcome = 'acknowledged';
-					if (request.loaded === request.memory!.serialize()) request.step = 'answer';
-					else {
-						request.saves = request.memory;
-						request.step = 'turn';
-					}
-					return;
-				}
-				request.claim = admission.claim;
-				request.step = 'turn';
-				return;
-			}
-			case 'turn': {
-				const turn = request.memory!.takeTurn(this.now);
-				if ('busy' in turn) {
-					// A delivery that runs waits for the request saving now; a duplicate leaves its repair to it.
-					if (request.claim) return;
-					request.saves = undefined;
-					request.step = 'answer';
-					return;
-				}
-				request.releaseTurn = turn.release;
-				request.step = request.claim ? 'insert' : 'save';
-				return;
-			}
-			case 'insert':
-				request.row = this.insert(request.target.change, false);
-				request.row.token = request.claim!.token;
-				request.step = 'running';
-				return;
-			case 'running':
-				if (request.failRun) {
-					// run() threw after the insert (n8n's database closing in a stop): 500, no answer read, no save.
-					request.claim!.release();
-					request.releaseTurn!();
-					this.finish(request);
-					this.crash();
-					return;
-				}
-				this.startExecution(request.row!);
-				request.step = 'answerRead';
-				return;
-			case 'answerRead':
-				request.answered = request.claim!.start(this.now);
-				request.saves = request.memory;
-				request.outcome = 'started';
-				request.step = 'save';
-				return;
-			case 'save':
-				request.written = request.saves?.serialize();
-				request.step = 'commit';
-				return;
-			case 'commit':
-				if (request.written !== undefined) this.db = request.written;
-				request.step = 'answer';
-				return;
-			case 'answer':
-				request.releaseTurn?.();
-				request.answered?.();
-				if (request.row) this.settle(request.row, 'answered');
-				request.target.acknowledged = true;
-				this.finish(request);
-		}
+		const { requests } = this.n8n;
+		if (requests.length === 0) return;
+		const request = requests[index % requests.length];
+		this.n8n.stepRequest(request);
+		if (request.answer !== undefined && request.answer < 300)
+			this.targets.get(request)!.acknowledged = true;
+		// run() threw after the insert: n8n's database closing in a stop.
+		if (request.failRun && request.answer === 500) this.n8n.crash();
 	}
 
-	/** A delivery's save written and not yet in the database: a save landing meanwhile may be overwritten. */
-	deliverySaveOnItsWay(): boolean {
-		return this.requests.some(({ step, written }) => step === 'commit' && written !== undefined);
-	}
-
-	/** Its execution has ended and, for a delivery's, n8n has answered the delivery: nothing of it is in flight. */
-	settle(row: Row, step: 'ended' | 'answered'): void {
-		row[step] = true;
-		if (row.ended && (row.found || row.answered)) row.settledAs = this.order++;
-	}
-
-	finish(request: Request): void {
-		this.requests = this.requests.filter((other) => other !== request);
-	}
-
-	insert(change: Change, found: boolean): Row {
-		const row: Row = {
-			id: this.rows.length,
-			change,
-			found,
-			status: 'new',
-			insertedAs: this.order++,
-		};
-		this.rows.push(row);
-		return row;
-	}
-
-	/** runMainProcess: static data read for the execution, the row set running, the run started. */
-	startExecution(row: Row, onDone?: () => void): void {
-		row.status = 'running';
-		this.executions.push({ row, loaded: this.db, step: 'execute', onDone });
-	}
-
-	/**
-	 * Advances one execution: the trigger's first step (latestCase.ts), in the package version n8n has loaded
-	 * when it runs the step (WorkflowExecute.runNode looks the node up then), then its end (static data saved).
-	 */
 	stepExecution(index: number): void {
-		if (!this.up || this.executions.length === 0) return;
-		const execution = this.executions[index % this.executions.length];
-		if (execution.step === 'execute') {
-			const { memory } = this;
-			const { row } = execution;
-			// latestCase.ts waits for the answer of the delivery that started it in this memory.
-			if (memory.answerOf(row.change)) return;
-			memory.absorb(execution.loaded, this.now, { executionCopy: true });
-			const origin = row.found
-				? memory.originOfFound(row.change)
-				: memory.originOfDelivered(row.change, row.token, this.now);
-			row.stopped = origin === 'known';
-			const news = !row.stopped && memory.record(row.change, this.now, { found: row.found });
-			if ((news || origin !== 'ours') && memory.readsSavedMemory) execution.saves = memory;
-			execution.step = 'end';
-			return;
-		}
-		if (execution.saves) {
-			this.db = execution.saves.serialize();
-			if (this.deliverySaveOnItsWay()) execution.row.raced = true;
-		}
-		execution.row.status = 'success';
-		this.settle(execution.row, 'ended');
-		this.executions = this.executions.filter((other) => other !== execution);
-		execution.onDone?.();
+		const { executing } = this.n8n;
+		if (executing.length > 0) this.n8n.stepExecution(executing[index % executing.length]);
 	}
 
-	/** One look of the watchdog (watchdogSchedule.ts lookOnce), its emits included. */
-	look(): void {
-		if (!this.up || !this.recorded) return;
-		// The trigger's static data is the one n8n loaded when it activated the workflow.
-		const { memory } = this.watchdog;
-		memory.absorb(this.watchdog.staticData, this.now);
-		const runs: Array<{ change: Change; claim: Claim }> = [];
-		for (const [caseId, current] of this.api) {
-			const subject = `case:${caseId}`;
-			if (memory.statusOf(subject) === current.status) continue;
-			const change = changeOf(this.eventOf(caseId, current.status, current.modStamp));
-			const admission = memory.admit(change, false, this.now, { found: true });
-			if (admission.outcome === 'busy') continue;
-			if (admission.outcome !== 'admitted') {
-				memory.learn(subject, change.status, change.modStamp);
-				continue;
-			}
-			runs.push({ change, claim: admission.claim });
-		}
-		// n8n saves the trigger's static data at emit, then inserts and runs the execution.
-		const copy = memory.serialize();
-		for (const { change, claim } of runs) {
-			this.db = this.watchdog.staticData = copy;
-			const row = this.insert(change, true);
-			row.raced = this.deliverySaveOnItsWay();
-			this.startExecution(row, () => {
-				memory.record(change, this.now, { found: true });
-				claim.release();
-			});
-		}
-	}
-
-	/**
-	 * n8n's Update of the package (community-packages.service.ts: the package unloaded and loaded again, no
-	 * workflow activated again): the next requests and executions run the new version, with a new memory.
-	 */
+	/** One Update per run of n8n: each further one adds a version whose memory the others cannot see either. */
 	update(): void {
-		// One Update per run of n8n: each further one adds a version whose memory the others cannot see either.
-		if (!this.up || this.memory !== this.watchdog.memory) return;
-		this.afterUpdates.push({ from: this.order++ });
-		this.memory = new TriggerMemory();
-	}
-
-	/** Activation (activation.ts checkExists, then watchdogSchedule.ts): what the process holds is saved. */
-	restartWatchdog(mode: 'activate' | 'init'): void {
-		this.memory.absorb(this.db, this.now);
-		if (this.db !== this.memory.serialize()) this.db = this.memory.serialize();
-		if (mode === 'activate') this.memory.dropRecord();
-		if (!this.memory.recorded) {
-			this.memory.recordActivation(
-				[...this.api].map(([caseId, { status, modStamp }]) => [`case:${caseId}`, status, modStamp]),
-			);
-			this.db = this.memory.serialize();
-		}
-		this.watchdog = { memory: this.memory, staticData: this.db };
-		this.recorded = true;
-	}
-
-	/** n8n dies: what it held in memory and every request and execution in flight are gone. */
-	crash(): void {
-		if (!this.up) return;
-		this.up = false;
-		for (const span of this.afterUpdates) span.to ??= this.order++;
-		this.requests = [];
-		this.executions = [];
-		this.memory = new TriggerMemory();
-	}
-
-	/**
-	 * n8n starts: running rows are marked crashed; rows left new are run, or marked crashed too when n8n's
-	 * event log shows them begun (`newRowsCrashed`). n8n starts those runs without waiting for them and
-	 * then activates the workflows: their first step may come before the activation (`recoveredFirst`) or
-	 * after it.
-	 */
-	start(newRowsCrashed = false, recoveredFirst = false): void {
-		if (this.up) return;
-		this.up = true;
-		for (const row of this.rows)
-			if (row.status === 'running' || (newRowsCrashed && row.status === 'new'))
-				row.status = 'crashed';
-		for (const row of this.rows.filter((candidate) => candidate.status === 'new')) {
-			this.startExecution(row);
-			if (recoveredFirst) this.stepExecution(this.executions.length - 1);
-		}
-		this.restartWatchdog('init');
+		if (this.n8n.nodeType === this.n8n.activeNodeType) this.n8n.update();
 	}
 
 	/** n8n stays up until every change has an answer, every execution has ended, and one more look. */
-	drain(): void {
-		this.start();
-		for (const request of this.requests) request.failRun = false;
+	async drain(): Promise<void> {
+		await this.n8n.start();
+		for (const request of this.n8n.requests) request.failRun = false;
 		for (let round = 0; round < 50; round++) {
 			for (let index = 0; index < this.changes.length; index++)
 				if (!this.changes[index].acknowledged) this.deliver(index);
-			for (let steps = 0; this.requests.length > 0 || this.executions.length > 0; steps++) {
-				if (steps > 10_000) throw new Error('the simulation does not settle');
-				if (this.executions.length > 0) this.stepExecution(0);
-				for (let index = this.requests.length - 1; index >= 0; index--) this.stepRequest(index);
+			for (let steps = 0; this.n8n.requests.length + this.n8n.executing.length > 0; steps++) {
+				if (steps > 2_000) throw new Error('the simulation does not settle');
+				this.stepExecution(0);
+				for (let index = this.n8n.requests.length - 1; index >= 0; index--) this.stepRequest(index);
+				await this.n8n.advance(STEP_MS);
 			}
 			if (this.changes.every(({ acknowledged }) => acknowledged)) break;
 		}
-		this.look();
-		while (this.executions.length > 0) this.stepExecution(0);
+		await this.n8n.tick();
+		for (let steps = 0; this.n8n.executing.length > 0; steps++) {
+			if (steps > 2_000) throw new Error('the simulation does not settle');
+			this.stepExecution(0);
+			await this.n8n.advance(STEP_MS);
+		}
 	}
 
 	/** Executions started for each change; the watchdog's are the newest change of the subject to its status. */
@@ -438,16 +197,17 @@ class Simulation {
 		const byChange = new Map<StatusChange, Row[]>();
 		for (const target of this.changes) byChange.set(target, []);
 		for (const row of this.rows) {
+			const change = changeOfRow(row);
 			const target = row.found
 				? [...this.changes]
 						.reverse()
 						.find(
-							({ change }) =>
-								change.subject === row.change.subject &&
-								change.status === row.change.status &&
-								Date.parse(change.modStamp!) <= Date.parse(row.change.modStamp!),
+							(candidate) =>
+								candidate.change.subject === change.subject &&
+								candidate.change.status === change.status &&
+								Date.parse(candidate.modStamp) <= Date.parse(change.modStamp!),
 						)
-				: this.changes.find(({ change }) => change.key === row.change.key);
+				: this.changes.find((candidate) => candidate.change.key === change.key);
 			if (target) byChange.get(target)!.push(row);
 		}
 		return byChange;
@@ -515,10 +275,10 @@ const schedules = (update: boolean) =>
 		{ minLength: 1, maxLength: 80, size: 'max' },
 	);
 
-function run(commands: Command[]): Simulation {
+async function run(commands: Command[]): Promise<Simulation> {
 	const simulation = new Simulation();
+	await simulation.begin();
 	for (const next of commands) {
-		simulation.now += 0.5;
 		switch (next.kind) {
 			case 'change':
 				simulation.changeCase(next.caseIndex, next.statusOnly);
@@ -533,19 +293,20 @@ function run(commands: Command[]): Simulation {
 				simulation.stepExecution(next.index);
 				break;
 			case 'look':
-				simulation.look();
+				await simulation.n8n.tick();
 				break;
 			case 'update':
 				simulation.update();
 				break;
 			case 'crash':
-				simulation.crash();
+				simulation.n8n.crash();
 				break;
 			case 'start':
-				simulation.start(next.newRowsCrashed, next.recoveredFirst);
+				await simulation.n8n.start(next.newRowsCrashed, next.recoveredFirst);
 		}
+		await simulation.n8n.advance(STEP_MS);
 	}
-	simulation.drain();
+	await simulation.drain();
 	return simulation;
 }
 
@@ -622,18 +383,24 @@ function collapsedInto(simulation: Simulation, target: StatusChange): boolean {
 		(row) =>
 			!row.stopped &&
 			row.found &&
-			row.change.subject === target.change.subject &&
-			row.change.status === target.change.status &&
-			Date.parse(row.change.modStamp!) >= Date.parse(target.modStamp),
+			changeOfRow(row).subject === target.change.subject &&
+			changeOfRow(row).status === target.change.status &&
+			Date.parse(changeOfRow(row).modStamp!) >= Date.parse(target.modStamp),
 	);
 }
 
-describe('exactly once at every crash point (simulated n8n, provider and API)', () => {
-	const property = (update: boolean, runs: number) => {
+describe('exactly once at every crash point (the real node in a model of n8n, the provider and the API)', () => {
+	beforeEach(() => {
+		jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+		jest.setSystemTime(Date.UTC(2026, 0, 1));
+	});
+	afterEach(() => jest.useRealTimers());
+
+	const property = async (update: boolean, runs: number) => {
 		const counts = noCounts();
-		fc.assert(
-			fc.property(schedules(update), (commands) => {
-				const wrong = count(run(commands), counts);
+		await fc.assert(
+			fc.asyncProperty(schedules(update), async (commands) => {
+				const wrong = count(await run(commands), counts);
 				if (wrong.length > 0) console.log(JSON.stringify(wrong, null, 1));
 				return wrong.length === 0;
 			}),
@@ -644,106 +411,109 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 		return counts;
 	};
 
-	it(`starts each status change once in ${RUNS.toLocaleString('en-US')} generated schedules with n8n stopped at any step`, () => {
-		const counts = property(false, RUNS);
-		expect(counts.lost + counts.doubled + counts.afterUpdate).toBe(0);
-		// The schedules reached the outcomes counted apart: a crashed execution run again by a retry, and an
-		// execution stopped at the trigger (a row n8n ran at its start, for a change a retry was starting).
-		expect(counts.once).toBeGreaterThan(0);
-		if (RUNS >= 1_000)
-			expect(counts.crashedThenRetried * counts.stoppedAtTrigger).toBeGreaterThan(0);
-	});
+	it(
+		`starts each status change once in ${RUNS.toLocaleString('en-US')} generated schedules with n8n stopped at any step`,
+		async () => {
+			const counts = await property(false, RUNS);
+			expect(counts.lost + counts.doubled + counts.afterUpdate).toBe(0);
+			// The schedules reached the outcome counted apart most often: a crashed execution run again by a
+			// retry. An execution stopped at the trigger is rarer here (a few in 2,000); a scenario below has it.
+			expect(counts.once).toBeGreaterThan(0);
+			if (RUNS >= 1_000) expect(counts.crashedThenRetried).toBeGreaterThan(0);
+		},
+		timeoutFor(RUNS),
+	);
 
-	it(`with n8n's Update of the package in the schedules: every change outside the Update's moment once (${Math.ceil(RUNS / 2).toLocaleString('en-US')} schedules)`, () => {
-		const counts = property(true, Math.ceil(RUNS / 2));
-		expect(counts.lost + counts.doubled).toBe(0);
-	});
+	it(
+		`with n8n's Update of the package in the schedules: every change outside the Update's moment once (${Math.ceil(RUNS / 2).toLocaleString('en-US')} schedules)`,
+		async () => {
+			const counts = await property(true, Math.ceil(RUNS / 2));
+			expect(counts.lost + counts.doubled).toBe(0);
+		},
+		timeoutFor(Math.ceil(RUNS / 2)),
+	);
+
+	const request = (index = 0): Command => ({ kind: 'request', index });
+	const execution = (index = 0): Command => ({ kind: 'execution', index });
+	const steps = (count: number, command: Command) => Array<Command>(count).fill(command);
 
 	/** A change delivered, n8n stopped after the execution row exists and before the answer was read. */
 	const stoppedAfterInsert: Command[] = [
 		{ kind: 'change', caseIndex: 0, statusOnly: false },
 		{ kind: 'deliver', index: 0, failRun: false },
-		// Loaded, admitted, its turn to save taken, inserted.
-		...Array.from({ length: 4 }, (): Command => ({ kind: 'request', index: 0 })),
+		// Loaded (the webhook function admits it and takes the turn to save), returned, inserted.
+		...steps(3, request()),
 		{ kind: 'crash' },
 	];
 	/** The statuses of the executions of the one change of `commands`. */
-	const executionsOf = (commands: Command[]) => {
-		const [[, rows]] = [...run(commands).tally()];
+	const executionsOf = async (commands: Command[]) => {
+		const simulation = await run(commands);
+		const [[, rows]] = [...simulation.tally()];
 		return rows.map(({ status, stopped }) => (stopped ? 'stopped at the trigger' : status));
 	};
 
-	it('lets no execution end before n8n saved its event: stopped in between, it is crashed and the retry runs', () => {
-		// The answer has been read; n8n would save, then answer. Without the first step's wait the execution
-		// ends here, and the retry after the stop runs the event a second time.
-		const request: Command = { kind: 'request', index: 0 };
-		const execution: Command = { kind: 'execution', index: 0 };
+	it('lets no execution end before n8n saved its event: stopped in between, it is crashed and the retry runs', async () => {
+		// Run and answer read; n8n would save, then answer. Without the first step's wait the execution ends
+		// within its three steps, and the retry after the stop runs the event a second time.
 		expect(
-			executionsOf([
+			await executionsOf([
 				...stoppedAfterInsert.slice(0, -1),
-				request,
-				request,
-				execution,
-				execution,
+				...steps(2, request()),
+				...steps(3, execution()),
 				{ kind: 'crash' },
 			]),
 		).toEqual(['crashed', 'success']);
 	});
 
-	it('reaches the crash points it claims to cover: a stop between insert and answer, and a failed run', () => {
+	it('reaches the crash points it claims to cover: a stop between insert and answer, and a failed run', async () => {
 		// n8n runs the row at its next start and the trigger's first step remembers it; the retry is a duplicate.
-		expect(executionsOf(stoppedAfterInsert)).toEqual(['success']);
+		expect(await executionsOf(stoppedAfterInsert)).toEqual(['success']);
 	});
 
-	it('saves what an execution run at start-up remembered before n8n can stop again', () => {
-		// The row is run at the next start before the activation read the saved memory: the execution does not
-		// save (its process holds only the row's copy); the activation does, so a second stop loses nothing.
+	it('saves what an execution run at start-up remembered before n8n can stop again', async () => {
+		// The row's first step runs at the next start before the activation read the saved memory: the
+		// execution does not save (its process holds only the row's copy); the activation does.
 		expect(
-			executionsOf([
+			await executionsOf([
 				...stoppedAfterInsert,
 				{ kind: 'start', newRowsCrashed: false, recoveredFirst: true },
-				{ kind: 'execution', index: 0 },
+				execution(),
 				{ kind: 'crash' },
 			]),
 		).toEqual(['success']);
 	});
 
-	it('stops a row n8n runs at its start at the trigger when a retry of its delivery was admitted before its first step', () => {
+	it('stops a row n8n runs at its start at the trigger when a retry of its delivery was admitted before its first step', async () => {
 		// n8n starts the rows left `new` without waiting for them, then activates the workflow (start.ts):
 		// the retry can be admitted before the row's first step, and runs.
-		const request: Command = { kind: 'request', index: 0 };
 		expect(
-			executionsOf([
+			await executionsOf([
 				...stoppedAfterInsert,
 				{ kind: 'start', newRowsCrashed: false, recoveredFirst: false },
 				{ kind: 'deliver', index: 0, failRun: false },
-				request,
-				request,
-				{ kind: 'execution', index: 0 },
+				request(),
+				execution(),
 			]),
 		).toEqual(['stopped at the trigger', 'success']);
 	});
 
-	it('saves one delivery at a time, so that an answered change is in what reaches the database last', () => {
-		// Two changes delivered together. Were the second saved and answered while the first's save, written
+	it('saves one delivery at a time, so that an answered change is in what reaches the database last', async () => {
+		// Two changes delivered together. Were the second saved and answered while the first's save, serialized
 		// earlier, was still on its way, the first's would land last without the second, and after a stop the
 		// provider's copy of the second would run it again. The second waits for the first's answer instead.
-		const request = (index: number): Command => ({ kind: 'request', index });
-		const execution = (index: number): Command => ({ kind: 'execution', index });
-		const simulation = run([
+		const simulation = await run([
 			{ kind: 'change', caseIndex: 0, statusOnly: false },
 			{ kind: 'change', caseIndex: 1, statusOnly: false },
 			{ kind: 'deliver', index: 0, failRun: false },
 			{ kind: 'deliver', index: 1, failRun: false },
-			// The first up to its save written (load, webhook, turn, insert, running, answer read, save).
-			...Array.from({ length: 7 }, () => request(0)),
+			// The first up to its save serialized (load, webhook, insert, running, answer read, save).
+			...steps(6, request(0)),
 			// The second as far as it can go, then the first's save lands and it answers.
-			...Array.from({ length: 10 }, () => request(1)),
-			request(0),
-			request(0),
+			...steps(10, request(1)),
+			...steps(2, request(0)),
 			// The second, if it waited, now runs to its answer; then both executions end.
-			...Array.from({ length: 8 }, () => request(0)),
-			...Array.from({ length: 4 }, () => execution(0)),
+			...steps(8, request(0)),
+			...steps(6, execution(0)),
 			{ kind: 'crash' },
 			{ kind: 'start', newRowsCrashed: false, recoveredFirst: false },
 			{ kind: 'deliver', index: 1, failRun: false },
@@ -752,40 +522,34 @@ describe('exactly once at every crash point (simulated n8n, provider and API)', 
 		expect([first.length, second.length]).toEqual([1, 1]);
 	});
 
-	it("holds every started change in what n8n writes last, when it writes two executions' static data in reverse order", () => {
+	it("holds every started change in what n8n writes last, when it writes two executions' static data in reverse order", async () => {
 		// Two changes found in one look; the second execution's end is written before the first's. Had the first
 		// written what its first step handed over, the second change would be forgotten at the restart and its
 		// late delivery would run it again.
-		const execution = (index: number): Command => ({ kind: 'execution', index });
 		expect(
-			executionsOf([
+			await executionsOf([
 				{ kind: 'change', caseIndex: 1, statusOnly: false },
 				{ kind: 'change', caseIndex: 0, statusOnly: false },
 				{ kind: 'look' },
 				execution(0),
-				execution(1),
-				execution(1),
-				execution(0),
+				...steps(3, execution(1)),
+				...steps(2, execution(0)),
 				{ kind: 'crash' },
 			]),
 		).toEqual(['success']);
 	});
 
-	it("after n8n's Update: the old version's watchdog finds a change the new one ran; its execution stops at the trigger and saves the new memory again", () => {
-		const request: Command = { kind: 'request', index: 0 };
-		const execution: Command = { kind: 'execution', index: 0 };
+	it("after n8n's Update: the old version's watchdog finds a change the new one ran; its execution stops at the trigger and saves the new memory again", async () => {
 		expect(
-			executionsOf([
+			await executionsOf([
 				{ kind: 'update' },
 				{ kind: 'change', caseIndex: 0, statusOnly: false },
 				{ kind: 'deliver', index: 0, failRun: false },
-				...Array<Command>(9).fill(request),
-				execution,
-				execution,
+				...steps(8, request()),
+				...steps(3, execution()),
 				// The look's emit makes n8n save the old version's memory, which never saw the delivery.
 				{ kind: 'look' },
-				execution,
-				execution,
+				...steps(3, execution()),
 				{ kind: 'crash' },
 				{ kind: 'start', newRowsCrashed: false, recoveredFirst: false },
 				// A copy of the delivery after the restart is a duplicate: the stopped execution saved it again.

@@ -16,16 +16,20 @@ import {
 } from '../../../nodes/BackgroundCheckTrigger/event';
 import { TriggerMemory } from '../../../nodes/BackgroundCheckTrigger/memory';
 import {
-	look,
-	lookSchedule,
-	recordActivation,
-	LOOK_BUDGET,
-	LOOK_INTERVALS,
-	type CaseApi,
-	type Look,
-	type LookInterval,
-	type ReconciledEvent,
+	WATCHDOG_BUDGET,
+	type WatchdogEvent,
 } from '../../../nodes/BackgroundCheckTrigger/watchdog';
+import {
+	readChanges,
+	recordAllCases,
+	type CaseApi,
+	type WatchdogReport,
+} from '../../../nodes/BackgroundCheckTrigger/watchdogReads';
+import {
+	WATCHDOG_INTERVALS,
+	watchdogSchedule,
+	type WatchdogInterval,
+} from '../../../nodes/BackgroundCheckTrigger/watchdogSchedule';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import {
 	caseOrder,
@@ -40,7 +44,7 @@ const ALL = { cases: true, caseData: true };
 const LIST = 'GET /case/list';
 const LIST_ONLY = [LIST];
 /** Only the cases that changed are read. */
-const CHANGED_ONLY = { ...LOOK_BUDGET, unchangedCases: 0 };
+const CHANGED_ONLY = { ...WATCHDOG_BUDGET, unchangedCases: 0 };
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** What the delivery of each case data and of each case status change carries in its eventObject. */
@@ -131,12 +135,12 @@ function published(caseId: string, after = 0) {
 
 const publishedKeys = (caseId: string, after = 0) => published(caseId, after).map(contentKey);
 
-const keysOf = (events: ReconciledEvent[]) => events.map(({ event }) => contentKey(event));
-const namesOf = (events: ReconciledEvent[]) => events.map(({ event }) => event.event);
+const keysOf = (events: WatchdogEvent[]) => events.map(({ event }) => contentKey(event));
+const namesOf = (events: WatchdogEvent[]) => events.map(({ event }) => event.event);
 
 /** What the executions of a look's events record when they run (latestCase.ts, watchdogSchedule.ts). */
-function runAll(memory: TriggerMemory, { events }: Look): Look['events'] {
-	for (const { event } of events) memory.record(changeOf(event), nowSeconds(), { found: true });
+function runAll(memory: TriggerMemory, { events }: WatchdogReport): WatchdogReport['events'] {
+	for (const { event } of events) memory.remember(changeOf(event), nowSeconds(), { found: true });
 	return events;
 }
 
@@ -144,7 +148,7 @@ function runAll(memory: TriggerMemory, { events }: Look): Look['events'] {
 async function watchedCase(services = 2): Promise<{ caseId: string; memory: TriggerMemory }> {
 	const caseId = await createCase(services);
 	const memory = new TriggerMemory();
-	await recordActivation(memory, api);
+	await recordAllCases(memory.state, api);
 	await later();
 	return { caseId, memory };
 }
@@ -186,12 +190,16 @@ describe('the watchdog', () => {
 		await advance(caseId, 3);
 		expect(sandbox.admin.getCase(caseId).caseStatus).toBe('Complete');
 		const memory = new TriggerMemory();
-		expect(await recordActivation(memory, api)).toBe(1);
+		expect(await recordAllCases(memory.state, api)).toBe(1);
 		expect(memory.recorded).toBe(true);
 		expect(memory.statusOf(`case:${caseId}`)).toBeDefined();
 		expect(api.calls).toEqual(LIST_ONLY);
 		// The case's data is read (round-robin): its services finished before the record.
-		expect(await look(memory, api, ALL)).toEqual({ cases: 1, events: [], failures: [] });
+		expect(await readChanges(memory.state, api, ALL)).toEqual({
+			cases: 1,
+			events: [],
+			failures: [],
+		});
 		expect(casesRead(api.calls)).toEqual([caseId]);
 	});
 
@@ -201,13 +209,13 @@ describe('the watchdog', () => {
 		// Step 2, then step 3, then the services change (the case completes when they are all done).
 		for (let step = 0; step < 2; step++) {
 			await advance(caseId);
-			const events = runAll(memory, await look(memory, api, ALL));
+			const events = runAll(memory, await readChanges(memory.state, api, ALL));
 			expect(keysOf(events)).toEqual(publishedKeys(caseId, logged + step));
 			expect(namesOf(events)).toEqual(['case.statuschange']);
 		}
 		await advance(caseId);
 		const before = sandbox.admin.deliveryLog({ caseId }).length;
-		const events = runAll(memory, await look(memory, api, ALL));
+		const events = runAll(memory, await readChanges(memory.state, api, ALL));
 		expect(namesOf(events).sort()).toEqual([
 			'case.statuschange',
 			'casedata.statuschange',
@@ -229,21 +237,23 @@ describe('the watchdog', () => {
 		}
 		// Nothing changed since: nothing to report; the case's data is read again round-robin, its types known.
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL)).events).toEqual([]);
 		expect(api.calls).toEqual([LIST, ...dataReads(caseId, 2)]);
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
 	it('learns nothing of what it reports: until an execution records the change, every look reports it again', async () => {
 		const { caseId, memory } = await watchedCase();
 		await advance(caseId);
-		const first = await look(memory, api, ALL);
+		const first = await readChanges(memory.state, api, ALL);
 		expect(first.events).toHaveLength(1);
-		expect(keysOf((await look(memory, api, ALL)).events)).toEqual(keysOf(first.events));
+		expect(keysOf((await readChanges(memory.state, api, ALL)).events)).toEqual(
+			keysOf(first.events),
+		);
 		runAll(memory, first);
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL)).events).toEqual([]);
 	});
 
 	it('does not report what a delivery already reported, nor read the case for it', async () => {
@@ -251,9 +261,9 @@ describe('the watchdog', () => {
 		const logged = sandbox.admin.deliveryLog({ caseId }).length;
 		await advance(caseId);
 		const [delivered] = published(caseId, logged);
-		expect(memory.record(changeOf(delivered), nowSeconds())).toBe(true);
+		expect(memory.remember(changeOf(delivered), nowSeconds())).toBe(true);
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
@@ -267,10 +277,10 @@ describe('the watchdog', () => {
 			Date.parse(String(newer.eventObject.modStamp)),
 		);
 		// Both delivered, out of order, and both ran (Ignore Older Events off).
-		memory.record(changeOf(newer), nowSeconds());
-		memory.record(changeOf(older), nowSeconds());
+		memory.remember(changeOf(newer), nowSeconds());
+		memory.remember(changeOf(older), nowSeconds());
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
@@ -280,10 +290,10 @@ describe('the watchdog', () => {
 		expect(serviceTypeIds).toHaveLength(2);
 		const caseId = await createCase(2, { excludeServices: [...excludeServices, serviceIds[1]] });
 		const memory = new TriggerMemory();
-		await recordActivation(memory, api);
+		await recordAllCases(memory.state, api);
 		await later();
 		const reads = (types: string[]) => types.map((type) => `GET /case/id/${caseId}/data/${type}`);
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL)).events).toEqual([]);
 		expect(api.calls.slice(-1)).toEqual(reads(serviceTypeIds.slice(0, 1)));
 		// The service added: a newer modStamp, no status change, a case data at its first status.
 		const added = await post(`/case/id/${caseId}/add/services`, {
@@ -291,10 +301,10 @@ describe('the watchdog', () => {
 		});
 		expect(added.status).toBe(200);
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual([LIST, `GET /case/id/${caseId}/services`, ...reads(serviceTypeIds)]);
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
@@ -305,7 +315,7 @@ describe('the watchdog', () => {
 			services: { [serviceId]: { pendingStatusIds: ['pending-status-scheduled'] } },
 		});
 		await advance(caseId, 2);
-		runAll(memory, await look(memory, api, ALL));
+		runAll(memory, await readChanges(memory.state, api, ALL));
 		const caseBefore = sandbox.admin.getCase(caseId);
 		await sandbox.admin.advanceClock(1);
 		await advance(caseId);
@@ -315,32 +325,32 @@ describe('the watchdog', () => {
 			modStamp: caseBefore.modStamp,
 		});
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 		const [delivered] = published(caseId).slice(-1);
-		const found = await look(memory, api, ALL);
+		const found = await readChanges(memory.state, api, ALL);
 		expect(keysOf(found.events)).toEqual([contentKey(delivered)]);
 		expect(found.events[0].event.eventObject).toMatchObject({
 			pendingStatusId: 'pending-status-scheduled',
 			status: 'pending',
 		});
 		// Not run yet: found again, the case read as changed.
-		expect(keysOf((await look(memory, api, ALL, CHANGED_ONLY)).events)).toEqual(
+		expect(keysOf((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events)).toEqual(
 			keysOf(found.events),
 		);
 		runAll(memory, found);
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
 	it('keeps a case missing from one look: listed again, its old status is not reported again', async () => {
 		const { caseId, memory } = await watchedCase();
 		await advance(caseId);
-		runAll(memory, await look(memory, api, ALL));
-		expect((await look(memory, listWithout(caseId), ALL)).events).toEqual([]);
+		runAll(memory, await readChanges(memory.state, api, ALL));
+		expect((await readChanges(memory.state, listWithout(caseId), ALL)).events).toEqual([]);
 		api.calls.length = 0;
-		expect(await look(memory, api, ALL, CHANGED_ONLY)).toEqual({
+		expect(await readChanges(memory.state, api, ALL, CHANGED_ONLY)).toEqual({
 			cases: 1,
 			events: [],
 			failures: [],
@@ -350,9 +360,9 @@ describe('the watchdog', () => {
 
 	it('reports a new case, and its services once past their first status; a service added at its first status is no change', async () => {
 		const memory = new TriggerMemory();
-		await recordActivation(memory, api);
+		await recordAllCases(memory.state, api);
 		const caseId = await createCase(1);
-		const events = runAll(memory, await look(memory, api, ALL));
+		const events = runAll(memory, await readChanges(memory.state, api, ALL));
 		expect(keysOf(events)).toEqual(publishedKeys(caseId));
 		expect(events[0].event.eventObject).toMatchObject({
 			id: caseId,
@@ -363,12 +373,12 @@ describe('the watchdog', () => {
 		// A service added to the case: new, at its first status, no event.
 		const [spare] = caseOrder(1).spare;
 		await post(`/case/id/${caseId}/add/services`, { services: [{ id: spare }] });
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL)).events).toEqual([]);
 
 		// Both finished while every delivery was lost; the case's three changes come out as its last.
 		const before = sandbox.admin.deliveryLog({ caseId }).length;
 		await advance(caseId, 3);
-		const finished = runAll(memory, await look(memory, api, ALL));
+		const finished = runAll(memory, await readChanges(memory.state, api, ALL));
 		const sent = published(caseId, before);
 		const lastOf = (name: string) => sent.filter(({ event }) => event === name).map(contentKey);
 		expect(keysOf(finished).sort()).toEqual(
@@ -382,12 +392,12 @@ describe('the watchdog', () => {
 		await advance(before, 3);
 		const after = await createCase();
 		const recorded = new TriggerMemory();
-		await recordActivation(recorded, api);
+		await recordAllCases(recorded.state, api);
 		const memory = new TriggerMemory();
-		memory.absorb(recorded.serialize(), nowSeconds());
+		memory.mergeSaved(recorded.serialize(), nowSeconds());
 		await later();
 		await advance(after, 3);
-		const changed = await look(memory, api, ALL, CHANGED_ONLY);
+		const changed = await readChanges(memory.state, api, ALL, CHANGED_ONLY);
 		expect(casesRead(api.calls)).toEqual([after]);
 		expect(namesOf(changed.events).sort()).toEqual([
 			'case.statuschange',
@@ -395,7 +405,7 @@ describe('the watchdog', () => {
 			'casedata.statuschange',
 		]);
 		runAll(memory, changed);
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL)).events).toEqual([]);
 		expect(casesRead(api.calls)).toContain(before);
 	});
 
@@ -403,7 +413,7 @@ describe('the watchdog', () => {
 		const cases = [];
 		for (let index = 0; index < 12; index++) cases.push(await createCase());
 		const memory = new TriggerMemory();
-		await recordActivation(memory, api);
+		await recordAllCases(memory.state, api);
 		await later();
 		const changed = cases.slice(0, 3);
 		for (const caseId of changed) await advance(caseId, 3);
@@ -411,7 +421,7 @@ describe('the watchdog', () => {
 		const reads: string[][] = [];
 		for (let lookNumber = 0; lookNumber < 3; lookNumber++) {
 			api.calls.length = 0;
-			const found = runAll(memory, await look(memory, api, ALL, budget));
+			const found = runAll(memory, await readChanges(memory.state, api, ALL, budget));
 			expect(found).toHaveLength(lookNumber === 0 ? 3 * 3 : 0);
 			expect(api.calls.filter((call) => call.startsWith(LIST))).toEqual(LIST_ONLY);
 			reads.push(casesRead(api.calls));
@@ -425,7 +435,7 @@ describe('the watchdog', () => {
 
 	it('reads at most the budget of changed cases per look; the others at the next looks, oldest read first', async () => {
 		const memory = new TriggerMemory();
-		await recordActivation(memory, api);
+		await recordAllCases(memory.state, api);
 		const cases = [];
 		for (let index = 0; index < 5; index++) cases.push(await createCase(1));
 		const budget = { changedCases: 2, unchangedCases: 0 };
@@ -433,7 +443,7 @@ describe('the watchdog', () => {
 		for (let lookNumber = 0; lookNumber < 3; lookNumber++) {
 			api.calls.length = 0;
 			// Every case event is reported each time (none ran): the list is all it takes.
-			expect((await look(memory, api, ALL, budget)).events).toHaveLength(5);
+			expect((await readChanges(memory.state, api, ALL, budget)).events).toHaveLength(5);
 			reads.push(casesRead(api.calls));
 		}
 		expect(reads).toEqual([cases.slice(0, 2), cases.slice(2, 4), [cases[4], cases[0]]]);
@@ -443,36 +453,36 @@ describe('the watchdog', () => {
 		const { caseId, memory } = await watchedCase();
 		await advance(caseId, 3);
 		api.calls.length = 0;
-		const found = await look(memory, api, { cases: true, caseData: false });
+		const found = await readChanges(memory.state, api, { cases: true, caseData: false });
 		expect(namesOf(found.events)).toEqual(['case.statuschange']);
 		expect(api.calls).toEqual(LIST_ONLY);
 		runAll(memory, found);
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL)).events).toEqual([]);
 	});
 
 	it('with only case data changes wanted, learns case status changes without reporting them: the case is read once for them', async () => {
 		const { caseId, memory } = await watchedCase();
 		await advance(caseId, 3);
 		const caseDataOnly = { cases: false, caseData: true };
-		const found = await look(memory, api, caseDataOnly, CHANGED_ONLY);
+		const found = await readChanges(memory.state, api, caseDataOnly, CHANGED_ONLY);
 		expect(namesOf(found.events)).toEqual(['casedata.statuschange', 'casedata.statuschange']);
 		runAll(memory, found);
 		api.calls.length = 0;
-		expect((await look(memory, api, caseDataOnly, CHANGED_ONLY)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, caseDataOnly, CHANGED_ONLY)).events).toEqual([]);
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
 	it('keeps what it knows through the saved memory: changes made while n8n was down are reported after a restart', async () => {
 		const caseId = await createCase();
 		const before = new TriggerMemory();
-		await recordActivation(before, api);
+		await recordAllCases(before.state, api);
 		const saved = JSON.parse(JSON.stringify({ memory: before.serialize() })).memory as string;
 		await later();
 		await advance(caseId, 3);
 		const after = new TriggerMemory();
-		after.absorb(saved, nowSeconds());
+		after.mergeSaved(saved, nowSeconds());
 		expect(after.recorded).toBe(true);
-		const { events } = await look(after, api, ALL);
+		const { events } = await readChanges(after.state, api, ALL);
 		expect(namesOf(events).sort()).toEqual([
 			'case.statuschange',
 			'casedata.statuschange',
@@ -493,13 +503,13 @@ describe('the watchdog', () => {
 			pathPrefix: `/case/id/${caseId}`,
 			times: 1,
 		});
-		const failed = await look(memory, api, ALL);
+		const failed = await readChanges(memory.state, api, ALL);
 		expect(namesOf(failed.events)).toEqual(['case.statuschange']);
 		expect(failed.failures).toEqual([
 			{ caseId, error: expect.objectContaining({ message: expect.stringContaining('503') }) },
 		]);
 		runAll(memory, failed);
-		const next = await look(memory, api, ALL, CHANGED_ONLY);
+		const next = await readChanges(memory.state, api, ALL, CHANGED_ONLY);
 		expect(namesOf(next.events)).toEqual(['casedata.statuschange', 'casedata.statuschange']);
 		expect(next.failures).toEqual([]);
 	});
@@ -513,14 +523,14 @@ describe('the watchdog', () => {
 			pathPrefix: '/case/list',
 			times: 1,
 		});
-		await expect(recordActivation(memory, api)).rejects.toThrow('500');
+		await expect(recordAllCases(memory.state, api)).rejects.toThrow('500');
 		expect(memory.recorded).toBe(false);
 	});
 
 	it('throws when the list is not the one the reference defines', async () => {
 		const memory = new TriggerMemory();
 		const unlike = { ...api, listCases: async () => ({ caseList: [] }) };
-		await expect(recordActivation(memory, unlike)).rejects.toThrow(
+		await expect(recordAllCases(memory.state, unlike)).rejects.toThrow(
 			'GET /case/list answered no "cases" list',
 		);
 		expect(memory.recorded).toBe(false);
@@ -530,22 +540,22 @@ describe('the watchdog', () => {
 		const cases = [];
 		for (let index = 0; index < 500; index++) cases.push(await createCase(1));
 		const memory = new TriggerMemory();
-		expect(await recordActivation(memory, api)).toBe(500);
+		expect(await recordAllCases(memory.state, api)).toBe(500);
 		expect(api.calls).toEqual(LIST_ONLY);
 		await later();
 		for (const caseId of cases.slice(0, 10)) await advance(caseId);
-		const budget = LOOK_BUDGET.unchangedCases;
+		const budget = WATCHDOG_BUDGET.unchangedCases;
 		const perCase = (caseId: string) => [
 			`GET /case/id/${caseId}/services`,
 			...dataReads(caseId, 1),
 		];
 		api.calls.length = 0;
-		const first = runAll(memory, await look(memory, api, ALL));
+		const first = runAll(memory, await readChanges(memory.state, api, ALL));
 		expect(first).toHaveLength(10);
 		expect(api.calls).toEqual([LIST, ...cases.slice(0, 10 + budget).flatMap(perCase)]);
 		// Nothing changed: the next cases of the round, their services not read yet.
 		api.calls.length = 0;
-		expect((await look(memory, api, ALL)).events).toEqual([]);
+		expect((await readChanges(memory.state, api, ALL)).events).toEqual([]);
 		expect(api.calls).toEqual([
 			LIST,
 			...cases.slice(10 + budget, 10 + 2 * budget).flatMap(perCase),
@@ -553,7 +563,9 @@ describe('the watchdog', () => {
 		// Case status changes only: the list is all it reads.
 		for (const caseId of cases.slice(10, 20)) await advance(caseId);
 		api.calls.length = 0;
-		expect((await look(memory, api, { cases: true, caseData: false })).events).toHaveLength(10);
+		expect(
+			(await readChanges(memory.state, api, { cases: true, caseData: false })).events,
+		).toHaveLength(10);
 		expect(api.calls).toEqual(LIST_ONLY);
 	}, 120_000);
 
@@ -561,12 +573,12 @@ describe('the watchdog', () => {
 		const order = { apiTrackingCode: 'HR-7', apiTrackingUser: 'recruiter@example.com' };
 		const [first, second] = [await createCase(2, order), await createCase(2, order)];
 		const memory = new TriggerMemory();
-		await recordActivation(memory, api);
+		await recordAllCases(memory.state, api);
 		await later();
 		await advance(second);
 		await sandbox.admin.advanceClock(10);
 		await advance(first);
-		const { events } = await look(memory, api, ALL);
+		const { events } = await readChanges(memory.state, api, ALL);
 		const delivered = [second, first].map((caseId) => published(caseId).at(-1)!);
 		expect(events.map(({ event }) => event.body)).toEqual(delivered.map(bodyWithoutMessageId));
 		// Case data changes too: the services' last step completes the case.
@@ -574,7 +586,7 @@ describe('the watchdog', () => {
 		await advance(first, 2);
 		const before = sandbox.admin.deliveryLog({ caseId: first }).length;
 		const byKey = new Map(published(first, before - 3).map((event) => [contentKey(event), event]));
-		const found = (await look(memory, api, ALL)).events.map(({ event }) => event);
+		const found = (await readChanges(memory.state, api, ALL)).events.map(({ event }) => event);
 		expect(found.filter(({ event }) => event === 'casedata.statuschange')).toHaveLength(2);
 		for (const event of found)
 			expect(event.body).toEqual(bodyWithoutMessageId(byKey.get(contentKey(event))!));
@@ -606,7 +618,7 @@ describe('the watchdog', () => {
 				return { data: ['not a record', { status: 'clear' }, ...(data as IDataObject[])] };
 			},
 		};
-		const { cases, events, failures } = await look(memory, unusable, ALL);
+		const { cases, events, failures } = await readChanges(memory.state, unusable, ALL);
 		expect([cases, failures]).toEqual([1, []]);
 		expect(namesOf(events).sort()).toEqual([
 			'case.statuschange',
@@ -617,12 +629,12 @@ describe('the watchdog', () => {
 	});
 });
 
-describe('lookSchedule', () => {
+describe('watchdogSchedule', () => {
 	it("gives n8n a six-field cron expression for each interval, its second, minute and hour taken from the node's ID", () => {
 		const expressions = Object.fromEntries(
-			(Object.keys(LOOK_INTERVALS) as LookInterval[]).map((interval) => [
+			(Object.keys(WATCHDOG_INTERVALS) as WatchdogInterval[]).map((interval) => [
 				interval,
-				lookSchedule(interval, 'node-1'),
+				watchdogSchedule(interval, 'node-1'),
 			]),
 		);
 		// node-1's offset: second 39, minute 48, hour 15.
@@ -640,12 +652,12 @@ describe('lookSchedule', () => {
 	});
 
 	it('spreads the start of minute and longer schedules over the minute by node', () => {
-		expect(lookSchedule('10s', 'a')).toBe('*/10 * * * * *');
+		expect(watchdogSchedule('10s', 'a')).toBe('*/10 * * * * *');
 		const seconds = new Set(
-			['a', 'b', 'c', 'd', 'e', 'f'].map((node) => lookSchedule('30m', node).split(' ')[0]),
+			['a', 'b', 'c', 'd', 'e', 'f'].map((node) => watchdogSchedule('30m', node).split(' ')[0]),
 		);
 		expect(seconds.size).toBeGreaterThan(1);
-		expect(lookSchedule('30m', 'a')).toMatch(/^\d{1,2} \*\/30 \* \* \* \*$/);
-		expect(lookSchedule('6h', 'a')).toMatch(/^\d{1,2} \d{1,2} \*\/6 \* \* \*$/);
+		expect(watchdogSchedule('30m', 'a')).toMatch(/^\d{1,2} \*\/30 \* \* \* \*$/);
+		expect(watchdogSchedule('6h', 'a')).toMatch(/^\d{1,2} \d{1,2} \*\/6 \* \* \*$/);
 	});
 });

@@ -1,0 +1,160 @@
+import {
+	CLAIM_SECONDS,
+	activate,
+	admit,
+	firstStep,
+	hashKey,
+	newState,
+	originOfDelivered,
+	originOfFound,
+	recordStatuses,
+	settle,
+	started,
+	statusOf,
+	takeTurn,
+	releaseTurn,
+	type Change,
+} from '../../../nodes/BackgroundCheckTrigger/core';
+import { merge, read, write } from '../../../nodes/BackgroundCheckTrigger/savedState';
+
+const NOW = 1_760_000_400;
+const at = (second: number) => new Date(Date.UTC(2025, 0, 1) + second * 1000).toISOString();
+const change = (status: string, second: number): Change => ({
+	key: `case:c-1:${status}:${second}`,
+	subject: 'case:c-1',
+	status,
+	modStamp: at(second),
+});
+
+describe('core: the decisions, pure', () => {
+	it('admits a delivery once: a copy waits while it is being started, and is a duplicate once it started', () => {
+		const state = newState();
+		const first = admit(state, change('A', 1), false, NOW);
+		if (first.outcome !== 'admitted') throw new Error(first.outcome);
+		expect(admit(state, change('A', 1), false, NOW)).toEqual({
+			outcome: 'busy',
+			claim: first.claim.id,
+		});
+		started(state, first.claim, change('A', 1), NOW, false, false);
+		expect(admit(state, change('A', 1), false, NOW).outcome).toBe('duplicate');
+	});
+
+	it('lets a copy run when the claim settles without a start, or expires', () => {
+		const state = newState();
+		const first = admit(state, change('A', 1), false, NOW);
+		if (first.outcome !== 'admitted') throw new Error(first.outcome);
+		expect(admit(state, change('A', 1), false, NOW + CLAIM_SECONDS).outcome).toBe('admitted');
+		settle(state, first.claim);
+		expect(admit(state, change('B', 2), false, NOW).outcome).toBe('admitted');
+	});
+
+	it('refuses an older change of a subject with Ignore Older Events, and only then', () => {
+		const state = newState();
+		const newer = admit(state, change('A', 5), true, NOW);
+		if (newer.outcome !== 'admitted') throw new Error(newer.outcome);
+		started(state, newer.claim, change('A', 5), NOW, true, false);
+		expect(admit(state, change('B', 4), true, NOW).outcome).toBe('outOfOrder');
+		expect(admit(state, change('B', 4), false, NOW).outcome).toBe('admitted');
+	});
+
+	it('gives the turn to save to one request at a time, for at most the claim time', () => {
+		const state = newState();
+		const id = takeTurn(state, NOW)!;
+		expect(takeTurn(state, NOW + 1)).toBeUndefined();
+		expect(takeTurn(state, NOW + CLAIM_SECONDS)).toBeDefined();
+		releaseTurn(state, id);
+		expect(state.turn).toBeDefined();
+	});
+
+	it('first step: runs an execution it admitted, stops one another process started for a change it started', () => {
+		const state = newState();
+		state.readSaved = true;
+		const admitted = admit(state, change('A', 1), false, NOW);
+		if (admitted.outcome !== 'admitted') throw new Error(admitted.outcome);
+		started(state, admitted.claim, change('A', 1), NOW, false, false);
+		expect(originOfDelivered(state, change('A', 1), admitted.claim.id, NOW)).toBe('ours');
+		expect(originOfDelivered(state, change('A', 1), undefined, NOW)).toBe('known');
+		expect(firstStep(state, change('A', 1), 'known', false, NOW, false)).toEqual({
+			runs: false,
+			save: true,
+		});
+		expect(firstStep(state, change('B', 2), 'ours', false, NOW, false)).toEqual({
+			runs: true,
+			save: true,
+		});
+		expect(firstStep(state, change('B', 2), 'ours', false, NOW, false)).toEqual({
+			runs: true,
+			save: false,
+		});
+	});
+
+	it('first step in a process that never read the saved form (a queue-mode worker) runs and never saves', () => {
+		const state = newState();
+		expect(originOfDelivered(state, change('A', 1), undefined, NOW)).toBe('new');
+		expect(firstStep(state, change('A', 1), 'new', false, NOW, true)).toEqual({
+			runs: true,
+			save: false,
+		});
+	});
+
+	it('a change the watchdog ran covers a later delivery of it with an older modStamp', () => {
+		const state = newState();
+		const found = admit(state, change('A', 9), false, NOW, true);
+		if (found.outcome !== 'admitted') throw new Error(found.outcome);
+		expect(originOfFound(state, change('A', 9))).toBe('ours');
+		firstStep(state, change('A', 9), 'ours', true, NOW, false);
+		settle(state, found.claim);
+		expect(admit(state, { ...change('A', 8), key: 'the delivery' }, false, NOW).outcome).toBe(
+			'duplicate',
+		);
+	});
+
+	it("activation: a user's drops the watchdog's record (statuses), a restart keeps it; off drops and saves", () => {
+		const state = newState();
+		recordStatuses(state, [['case:c-1', 'A']]);
+		expect(activate(state, false, true)).toEqual({ record: false, save: false });
+		expect(statusOf(state, 'case:c-1')).toBe('A');
+		expect(activate(state, true, true)).toEqual({ record: true, save: false });
+		expect(statusOf(state, 'case:c-1')).toBeUndefined();
+		recordStatuses(state, [['case:c-1', 'A']]);
+		expect(activate(state, false, false)).toEqual({ record: false, save: true });
+		expect(state.recorded).toBe(false);
+	});
+});
+
+describe('savedState: version 2 JSON, and version 1 read as a migration', () => {
+	it('migrates a version 1 string into the same state as its version 2 form', () => {
+		const hash = hashKey('case:1');
+		const subject = hashKey('case:c-1');
+		const version1 = [
+			'm1 1',
+			`e\t${NOW}\t${hash}`,
+			`c\t${hashKey('cover')}\t${NOW}\t~${Date.parse(at(3)).toString(36)}`,
+			`o\t${hashKey('ordered')}\t"not a time"`,
+			'd\tA\tB',
+			`w\t1\t${subject}1`,
+			`t\t${subject}\t~${Date.parse(at(2)).toString(36)}`,
+		].join('\n');
+		const migrated = newState();
+		merge(migrated, read(version1)!);
+		const again = newState();
+		merge(again, read(write(migrated, 100))!);
+		for (const state of [migrated, again]) {
+			expect(state.recorded).toBe(true);
+			expect([...state.events]).toEqual([[hash, NOW]]);
+			expect([...state.covers]).toEqual([[hashKey('cover'), { modStamp: at(3), hour: NOW }]]);
+			expect(state.subjects.get(subject)).toEqual({ status: 'B', modStamp: at(2), ordered: false });
+			expect(state.subjects.get(hashKey('ordered'))).toEqual({
+				modStamp: 'not a time',
+				ordered: true,
+				status: undefined,
+			});
+		}
+		expect(JSON.parse(write(migrated, 100)).v).toBe(2);
+	});
+
+	it('reads nothing from what is neither form', () => {
+		for (const text of [undefined, 42, '', 'm2 0', '{"v":3}', '{broken'])
+			expect(read(text)).toBeUndefined();
+	});
+});
