@@ -71,7 +71,7 @@ export async function reconciliationCosts(
 			const ms = performance.now() - started;
 			const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
 			for (const { event } of events)
-				memory.remember(changeOf(event), nowSeconds(), { found: true });
+				memory.remember(changeOf(event), nowSeconds(), { fromWatchdog: true });
 			rows.push({
 				look: name,
 				changedCases,

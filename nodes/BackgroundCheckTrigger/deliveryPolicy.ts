@@ -11,9 +11,9 @@ import {
 } from './event';
 import { secretsAfterRefusal, webhookSecrets } from './secretCache';
 import { verifyDelivery } from './verification';
-import { isFoundChange } from './handoff';
+import { isWatchdogChange } from './handoff';
 import { nodeMemory } from './activation';
-import type { TriggerMemory } from './memory';
+import { WAITS_MS, type TriggerMemory } from './memory';
 
 /**
  * Each request to the trigger's URL: verified on its raw bytes, parsed, filtered and claimed once (copies,
@@ -31,13 +31,6 @@ function refuse(context: IWebhookFunctions, code: number, message: string): IWeb
 const acknowledgeWithoutRun = (reason: string): IWebhookResponseData => ({
 	webhookResponse: { received: true, workflowStarted: false, reason },
 });
-
-/**
- * What a delivery waits for, at most: a copy of its event being started (its outcome decides this one's),
- * then its turn to save (core.ts takeTurn). The provider waits 15 seconds for an answer; past these, it is
- * asked to deliver again.
- */
-const WAITS_MS = { copy: 5_000, turn: 10_000 } as const;
 
 const ADMISSION_REFUSALS = {
 	duplicate: 'duplicate',
@@ -112,8 +105,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (unwantedEvent) return acknowledgeWithoutRun(unwantedEvent);
 	const unwantedStatus = unselectedStatus(event, filters.statuses);
 	// A change the watchdog found and handed over (queue mode): admitted like a delivery of it.
-	const found = isFoundChange(verification);
-	const item = outputItem(event, verification, found ? 'reconciliation' : 'webhook') as IDataObject;
+	const fromWatchdog = isWatchdogChange(verification);
+	const item = outputItem(
+		event,
+		verification,
+		fromWatchdog ? 'reconciliation' : 'webhook',
+	) as IDataObject;
 	// "Listen for test event": every delivery runs, copies included.
 	if (this.getMode() === 'manual') {
 		return unwantedStatus ? acknowledgeWithoutRun(unwantedStatus) : startExecution(item, undefined);
@@ -122,7 +119,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const node = nodeMemory(this, settings.duplicateMemorySize);
 	const change = changeOf(event);
 	const { dropOlder } = filters;
-	const admission = await node.memory.signals.until('claim', WAITS_MS.copy, () => {
+	const admission = await node.memory.signals.until('claim', WAITS_MS.claim, () => {
 		const decided = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000));
 		return decided.outcome === 'busy' ? undefined : decided;
 	});
@@ -154,7 +151,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const nowSeconds = Math.floor(Date.now() / 1000);
 		answered = claim.start(nowSeconds);
 		// As the watchdog's own run: a later delivery of the change, with an older modStamp, is covered.
-		if (found) node.memory.remember(change, nowSeconds, { found: true });
+		if (fromWatchdog) node.memory.remember(change, nowSeconds, { fromWatchdog: true });
 		node.save();
 	});
 }

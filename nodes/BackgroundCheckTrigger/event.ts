@@ -98,12 +98,12 @@ function stableJson(value: unknown): string {
 }
 
 /**
- * What an event says, as one key: for a case status change spec 6.5's (case id, caseStatusId,
+ * The event key, what an event says: for a case status change spec 6.5's (case id, caseStatusId,
  * secondaryCaseStatusId, modStamp); for a case data status change the same for the case data (id, statusId,
  * pendingStatusId, modStamp); for other events the whole eventObject. The same in every copy of the event,
  * whichever delivery system or attempt sent it, and in the event the watchdog builds from the API.
  */
-export function contentKey(event: Pick<WebhookEvent, 'event' | 'eventObject'>): string {
+export function eventKeyOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): string {
 	const { id, caseStatusId, secondaryCaseStatusId, statusId, pendingStatusId, modStamp } =
 		event.eventObject;
 	if (typeof id === 'string' && typeof modStamp === 'string') {
@@ -124,25 +124,25 @@ export const caseDataStatusOf = (record: Record<string, unknown>) =>
 	JSON.stringify([record.statusId ?? null, record.pendingStatusId ?? null]);
 
 /**
- * The event as the trigger's memory sees it: its content key and, with an id and a modStamp, its subject
+ * The event as the trigger's memory sees it: its event key and, with an id and a modStamp, its subject
  * (what modStamp orders: one case, or one case data record) and the statuses it sets.
  */
 export function changeOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): Change {
-	const key = contentKey(event);
+	const eventKey = eventKeyOf(event);
 	const { id, modStamp } = event.eventObject;
-	if (typeof id !== 'string' || typeof modStamp !== 'string') return { key };
+	if (typeof id !== 'string' || typeof modStamp !== 'string') return { eventKey };
 	if (event.event === CASE_STATUS_CHANGE)
-		return { key, subject: `case:${id}`, status: caseStatusOf(event.eventObject), modStamp };
+		return { eventKey, subject: `case:${id}`, status: caseStatusOf(event.eventObject), modStamp };
 	if (event.event === CASE_DATA_STATUS_CHANGE) {
 		const status = caseDataStatusOf(event.eventObject);
-		return { key, subject: `casedata:${id}`, status, modStamp };
+		return { eventKey, subject: `casedata:${id}`, status, modStamp };
 	}
-	return { key, subject: `${event.event}:${id}`, modStamp };
+	return { eventKey, subject: `${event.event}:${id}`, modStamp };
 }
 
-/** The event's key in the output: the same in every copy, retry and delivery system of the event. */
-export const eventKeyOf = (event: Pick<WebhookEvent, 'event' | 'eventObject'>) =>
-	createHash('sha256').update(contentKey(event)).digest('base64url');
+/** The output's `eventKey`: the event key's SHA-256, the same in every copy, retry and delivery system. */
+export const outputEventKey = (event: Pick<WebhookEvent, 'event' | 'eventObject'>) =>
+	createHash('sha256').update(eventKeyOf(event)).digest('base64url');
 
 /** The case a "Fetch latest case" request is for. */
 export function caseIdOf(event: Pick<WebhookEvent, 'event' | 'eventObject'>): string | undefined {
@@ -173,7 +173,7 @@ export function outputItem(
 		apiTrackingCode: event.body.apiTrackingCode ?? null,
 		apiTrackingUser: event.body.apiTrackingUser ?? null,
 		eventObject: event.eventObject,
-		eventKey: eventKeyOf(event),
+		eventKey: outputEventKey(event),
 		deliveryId: verification?.deliveryId ?? null,
 		deliveryTimestamp: verification
 			? new Date(verification.timestampSeconds * 1000).toISOString()

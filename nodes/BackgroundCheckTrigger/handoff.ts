@@ -2,14 +2,14 @@ import type { IHookFunctions, ITriggerFunctions } from 'n8n-workflow';
 
 import { BACKGROUND_CHECK_WEBHOOK_CREDENTIAL } from '../../credentials/BackgroundCheckWebhookApi.credentials';
 import { signStandardWebhook } from '../shared/webhookSignature';
-import { eventKeyOf, type WebhookEvent } from './event';
+import { outputEventKey, type WebhookEvent } from './event';
 import type { DeliveryVerification } from './verification';
 
 /**
  * Hand Found Changes To: The Webhook URL, for queue mode (the watchdog runs on the main process,
  * deliveries reach webhook processes): each change the watchdog finds is sent to the trigger's own production URL
  * as a delivery would carry it, signed with the Signing Secret under a `webhook-id` of its own
- * ({@link FOUND_CHANGE_ID_PREFIX}), so the process that receives the deliveries decides what runs
+ * ({@link WATCHDOG_CHANGE_ID_PREFIX}), so the process that receives the deliveries decides what runs
  * (docs/queue-mode.md).
  */
 
@@ -17,15 +17,15 @@ export const HANDOFF_PARAMETER = 'reconcileHandoff';
 export const HANDOFF = { process: 'process', webhook: 'webhook' } as const;
 
 /** The `webhook-id` of a change the watchdog found: no provider's message ID starts so. */
-export const FOUND_CHANGE_ID_PREFIX = 'watchdog_';
+export const WATCHDOG_CHANGE_ID_PREFIX = 'watchdog_';
 
 /** The provider waits 15 seconds for an answer (spec 8); so does the watchdog. */
 const HANDOFF_TIMEOUT_MS = 15_000;
 
 /** A verified request the watchdog sent: a signed `webhook-id` with its prefix. */
-export const isFoundChange = (verification: DeliveryVerification & { valid: true }) =>
+export const isWatchdogChange = (verification: DeliveryVerification & { valid: true }) =>
 	verification.scheme === 'standard' &&
-	verification.deliveryId?.startsWith(FOUND_CHANGE_ID_PREFIX) === true;
+	verification.deliveryId?.startsWith(WATCHDOG_CHANGE_ID_PREFIX) === true;
 
 /** The production webhook URL of each trigger node, as activation in this process saw it. */
 const webhookUrls = new Map<string, string>();
@@ -64,7 +64,7 @@ export async function handOff(
 	}
 	for (const event of events) {
 		const body = JSON.stringify(event.body);
-		const id = `${FOUND_CHANGE_ID_PREFIX}${eventKeyOf(event)}`;
+		const id = `${WATCHDOG_CHANGE_ID_PREFIX}${outputEventKey(event)}`;
 		const timestamp = Math.floor(Date.now() / 1000);
 		try {
 			const answer = (await context.helpers.httpRequest({

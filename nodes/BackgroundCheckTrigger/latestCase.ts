@@ -6,6 +6,7 @@ import { nodeMemory, type NodeMemory } from './activation';
 import { readSettings } from './configuration';
 import { awaitsAnswer, firstStep } from './core';
 import { CLAIM_TOKEN_FIELD, caseIdOf, changeOf, type EventSource } from './event';
+import { WAITS_MS } from './memory';
 
 /**
  * The first step of every execution the trigger starts (docs/trigger-state.md). It waits until n8n has
@@ -61,27 +62,24 @@ const eventOf = (json: IDataObject) => ({
 	eventObject: (json.eventObject ?? {}) as IDataObject,
 });
 
-/** How long the first step waits for n8n to save the delivery that started it (it answers after saving). */
-const ANSWER_WAIT_MS = 30_000;
-
 /** Remembers each item's event; false for an item that runs no further. */
 async function rememberExecuted(node: NodeMemory, items: INodeExecutionData[]): Promise<boolean[]> {
 	const { memory } = node;
 	let save = false;
 	const runs: boolean[] = [];
 	for (const { json } of items) {
-		const found = (json.source as EventSource) === 'reconciliation';
+		const fromWatchdog = (json.source as EventSource) === 'reconciliation';
 		const change = changeOf(eventOf(json));
-		const saved = await memory.signals.until('answer', ANSWER_WAIT_MS, () =>
+		const saved = await memory.signals.until('answer', WAITS_MS.answer, () =>
 			awaitsAnswer(memory.state, change) ? undefined : true,
 		);
 		const nowSeconds = Math.floor(Date.now() / 1000);
 		// A watchdog's emit carries no delivery ID; a change handed to the webhook URL carries its request's.
 		const origin =
-			found && json.deliveryId == null
-				? memory.originOfFound(change)
+			fromWatchdog && json.deliveryId == null
+				? memory.originOfWatchdogRun(change)
 				: memory.originOfDelivered(change, json[CLAIM_TOKEN_FIELD], nowSeconds);
-		const decided = firstStep(memory.state, change, origin, found, nowSeconds, !saved);
+		const decided = firstStep(memory.state, change, origin, fromWatchdog, nowSeconds, !saved);
 		save ||= decided.save;
 		runs.push(decided.runs);
 	}

@@ -6,20 +6,39 @@ import { randomBytes } from 'crypto';
 
 import * as core from './core';
 import { type Change } from './core';
-import { SAVED_KEY, merge, read, write } from './savedState';
+import { DUPLICATE_MEMORY_SIZE, SAVED_KEY, merge, read, write } from './savedState';
 import { Signals } from './waits';
 
 export {
 	BUCKET_SECONDS,
 	CLAIM_SECONDS,
-	DUPLICATE_MEMORY_SIZE,
 	HASH_LENGTH,
 	PROCESS_LIMIT,
 	RETENTION_SECONDS,
-	hashKey,
+	shortHash,
 	type Change,
 } from './core';
+export { DUPLICATE_MEMORY_SIZE };
 export const MEMORY_KEY = SAVED_KEY;
+
+/**
+ * What the n8n code around the core waits for, at most: each a `signals.until(name, ...)` on this memory.
+ * - `claim` (deliveryPolicy.ts): a copy of the delivery's event being started settles its claim; else 503.
+ * - `turn` (deliveryPolicy.ts): the turn to save, held by a delivery until n8n has answered it; else 503.
+ *   The provider waits 15 s for an answer: past these two, it delivers again.
+ * - `answer` (latestCase.ts): n8n answered the delivery that started the execution (it saves first); else
+ *   the first step saves itself.
+ *
+ * When it saves (activation.ts `save`: the state goes to static data, which n8n writes after the request):
+ * - a delivery, holding the turn: once n8n read its answer (the execution exists); a duplicate or a filtered
+ *   status, only when the turn is free (a duplicate only when what the request read lacks something);
+ * - the first step: in a process that read the saved form, when it remembered something new, the execution
+ *   is not this process's, or its delivery's answer was not seen (core.ts `firstStep`);
+ * - the watchdog: each run that does not hand off, before emitting; its record of the cases (when handing
+ *   off, only at a user's activation); an activation with it off that drops the record (core.ts `activate`);
+ * - `checkExists` (activation, n8n's start): when what it read lacks something this process holds.
+ */
+export const WAITS_MS = { claim: 5_000, turn: 10_000, answer: 30_000 } as const;
 
 /**
  * Recent saved forms recognised without reading them: under concurrent deliveries a request reads a copy
@@ -54,7 +73,7 @@ export class TriggerMemory {
 	private written: { version: number; size: number; text: string } | undefined;
 
 	/** Duplicate Memory Size: how many of the newest events (and covers) the saved form holds. */
-	duplicateMemorySize: number = core.DUPLICATE_MEMORY_SIZE.default;
+	duplicateMemorySize: number = DUPLICATE_MEMORY_SIZE.default;
 
 	get recorded(): boolean {
 		return this.state.recorded;
@@ -87,8 +106,13 @@ export class TriggerMemory {
 		core.evict(this.state, nowSeconds);
 	}
 
-	admit(change: Change, dropOlder: boolean, nowSeconds: number, { found = false } = {}): Admission {
-		const admission = core.admit(this.state, change, dropOlder, nowSeconds, found);
+	admit(
+		change: Change,
+		dropOlder: boolean,
+		nowSeconds: number,
+		{ fromWatchdog = false } = {},
+	): Admission {
+		const admission = core.admit(this.state, change, dropOlder, nowSeconds, fromWatchdog);
 		if (admission.outcome === 'busy')
 			return { outcome: 'busy', settled: this.signals.next('claim') };
 		if (admission.outcome !== 'admitted') return admission;
@@ -102,7 +126,7 @@ export class TriggerMemory {
 			claim: {
 				token: `${this.tokenPrefix}${claim.id}`,
 				start: (nowSeconds) => {
-					core.started(this.state, claim, change, nowSeconds, dropOlder, false);
+					core.started(this.state, claim, change, nowSeconds, dropOlder);
 					this.signals.signal('claim');
 					return () => {
 						core.answered(this.state, change, claim);
@@ -134,25 +158,25 @@ export class TriggerMemory {
 		return core.awaitsAnswer(this.state, change) ? this.signals.next('answer') : undefined;
 	}
 
-	originOfFound(change: Change): core.Origin {
-		return core.originOfFound(this.state, change);
+	originOfWatchdogRun(change: Change): core.Origin {
+		return core.originOfWatchdogRun(this.state, change);
 	}
 
 	originOfDelivered(change: Change, token: unknown, nowSeconds: number): core.Origin {
 		const ours = typeof token === 'string' && token.startsWith(this.tokenPrefix);
-		return core.originOfDelivered(this.state, change, ours ? 1 : undefined, nowSeconds);
+		return core.originOfDelivered(this.state, change, ours, nowSeconds);
 	}
 
 	remember(
 		change: Change,
 		nowSeconds: number,
-		options: { found?: boolean; dropOlder?: boolean } = {},
+		options: { fromWatchdog?: boolean; dropOlder?: boolean } = {},
 	) {
 		return core.remember(this.state, change, nowSeconds, options);
 	}
 
 	rememberStatus(subject: string, status?: string, modStamp?: string, ordered = false): void {
-		core.rememberStatus(this.state, core.hashKey(subject), status, modStamp, ordered);
+		core.rememberStatus(this.state, core.shortHash(subject), status, modStamp, ordered);
 	}
 
 	statusOf(subject: string): string | undefined {

@@ -12,6 +12,9 @@
  */
 import { HASH_LENGTH, rememberStatus, type State, type Subject } from './state';
 
+/** Duplicate Memory Size: how many of the newest events the saved form holds. */
+export const DUPLICATE_MEMORY_SIZE = { default: 100, min: 100, max: 20_000 } as const;
+
 export const SAVED_KEY = 'memory';
 const VERSION = 2;
 

@@ -23,7 +23,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../shared/values';
 import { CASE_DATA_STATUSES } from '../shared/catalog';
 import {
-	hashKey,
+	shortHash,
 	rememberStatus,
 	modStampOf,
 	recordStatuses,
@@ -101,7 +101,7 @@ export const timeOfValue = (modStamp: unknown) =>
 	typeof modStamp === 'string' ? timeOf(modStamp) : Number.NaN;
 
 const know = (state: State, subject: string, status?: string, modStamp?: string) =>
-	rememberStatus(state, hashKey(subject), status, modStamp);
+	rememberStatus(state, shortHash(subject), status, modStamp);
 
 function event(name: string, eventObject: IDataObject, latestCase: IDataObject): WatchdogEvent {
 	const body = {

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiPath, apiRequest, type RequestContext } from '../shared/transport';
 import { nodeMemory } from './activation';
-import { activate, hashKey } from './core';
+import { activate, shortHash } from './core';
 import {
 	CASE_DATA_STATUS_CHANGE,
 	CASE_STATUS_CHANGE,
@@ -78,7 +78,7 @@ async function runWatchdog(context: ITriggerFunctions, isClosed: () => boolean):
 	for (const { event, latestCase } of report.events) {
 		const change = changeOf(event);
 		const admission = node.memory.admit(change, dropOlder, Math.floor(Date.now() / 1000), {
-			found: true,
+			fromWatchdog: true,
 		});
 		// A delivery of it is being started: the next run sees what became of it.
 		if (admission.outcome === 'busy') continue;
@@ -103,7 +103,9 @@ async function runWatchdog(context: ITriggerFunctions, isClosed: () => boolean):
 		const done = context.helpers.createDeferredPromise<EndedRun>();
 		// In queue mode the execution runs on a worker: remember it here too once it has run.
 		done.promise
-			.then(() => node.memory.remember(change, Math.floor(Date.now() / 1000), { found: true }))
+			.then(() =>
+				node.memory.remember(change, Math.floor(Date.now() / 1000), { fromWatchdog: true }),
+			)
 			.catch(() => undefined)
 			.finally(() => claim.release());
 		context.emit([[{ json: item }]], undefined, done);
@@ -227,7 +229,7 @@ export const DEFAULT_WATCHDOG_INTERVAL: WatchdogInterval = '30m';
  */
 export function watchdogSchedule(interval: WatchdogInterval, spread: string): CronExpression {
 	const { seconds } = WATCHDOG_INTERVALS[interval];
-	const offset = Buffer.from(hashKey(spread), 'base64url').readUInt16BE(0);
+	const offset = Buffer.from(shortHash(spread), 'base64url').readUInt16BE(0);
 	const second = offset % 60;
 	const minute = Math.floor(offset / 60) % 60;
 	if (seconds < 60) return `*/${seconds} * * * * *`;

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
+import { eventKeyOf, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
 import type { Sandbox, Subscription } from '../../sandbox';
 import { httpRequest } from '../harness/n8n/http';
 import type { PackedPackage } from '../harness/n8n/registry';
@@ -123,8 +123,8 @@ async function createCase(token: string): Promise<string> {
 }
 
 const keyOfPayload = (payload: unknown) =>
-	contentKey(parseEvent(Buffer.from(JSON.stringify(payload)))!);
-const keyOfItem = (item: Json) => contentKey({ event: item.event, eventObject: item.eventObject });
+	eventKeyOf(parseEvent(Buffer.from(JSON.stringify(payload)))!);
+const keyOfItem = (item: Json) => eventKeyOf({ event: item.event, eventObject: item.eventObject });
 
 /** Every status change the sandbox published for the trigger, and whether any attempt reached it. */
 const statusChanges = () => publishedEvents(sandbox, subscription.id);
@@ -435,6 +435,18 @@ describe('after n8n restarts', () => {
 		expect(ranNow.map(({ item }) => keyOfItem(item)).sort()).toEqual(
 			fresh.map(({ key }) => key).sort(),
 		);
+		// After the update and the restart, a retry of an event that ran before the update runs nothing.
+		const runsBeforeRetries = (await triggerRuns())!.length;
+		for (const { messageId, body } of acceptedBeforeUpgrade) {
+			const answer = await callWebhook(n8n.baseUrl, webhookPath, {
+				body,
+				headers: signedHeaders(subscription.secret, messageId, body),
+			});
+			expect({ messageId, status: answer.status }).toEqual({ messageId, status: 200 });
+		}
+		// An execution a retry started would be listed within moments of its 200.
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		expect((await triggerRuns())!.length).toBe(runsBeforeRetries);
 		expect((await communityPackages(n8n).list()).data).toEqual([
 			expect.objectContaining({ installedVersion: next.version }),
 		]);

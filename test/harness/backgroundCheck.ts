@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
-import { contentKey, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
+import { eventKeyOf, parseEvent } from '../../nodes/BackgroundCheckTrigger/event';
 import type { RequestLogEntry, Sandbox, Subscription } from '../../sandbox';
 import {
 	deployWebhookWorkflow,
@@ -63,7 +63,7 @@ export function publishedEvents(
 	for (const attempt of sandbox.admin.deliveryLog({ subscriptionId })) {
 		const known = byMessage.get(attempt.messageId);
 		byMessage.set(attempt.messageId, {
-			key: contentKey(parseEvent(Buffer.from(JSON.stringify(attempt.payload)))!),
+			key: eventKeyOf(parseEvent(Buffer.from(JSON.stringify(attempt.payload)))!),
 			delivered: (known?.delivered ?? false) || attempt.outcome === 'succeeded',
 		});
 	}

@@ -182,7 +182,7 @@ export interface Row {
 	/** The items, replaced by the first step's output once it has run. */
 	output: IDataObject[];
 	/** Started by the trigger's emit. */
-	found: boolean;
+	fromWatchdog: boolean;
 	status: 'new' | 'running' | 'success' | 'crashed';
 	/** Its first step output nothing. */
 	stopped?: boolean;
@@ -272,7 +272,7 @@ export class N8nModel {
 	/** From each Update until n8n stops: two versions of the package in one process. */
 	readonly afterUpdates: Array<{ from: number; to?: number }> = [];
 	readonly failedExecutions: Error[] = [];
-	/** Errors the trigger saved as failed executions (a failed look of the watchdog). */
+	/** Errors the trigger saved as failed executions (a failed watchdog run). */
 	readonly failedTriggerRuns: Error[] = [];
 	readonly logs: LoggedLine[] = [];
 	/** Every request handled, with the body bytes the node saw. */
@@ -429,15 +429,15 @@ export class N8nModel {
 
 	private settle(row: Row, what: 'ended' | 'answered'): void {
 		row[what] = true;
-		if (row.ended && (row.found || row.answered)) row.settledAs = this.order++;
+		if (row.ended && (row.fromWatchdog || row.answered)) row.settledAs = this.order++;
 	}
 
-	private insert(items: INodeExecutionData[], found: boolean): Row {
+	private insert(items: INodeExecutionData[], fromWatchdog: boolean): Row {
 		const row: Row = {
 			id: this.rows.length,
 			items,
 			output: items.map(({ json }) => json),
-			found,
+			fromWatchdog,
 			status: 'new',
 			insertedAs: this.order++,
 		};
@@ -469,7 +469,7 @@ export class N8nModel {
 		if (execution.step === 'execute') {
 			const context = this.context(
 				execution.staticData,
-				execution.row.found ? 'trigger' : 'webhook',
+				execution.row.fromWatchdog ? 'trigger' : 'webhook',
 				{
 					getInputData: () => execution.row.items,
 					continueOnFail: () => false,

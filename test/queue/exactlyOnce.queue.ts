@@ -50,7 +50,7 @@ import { packageTarball } from '../harness/n8nInstance';
 import { waitForWebhook, type Credential } from '../harness/n8n/publicApi';
 import { eventBody, legacySignedHeaders, nowSeconds, signedHeaders } from '../helpers/deliveries';
 import { caseBody, createCase, orderOf, startTestSandbox, tokenFor } from '../helpers/sandbox';
-import { contentKey } from '../../nodes/BackgroundCheckTrigger/event';
+import { eventKeyOf } from '../../nodes/BackgroundCheckTrigger/event';
 import { runPool, sleep, waitFor } from '../reliability/harness';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -520,7 +520,7 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 				if (!item) return [];
 				return [
 					{
-						key: contentKey({ event: item.event, eventObject: item.eventObject }),
+						key: eventKeyOf({ event: item.event, eventObject: item.eventObject }),
 						source: String(item.source),
 					},
 				];

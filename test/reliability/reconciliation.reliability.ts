@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { contentKey } from '../../nodes/BackgroundCheckTrigger/event';
+import { eventKeyOf } from '../../nodes/BackgroundCheckTrigger/event';
 import type { Sandbox } from '../../sandbox';
 import {
 	TRIGGER_NAME as TRIGGER,
@@ -59,7 +59,7 @@ function triggerItem(execution: Execution): Json {
 	return items[0];
 }
 
-const keyOfItem = (item: Json) => contentKey({ event: item.event, eventObject: item.eventObject });
+const keyOfItem = (item: Json) => eventKeyOf({ event: item.event, eventObject: item.eventObject });
 
 describe('20% of the events never delivered, cases walking their whole lifecycle', () => {
 	test('every status change runs exactly once: the missed ones found by the first look after them, the delivered ones never twice', async () => {

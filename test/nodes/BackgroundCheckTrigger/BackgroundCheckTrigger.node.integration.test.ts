@@ -14,8 +14,8 @@ import { BackgroundCheckTrigger } from '../../../nodes/BackgroundCheckTrigger/Ba
 import {
 	CLAIM_TOKEN_FIELD,
 	caseStatusOf,
-	contentKey,
 	eventKeyOf,
+	outputEventKey,
 	parseEvent,
 } from '../../../nodes/BackgroundCheckTrigger/event';
 import {
@@ -23,7 +23,7 @@ import {
 	DUPLICATE_MEMORY_SIZE,
 	MEMORY_KEY,
 	TriggerMemory,
-	hashKey,
+	shortHash,
 } from '../../../nodes/BackgroundCheckTrigger/memory';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../../nodes/shared/webhookSignature';
 import { HANDOFF, HANDOFF_PARAMETER } from '../../../nodes/BackgroundCheckTrigger/handoff';
@@ -237,8 +237,8 @@ async function swappedPair(setup: ScenarioSetup) {
 /** The secondary statuses of a swapped pair, in the order they arrive. */
 const ARRIVAL_ORDER = ['Authorization in Progress', 'Waiting for Authorization'];
 
-/** A look of the watchdog, then the executions it started run to their end (in `runner`, when handed over). */
-async function look(watcher: N8nModel, runner = watcher): Promise<void> {
+/** A watchdog run, then the executions it started run to their end (in `runner`, when handed over). */
+async function watchdogRun(watcher: N8nModel, runner = watcher): Promise<void> {
 	await watcher.tick();
 	await runner.idle();
 }
@@ -294,7 +294,7 @@ const requestPaths = (requestsBefore: number) =>
 		.slice(requestsBefore)
 		.map((entry) => entry.path);
 
-/** A look's reads of the data of a case of {@link ORDER}: its services (unless known), then each type. */
+/** A watchdog run's reads of the data of a case of {@link ORDER}: its services (unless known), then each type. */
 const caseReads = (caseId: string, services = true) => [
 	...(services ? [`/case/id/${caseId}/services`] : []),
 	...ORDER.serviceTypeIds.map((type) => `/case/id/${caseId}/data/${type}`),
@@ -326,10 +326,10 @@ const itemFields = (harness: N8nModel, field: string) =>
 	harness.executions.map(([item]) => item[field]);
 const caseFields = (harness: N8nModel, field: string) =>
 	harness.executions.map((items) => eventObjectOf(items)[field]);
-const contentKeyOf = (item: IDataObject) =>
-	contentKey({ event: String(item.event), eventObject: item.eventObject as IDataObject });
+const eventKeyOfItem = (item: IDataObject) =>
+	eventKeyOf({ event: String(item.event), eventObject: item.eventObject as IDataObject });
 const hashOf = (delivery: IncomingDelivery) =>
-	hashKey(contentKey(parseEvent(Buffer.from(delivery.body))!));
+	shortHash(eventKeyOf(parseEvent(Buffer.from(delivery.body))!));
 /** The IDs of the messages published about a case, in order. */
 const messagesOf = (caseId: string) =>
 	Array.from(new Set(sandbox.admin.deliveryLog({ caseId }).map((attempt) => attempt.messageId)));
@@ -361,7 +361,7 @@ describe('signed deliveries from the sandbox', () => {
 				secondaryStatus: 'Waiting for Authorization',
 				modStamp: expect.any(String),
 			}),
-			eventKey: eventKeyOf(parseEvent(Buffer.from(JSON.stringify(delivery.payload)))!),
+			eventKey: outputEventKey(parseEvent(Buffer.from(JSON.stringify(delivery.payload)))!),
 			deliveryId: delivery.headers['webhook-id'],
 			deliveryTimestamp: new Date(sentAt).toISOString(),
 			signatureScheme: 'standard',
@@ -1118,11 +1118,11 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	const watched = async (parameters?: IDataObject) => await scenario(watchSetup(parameters));
 	const itemsBySource = (harness: N8nModel, source: string) =>
 		harness.executions.flatMap(([item]) => (item?.source === source ? [item] : []));
-	/** The secondary status of the case in each item the looks found, in order. */
+	/** The secondary status of the case in each item the watchdog runs found, in order. */
 	const foundStatuses = (harness: N8nModel) =>
 		itemsBySource(harness, 'reconciliation').map((item) => eventObjectOf([item]).secondaryStatus);
 
-	it("registers a look with n8n's scheduler at the chosen interval, and records the cases at activation without running them", async () => {
+	it("registers the watchdog's runs with n8n's scheduler at the chosen interval, and records the cases at activation without running them", async () => {
 		await advance(await createCase());
 		const { harness } = await watched();
 		expect(harness.schedules).toEqual(['*/10 * * * * *']);
@@ -1132,13 +1132,13 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(harness.failedTriggerRuns).toEqual([]);
 	});
 
-	it('runs a change whose delivery never arrives once, at the next look, in the trigger\'s output shape with source "reconciliation"', async () => {
+	it('runs a change whose delivery never arrives once, at the next watchdog run, in the trigger\'s output shape with source "reconciliation"', async () => {
 		const { harness, caseId, missed } = await missChange(await watched({ fetchLatestCase: true }));
 		expect(outcomesOf({ messageId: missed })[0]).toBe('failed');
 		await harness.idle();
 		const readsBefore = caseRequests(caseId).length;
-		await look(harness);
-		// The case is the look's list entry: the execution gets it without reading it.
+		await watchdogRun(harness);
+		// The case is the watchdog run's list entry: the execution gets it without reading it.
 		expect(caseRequests(caseId).length - readsBefore).toBe(0);
 		const [reconciled] = itemsBySource(harness, 'reconciliation');
 		const payload = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
@@ -1149,7 +1149,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 			apiTrackingCode: 'HR-42',
 			apiTrackingUser: null,
 			eventObject: payload.eventObject,
-			eventKey: eventKeyOf(parseEvent(Buffer.from(JSON.stringify(payload)))!),
+			eventKey: outputEventKey(parseEvent(Buffer.from(JSON.stringify(payload)))!),
 			deliveryId: null,
 			deliveryTimestamp: null,
 			signatureScheme: null,
@@ -1161,25 +1161,25 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(harness.runCount).toBe(2);
 	});
 
-	it('learns nothing of a change it finds while its delivery is being started: when n8n then could not start it, the next look runs it', async () => {
+	it('learns nothing of a change it finds while its delivery is being started: when n8n then could not start it, the next watchdog run runs it', async () => {
 		const { harness, subscription, missed } = await missChange(await watched());
 		const { payload } = sandbox.admin.deliveryLog({ messageId: missed })[0];
 		const body = JSON.stringify(payload);
 		const headers = signedHeaders(subscription.secret, missed, body);
 		const pending = handleHeld(harness, { headers, body });
 		expect(await pendingAfter(pending.answer, 100)).toBe(true);
-		await look(harness);
+		await watchdogRun(harness);
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
 		harness.failStarts = 1;
 		pending.open();
 		expect((await pending.answer).statusCode).toBe(500);
-		await look(harness);
+		await watchdogRun(harness);
 		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
 	});
 
 	it('runs a change seen both ways once, whichever comes first', async () => {
 		const { harness, subscription, caseId } = await withNewCase(await watched());
-		// Delivered first: the look finds nothing new.
+		// Delivered first: the watchdog run finds nothing new.
 		await advance(caseId);
 		await harness.tick();
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
@@ -1193,34 +1193,34 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		const late = messagesOf(caseId)[2];
 		expect(outcomesOf({ messageId: late })).toEqual(['failed', 'succeeded']);
 		expect(harness.runCount).toBe(3);
-		expect(new Set(harness.executions.map(([item]) => contentKeyOf(item))).size).toBe(3);
+		expect(new Set(harness.executions.map(([item]) => eventKeyOfItem(item))).size).toBe(3);
 	});
 
 	it("after n8n's Update of the package, a delivered change the old version's watchdog finds again runs nothing past the trigger; an undelivered one runs once", async () => {
 		const { harness, subscription, caseId } = await withNewCase(await watched());
 		// n8n's Update loads the new version beside the one that activated the workflow: deliveries and
-		// executions run the new code, while the old version's watchdog keeps looking with its own memory.
+		// executions run the new code, while the old version's watchdog keeps running with its own memory.
 		harness.nodeType = loadNodeAfresh();
 		await advance(caseId);
-		await look(harness);
+		await watchdogRun(harness);
 		const [delivered] = itemsBySource(harness, 'webhook').slice(-1);
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
 		// The old watchdog's emit of the delivered change: an execution whose first step outputs nothing.
 		expect(harness.executions.filter((items) => items.length === 0)).toHaveLength(1);
 		// n8n saved the old watchdog's memory when it emitted; that execution saved the new one's again.
-		expect(savedMemory(harness)).toContain(hashKey(contentKeyOf(delivered)));
+		expect(savedMemory(harness)).toContain(shortHash(eventKeyOfItem(delivered)));
 		dropDeliveries(subscription);
 		await advance(caseId);
-		await look(harness);
+		await watchdogRun(harness);
 		const found = itemsBySource(harness, 'reconciliation');
 		expect(found).toHaveLength(1);
-		expect(contentKeyOf(found[0])).not.toBe(contentKeyOf(delivered));
-		// Learnt from its execution: the next look hands nothing over again.
-		await look(harness);
+		expect(eventKeyOfItem(found[0])).not.toBe(eventKeyOfItem(delivered));
+		// Learnt from its execution: the next watchdog run hands nothing over again.
+		await watchdogRun(harness);
 		expect(harness.runCount).toBe(4);
 	});
 
-	it('saves what a filtered-out delivery told it at once: after a restart the next look runs nothing and reads the case only as one of its round', async () => {
+	it('saves what a filtered-out delivery told it at once: after a restart the next watchdog run runs nothing and reads the case only as one of its round', async () => {
 		const { harness } = await watched({ caseStatus: 'Complete' });
 		const caseId = await createCase();
 		expect(harness.runCount).toBe(0);
@@ -1228,21 +1228,21 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(savedCaseStatus(harness, caseId)).toBe(caseStatusOf(delivered.eventObject));
 		await restart(harness);
 		const requestsBefore = sandbox.admin.requestLog().length;
-		await look(harness);
+		await watchdogRun(harness);
 		expect(requestPaths(requestsBefore)).toEqual(['/case/list', ...caseReads(caseId)]);
 		expect(harness.runCount).toBe(0);
 	});
 
-	it('runs nothing for a change it finds in a status filtered out, and learns it: the next look does not take the case for changed', async () => {
+	it('runs nothing for a change it finds in a status filtered out, and learns it: the next watchdog run does not take the case for changed', async () => {
 		const { harness, subscription, caseId } = await withNewCase(
 			await watched({ caseStatus: 'Complete' }),
 		);
 		dropDeliveries(subscription);
 		await advance(caseId);
-		await look(harness);
+		await watchdogRun(harness);
 		expect(harness.runCount).toBe(0);
 		const requestsBefore = sandbox.admin.requestLog().length;
-		await look(harness);
+		await watchdogRun(harness);
 		// Read as one of the round only: its services (read again for a changed case) are known.
 		expect(requestPaths(requestsBefore)).toEqual(['/case/list', ...caseReads(caseId, false)]);
 	});
@@ -1267,7 +1267,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 			const delivered = harness.runCount;
 			dropDeliveries(subscription);
 			await runToCompletion(caseId);
-			await look(harness);
+			await watchdogRun(harness);
 			const found = itemsBySource(harness, 'reconciliation');
 			expect(harness.runCount - delivered).toBe(found.length);
 			expect(found.length).toBeGreaterThan(0);
@@ -1275,11 +1275,11 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		},
 	);
 
-	it('runs the case data of a case it never heard of at the next look, its services found past their first status', async () => {
+	it('runs the case data of a case it never heard of at the next watchdog run, its services found past their first status', async () => {
 		const { harness, subscription } = await watched({ event: 'casedata.statuschange' });
 		dropDeliveries(subscription);
 		await runToCompletion(await createCase());
-		await look(harness);
+		await watchdogRun(harness);
 		const found = itemsBySource(harness, 'reconciliation');
 		expect(found.length).toBeGreaterThan(0);
 		expect(new Set(found.map((item) => (item.eventObject as IDataObject).status))).not.toContain(
@@ -1288,7 +1288,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(harness.runCount).toBe(found.length);
 	});
 
-	it('keeps its record across a restart: a change made while n8n was down runs at the first look after it', async () => {
+	it('keeps its record across a restart: a change made while n8n was down runs at the first watchdog run after it', async () => {
 		const { harness, subscription, caseId } = await withNewCase(await watched());
 		dropDeliveries(subscription);
 		await restart(harness);
@@ -1301,7 +1301,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 	it("runs a change the watchdog found once, even when the provider's late retry carries an older modStamp (the case was edited without a status change)", async () => {
 		const { harness, missed, deliverLate } = await missChangeThenEdit(await watched());
 		const delivered = sandbox.admin.deliveryLog({ messageId: missed })[0].payload as IDataObject;
-		await look(harness);
+		await watchdogRun(harness);
 		const [found] = itemsBySource(harness, 'reconciliation');
 		const [old, now] = [delivered, found].map((item) => item.eventObject as IDataObject);
 		expect(Date.parse(now.modStamp as string)).toBeGreaterThan(Date.parse(old.modStamp as string));
@@ -1312,7 +1312,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(harness.runCount).toBe(2);
 	});
 
-	it('does not let an older delivery arriving after a newer one make the next look run anything', async () => {
+	it('does not let an older delivery arriving after a newer one make the next watchdog run run anything', async () => {
 		const { harness } = await swappedPair(watchSetup());
 		expect(caseFields(harness, 'secondaryStatus')).toEqual(ARRIVAL_ORDER);
 		const [newer] = harness.executions.map((items) => eventObjectOf(items));
@@ -1322,34 +1322,34 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(harness.runCount).toBe(2);
 	});
 
-	it("finds a change again when n8n could not run the execution the look emitted (runWorkflow failed), once that look's claim has lapsed", async () => {
+	it("finds a change again when n8n could not run the execution the watchdog run emitted (runWorkflow failed), once that run's claim has lapsed", async () => {
 		const { harness } = await missChange(await watched());
 		harness.failRunWorkflows = 1;
-		await look(harness);
+		await watchdogRun(harness);
 		expect(itemsBySource(harness, 'reconciliation')).toEqual([]);
 		// n8n never settles the emit's donePromise then; the claim holds back copies for CLAIM_SECONDS.
 		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + (CLAIM_SECONDS + 1) * 1000);
-		await look(harness);
+		await watchdogRun(harness);
 		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
 		await harness.tick();
 		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
 	});
 
-	it('saves a look that could not read a case as a failed execution naming the case, and runs the change at the next look', async () => {
+	it('saves a watchdog run that could not read a case as a failed execution naming the case, and runs the change at the next watchdog run', async () => {
 		const { harness, caseId } = await missChange(await watched());
 		failGets(`/case/id/${caseId}`, 503, 1);
-		await look(harness);
+		await watchdogRun(harness);
 		expect(harness.failedTriggerRuns).toEqual([
 			expect.objectContaining({
 				message: 'The watchdog could not read 1 case(s); they are looked at again next time',
 				description: expect.stringMatching(new RegExp(`^Case ${caseId}: .*503`)),
 			}),
 		]);
-		await look(harness);
+		await watchdogRun(harness);
 		expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
 	});
 
-	it('does not start a look while one is under way, and emits nothing once deactivated during one', async () => {
+	it('does not start a watchdog run while one is under way, and emits nothing once deactivated during one', async () => {
 		const { harness } = await missChange(await watched());
 		const listReads = () =>
 			sandbox.admin.requestLog().filter((entry) => entry.path === '/case/list');
@@ -1367,9 +1367,9 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		await closing.deactivateTrigger();
 		await during;
 		expect(foundStatuses(closing)).toEqual([]);
-		// Its claim was let go: the next activation's look runs it.
+		// Its claim was let go: the next activation's watchdog run runs it.
 		await closing.activate('init');
-		await look(closing);
+		await watchdogRun(closing);
 		expect(foundStatuses(closing)).toEqual(['Authorization in Progress']);
 	});
 
@@ -1381,7 +1381,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		async (_modStamp, missed) => {
 			const { harness, deliverLate } = await missed(await watched());
 			harness.runsExecutions = false;
-			await look(harness);
+			await watchdogRun(harness);
 			expect(foundStatuses(harness)).toEqual(['Authorization in Progress']);
 			await deliverLate();
 			expect(harness.runCount).toBe(2);
@@ -1401,7 +1401,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		}
 	});
 
-	it('saves a failed look as a failed execution and finds the change at the next one', async () => {
+	it('saves a failed watchdog run as a failed execution and finds the change at the next one', async () => {
 		const { harness } = await missChange(await watched());
 		failGets('/case/list', 503, 1);
 		await harness.tick();
@@ -1412,7 +1412,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 		expect(itemsBySource(harness, 'reconciliation')).toHaveLength(1);
 	});
 
-	it('refuses activation when it cannot list the cases, but not a restart (the first look records them then)', async () => {
+	it('refuses activation when it cannot list the cases, but not a restart (the first watchdog run records them then)', async () => {
 		failGets('/case/list', 500, 1);
 		await expect(watched()).rejects.toThrow(
 			/^The watchdog could not list the cases of the credential's group: .*500/,
@@ -1444,7 +1444,7 @@ describe('Reconcile Missed Events (the watchdog)', () => {
 
 	it.each([
 		[
-			'keeps its record when n8n republishes the workflow (webhook removed and made again): a change made meanwhile runs at the next look',
+			'keeps its record when n8n republishes the workflow (webhook removed and made again): a change made meanwhile runs at the next watchdog run',
 			'update',
 			['Authorization in Progress'],
 		],
@@ -1478,7 +1478,7 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 	it('hands a change whose delivery never arrived to the webhook URL: the receiving process runs it once', async () => {
 		const { owner, main, caseId } = await missChange(await queueMode());
 		const savesBefore = owner.store.saves;
-		await look(main, owner);
+		await watchdogRun(main, owner);
 		expect(main.failedTriggerRuns).toEqual([]);
 		expect(main.runCount).toBe(0);
 		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
@@ -1490,22 +1490,22 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		});
 		// Only the receiving process saved (once, for the run); the main process learnt it in its own memory.
 		expect(owner.store.saves).toBe(savesBefore + 1);
-		await look(main, owner);
+		await watchdogRun(main, owner);
 		expect(owner.runCount).toBe(2);
 		expect(owner.received).toHaveLength(2);
 	});
 
-	it('runs a change that was delivered and also found by a look once: the main process never saw the delivery', async () => {
+	it('runs a change that was delivered and also found by a watchdog run once: the main process never saw the delivery', async () => {
 		const { owner, main } = await queueMode();
 		await runToCompletion(await createCase());
 		const delivered = owner.runCount;
 		expect(delivered).toBeGreaterThan(2);
-		await look(main, owner);
+		await watchdogRun(main, owner);
 		// Every change was handed over again and answered as a duplicate: nothing ran twice.
 		expect(owner.received.length).toBeGreaterThan(delivered);
 		expect(owner.runCount).toBe(delivered);
-		expect(new Set(owner.executions.map(([item]) => contentKeyOf(item))).size).toBe(delivered);
-		// Learnt from the answers: the next look hands nothing over.
+		expect(new Set(owner.executions.map(([item]) => eventKeyOfItem(item))).size).toBe(delivered);
+		// Learnt from the answers: the next watchdog run hands nothing over.
 		const handed = owner.received.length;
 		await main.tick();
 		expect(owner.received).toHaveLength(handed);
@@ -1516,7 +1516,7 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		// Workers run the executions: what the receiving process knows, it learnt when it started them.
 		setup.owner.runsExecutions = false;
 		const { owner, main, deliverLate } = await missChangeThenEdit(setup);
-		await look(main, owner);
+		await watchdogRun(main, owner);
 		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
 		await deliverLate();
 		expect(owner.runCount).toBe(2);
@@ -1530,11 +1530,11 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 			'The watchdog could not hand 1 change(s) to the webhook URL; the next run finds them again',
 		]);
 		expect(owner.runCount).toBe(1);
-		await look(main, owner);
+		await watchdogRun(main, owner);
 		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
 	});
 
-	it('fails a look whose webhook URL cannot be reached, saying why, and runs nothing', async () => {
+	it('fails a watchdog run whose webhook URL cannot be reached, saying why, and runs nothing', async () => {
 		const { owner, main, receiver } = await missChange(await queueMode());
 		await receiver.stop();
 		await main.tick();
@@ -1547,7 +1547,7 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 		expect(owner.runCount).toBe(1);
 	});
 
-	it('sends nothing while it cannot sign a change (Signing Secret removed) or knows no webhook URL, failing the look with the reason; hands the change over once it can', async () => {
+	it('sends nothing while it cannot sign a change (Signing Secret removed) or knows no webhook URL, failing the watchdog run with the reason; hands the change over once it can', async () => {
 		const { owner, main } = await missChange(await queueMode());
 		const webhookApi = owner.setup.credentials!.backgroundCheckWebhookApi;
 		const { signingSecret } = webhookApi;
@@ -1568,14 +1568,14 @@ describe('Reconcile Missed Events handed to the webhook URL (queue mode)', () =>
 			),
 		);
 		expect(owner.received).toHaveLength(1);
-		await look(main, owner);
+		await watchdogRun(main, owner);
 		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
 	});
 
 	it('finds, after every process was down, the changes made meanwhile', async () => {
 		const { owner } = await missChange(await queueMode());
 		// n8n starts again: a new main process over what the receiving process saved.
-		await look(await anotherProcess(owner), owner);
+		await watchdogRun(await anotherProcess(owner), owner);
 		expect(itemFields(owner, 'source')).toEqual(['webhook', 'reconciliation']);
 	});
 

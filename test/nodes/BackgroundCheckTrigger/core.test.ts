@@ -3,10 +3,10 @@ import {
 	activate,
 	admit,
 	firstStep,
-	hashKey,
+	shortHash,
 	newState,
 	originOfDelivered,
-	originOfFound,
+	originOfWatchdogRun,
 	recordStatuses,
 	settle,
 	started,
@@ -20,7 +20,7 @@ import { merge, read, write } from '../../../nodes/BackgroundCheckTrigger/savedS
 const NOW = 1_760_000_400;
 const at = (second: number) => new Date(Date.UTC(2025, 0, 1) + second * 1000).toISOString();
 const change = (status: string, second: number): Change => ({
-	key: `case:c-1:${status}:${second}`,
+	eventKey: `case:c-1:${status}:${second}`,
 	subject: 'case:c-1',
 	status,
 	modStamp: at(second),
@@ -31,11 +31,8 @@ describe('core: the decisions, pure', () => {
 		const state = newState();
 		const first = admit(state, change('A', 1), false, NOW);
 		if (first.outcome !== 'admitted') throw new Error(first.outcome);
-		expect(admit(state, change('A', 1), false, NOW)).toEqual({
-			outcome: 'busy',
-			claim: first.claim.id,
-		});
-		started(state, first.claim, change('A', 1), NOW, false, false);
+		expect(admit(state, change('A', 1), false, NOW)).toEqual({ outcome: 'busy' });
+		started(state, first.claim, change('A', 1), NOW, false);
 		expect(admit(state, change('A', 1), false, NOW).outcome).toBe('duplicate');
 	});
 
@@ -52,7 +49,7 @@ describe('core: the decisions, pure', () => {
 		const state = newState();
 		const newer = admit(state, change('A', 5), true, NOW);
 		if (newer.outcome !== 'admitted') throw new Error(newer.outcome);
-		started(state, newer.claim, change('A', 5), NOW, true, false);
+		started(state, newer.claim, change('A', 5), NOW, true);
 		expect(admit(state, change('B', 4), true, NOW).outcome).toBe('outOfOrder');
 		expect(admit(state, change('B', 4), false, NOW).outcome).toBe('admitted');
 	});
@@ -71,9 +68,9 @@ describe('core: the decisions, pure', () => {
 		state.readSaved = true;
 		const admitted = admit(state, change('A', 1), false, NOW);
 		if (admitted.outcome !== 'admitted') throw new Error(admitted.outcome);
-		started(state, admitted.claim, change('A', 1), NOW, false, false);
-		expect(originOfDelivered(state, change('A', 1), admitted.claim.id, NOW)).toBe('ours');
-		expect(originOfDelivered(state, change('A', 1), undefined, NOW)).toBe('known');
+		started(state, admitted.claim, change('A', 1), NOW, false);
+		expect(originOfDelivered(state, change('A', 1), true, NOW)).toBe('ours');
+		expect(originOfDelivered(state, change('A', 1), false, NOW)).toBe('known');
 		expect(firstStep(state, change('A', 1), 'known', false, NOW, false)).toEqual({
 			runs: false,
 			save: true,
@@ -90,7 +87,7 @@ describe('core: the decisions, pure', () => {
 
 	it('first step in a process that never read the saved form (a queue-mode worker) runs and never saves', () => {
 		const state = newState();
-		expect(originOfDelivered(state, change('A', 1), undefined, NOW)).toBe('new');
+		expect(originOfDelivered(state, change('A', 1), false, NOW)).toBe('new');
 		expect(firstStep(state, change('A', 1), 'new', false, NOW, true)).toEqual({
 			runs: true,
 			save: false,
@@ -99,12 +96,12 @@ describe('core: the decisions, pure', () => {
 
 	it('a change the watchdog ran covers a later delivery of it with an older modStamp', () => {
 		const state = newState();
-		const found = admit(state, change('A', 9), false, NOW, true);
-		if (found.outcome !== 'admitted') throw new Error(found.outcome);
-		expect(originOfFound(state, change('A', 9))).toBe('ours');
+		const watchdogRun = admit(state, change('A', 9), false, NOW, true);
+		if (watchdogRun.outcome !== 'admitted') throw new Error(watchdogRun.outcome);
+		expect(originOfWatchdogRun(state, change('A', 9))).toBe('ours');
 		firstStep(state, change('A', 9), 'ours', true, NOW, false);
-		settle(state, found.claim);
-		expect(admit(state, { ...change('A', 8), key: 'the delivery' }, false, NOW).outcome).toBe(
+		settle(state, watchdogRun.claim);
+		expect(admit(state, { ...change('A', 8), eventKey: 'the delivery' }, false, NOW).outcome).toBe(
 			'duplicate',
 		);
 	});
@@ -124,13 +121,13 @@ describe('core: the decisions, pure', () => {
 
 describe('savedState: version 2 JSON, and version 1 read as a migration', () => {
 	it('migrates a version 1 string into the same state as its version 2 form', () => {
-		const hash = hashKey('case:1');
-		const subject = hashKey('case:c-1');
+		const hash = shortHash('case:1');
+		const subject = shortHash('case:c-1');
 		const version1 = [
 			'm1 1',
 			`e\t${NOW}\t${hash}`,
-			`c\t${hashKey('cover')}\t${NOW}\t~${Date.parse(at(3)).toString(36)}`,
-			`o\t${hashKey('ordered')}\t"not a time"`,
+			`c\t${shortHash('cover')}\t${NOW}\t~${Date.parse(at(3)).toString(36)}`,
+			`o\t${shortHash('ordered')}\t"not a time"`,
 			'd\tA\tB',
 			`w\t1\t${subject}1`,
 			`t\t${subject}\t~${Date.parse(at(2)).toString(36)}`,
@@ -142,9 +139,9 @@ describe('savedState: version 2 JSON, and version 1 read as a migration', () => 
 		for (const state of [migrated, again]) {
 			expect(state.recorded).toBe(true);
 			expect([...state.events]).toEqual([[hash, NOW]]);
-			expect([...state.covers]).toEqual([[hashKey('cover'), { modStamp: at(3), hour: NOW }]]);
+			expect([...state.covers]).toEqual([[shortHash('cover'), { modStamp: at(3), hour: NOW }]]);
 			expect(state.subjects.get(subject)).toEqual({ status: 'B', modStamp: at(2), ordered: false });
-			expect(state.subjects.get(hashKey('ordered'))).toEqual({
+			expect(state.subjects.get(shortHash('ordered'))).toEqual({
 				modStamp: 'not a time',
 				ordered: true,
 				status: undefined,

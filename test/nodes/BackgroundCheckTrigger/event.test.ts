@@ -5,8 +5,8 @@ import {
 	caseIdOf,
 	caseStatusOf,
 	changeOf,
-	contentKey,
 	eventKeyOf,
+	outputEventKey,
 	outputItem,
 	parseEvent,
 	parseStatusList,
@@ -114,14 +114,14 @@ describe('filters', () => {
 
 describe('content keys', () => {
 	it("keys a case status change on spec 6.5's fields, whichever delivery system sent it", () => {
-		const standard = contentKey(parseEvent(body)!);
+		const standard = eventKeyOf(parseEvent(body)!);
 		const legacyCopy = parseEvent(
 			Buffer.from(
 				JSON.stringify({ ...caseEvent, messageId: 'legacy-9', username: 'u', password: 'p' }),
 			),
 		)!;
 		expect(standard).toBe(`case:["case-1","${COMPLETE}",null,"2025-03-01T10:00:00.000Z"]`);
-		expect(contentKey(legacyCopy)).toBe(standard);
+		expect(eventKeyOf(legacyCopy)).toBe(standard);
 	});
 
 	it("keys a case data status change on the same fields of the case data, so the watchdog's copy built from the API matches", () => {
@@ -135,8 +135,8 @@ describe('content keys', () => {
 			body: {},
 			eventObject: { modStamp: '2025-03-01T10:00:00.000Z', statusId: 's', id: 'cd-1', details: {} },
 		};
-		expect(contentKey(delivered)).toBe('casedata:["cd-1","s",null,"2025-03-01T10:00:00.000Z"]');
-		expect(contentKey(fromApi)).toBe(contentKey(delivered));
+		expect(eventKeyOf(delivered)).toBe('casedata:["cd-1","s",null,"2025-03-01T10:00:00.000Z"]');
+		expect(eventKeyOf(fromApi)).toBe(eventKeyOf(delivered));
 	});
 
 	it('keys other events on their whole eventObject, independent of key order', () => {
@@ -149,13 +149,13 @@ describe('content keys', () => {
 		const c = parseEvent(
 			Buffer.from('{"event":"casedata.statuschange","eventObject":{"statusId":"t","id":"cd-1"}}'),
 		)!;
-		expect(contentKey(a)).toBe(contentKey(b));
-		expect(contentKey(a)).not.toBe(contentKey(c));
+		expect(eventKeyOf(a)).toBe(eventKeyOf(b));
+		expect(eventKeyOf(a)).not.toBe(eventKeyOf(c));
 	});
 
 	it('names what modStamp orders and the statuses the event sets', () => {
 		expect(changeOf(parseEvent(body)!)).toEqual({
-			key: contentKey(parseEvent(body)!),
+			eventKey: eventKeyOf(parseEvent(body)!),
 			subject: 'case:case-1',
 			status: `["${COMPLETE}",null]`,
 			modStamp: '2025-03-01T10:00:00.000Z',
@@ -171,9 +171,13 @@ describe('content keys', () => {
 		).toMatchObject({ subject: 'casedata:cd-1', status: '["s",null]', modStamp: 'm' });
 		expect(
 			changeOf(parseEvent(Buffer.from('{"event":"x","eventObject":{"id":"1","modStamp":"m"}}'))!),
-		).toEqual({ key: 'content:["x",{"id":"1","modStamp":"m"}]', subject: 'x:1', modStamp: 'm' });
+		).toEqual({
+			eventKey: 'content:["x",{"id":"1","modStamp":"m"}]',
+			subject: 'x:1',
+			modStamp: 'm',
+		});
 		expect(changeOf(parseEvent(Buffer.from('{"event":"x","eventObject":{"id":"1"}}'))!)).toEqual({
-			key: 'content:["x",{"id":"1"}]',
+			eventKey: 'content:["x",{"id":"1"}]',
 		});
 	});
 });
@@ -186,7 +190,7 @@ describe('pending and secondary statuses', () => {
 			),
 		)!;
 		expect(changeOf(caseData)).toEqual({
-			key: 'casedata:["cd-1","s","p","m"]',
+			eventKey: 'casedata:["cd-1","s","p","m"]',
 			subject: 'casedata:cd-1',
 			status: '["s","p"]',
 			modStamp: 'm',
@@ -215,12 +219,12 @@ describe('eventKey', () => {
 		},
 	};
 
-	it("is the SHA-256 of the content key: the same in a delivery, its legacy copy and the watchdog's event of the same content", () => {
+	it("is the SHA-256 of the event key: the same in a delivery, its legacy copy and the watchdog's event of the same content", () => {
 		const delivered = parseEvent(body)!;
-		const expected = createHash('sha256').update(contentKey(delivered)).digest('base64url');
-		expect(eventKeyOf(delivered)).toBe(expected);
-		expect(eventKeyOf(legacyCopy)).toBe(expected);
-		expect(eventKeyOf(fromWatchdog)).toBe(expected);
+		const expected = createHash('sha256').update(eventKeyOf(delivered)).digest('base64url');
+		expect(outputEventKey(delivered)).toBe(expected);
+		expect(outputEventKey(legacyCopy)).toBe(expected);
+		expect(outputEventKey(fromWatchdog)).toBe(expected);
 		expect(
 			outputItem(legacyCopy, { valid: true, scheme: 'legacy', timestampSeconds: NOW }),
 		).toMatchObject({ eventKey: expected });
@@ -236,10 +240,10 @@ describe('eventKey', () => {
 			eventObject: { ...fromWatchdog.eventObject, ...patch },
 		});
 		const keys = new Set([
-			eventKeyOf(fromWatchdog),
-			eventKeyOf(other({ caseStatusId: caseStatusId('Pending') })),
-			eventKeyOf(other({ secondaryCaseStatusId: 'x' })),
-			eventKeyOf(other({ modStamp: '2025-03-01T10:00:00.001Z' })),
+			outputEventKey(fromWatchdog),
+			outputEventKey(other({ caseStatusId: caseStatusId('Pending') })),
+			outputEventKey(other({ secondaryCaseStatusId: 'x' })),
+			outputEventKey(other({ modStamp: '2025-03-01T10:00:00.001Z' })),
 		]);
 		expect(keys.size).toBe(4);
 	});
@@ -255,7 +259,7 @@ describe('output', () => {
 		};
 		expect(outputItem(parseEvent(body)!, verification)).toEqual({
 			...caseEvent,
-			eventKey: eventKeyOf(parseEvent(body)!),
+			eventKey: outputEventKey(parseEvent(body)!),
 			deliveryId: 'msg_1',
 			deliveryTimestamp: new Date(NOW_MS).toISOString(),
 			signatureScheme: 'standard',

@@ -6,13 +6,13 @@
  * too (once between two starts of n8n): requests and executions then run a fresh copy of the package, while
  * the watchdog of the version that activated the workflow keeps running until n8n restarts. fast-check
  * generates schedules, and n8n is stopped at any step of any of them; then n8n runs until the provider has an
- * answer for everything and the watchdog has looked once more.
+ * answer for everything and the watchdog has run once more.
  *
  * Checked for every status change: executions started for it = 1, where started counts executions n8n
- * marked crashed (n8n died while it ran: the provider's retry or the next look may start it once more,
+ * marked crashed (n8n died while it ran: the provider's retry or the next watchdog run may start it once more,
  * counted apart), and not those whose first step output nothing (the change ran, or was being started, in
  * another execution; counted apart). Counted apart as well: a change the watchdog found together with a
- * later change of the same subject to the same status (collapsed: the watchdog sees one state per look),
+ * later change of the same subject to the same status (collapsed: the watchdog sees one state per watchdog run),
  * and, in the schedules with an Update, a change with an execution in flight at the Update or inserted after
  * it, before n8n stopped (two versions' memories, which share nothing, in one process).
  *
@@ -169,7 +169,7 @@ class Simulation {
 		if (this.n8n.nodeType === this.n8n.activeNodeType) this.n8n.update();
 	}
 
-	/** n8n stays up until every change has an answer, every execution has ended, and one more look. */
+	/** n8n stays up until every change has an answer, every execution has ended, and one more watchdog run. */
 	async drain(): Promise<void> {
 		await this.n8n.start();
 		for (const request of this.n8n.requests) request.failRun = false;
@@ -198,7 +198,7 @@ class Simulation {
 		for (const target of this.changes) byChange.set(target, []);
 		for (const row of this.rows) {
 			const change = changeOfRow(row);
-			const target = row.found
+			const target = row.fromWatchdog
 				? [...this.changes]
 						.reverse()
 						.find(
@@ -207,7 +207,7 @@ class Simulation {
 								candidate.change.status === change.status &&
 								Date.parse(candidate.modStamp) <= Date.parse(change.modStamp!),
 						)
-				: this.changes.find((candidate) => candidate.change.key === change.key);
+				: this.changes.find((candidate) => candidate.change.eventKey === change.eventKey);
 			if (target) byChange.get(target)!.push(row);
 		}
 		return byChange;
@@ -219,7 +219,7 @@ type Command =
 	| { kind: 'deliver'; index: number; failRun: boolean }
 	| { kind: 'request'; index: number }
 	| { kind: 'execution'; index: number }
-	| { kind: 'look' }
+	| { kind: 'watchdogRun' }
 	| { kind: 'update' }
 	| { kind: 'crash' }
 	| { kind: 'start'; newRowsCrashed: boolean; recoveredFirst: boolean };
@@ -254,7 +254,7 @@ const withoutUpdate = [
 		weight: 4,
 		arbitrary: fc.record({ kind: fc.constant('execution' as const), index: fc.nat(20) }),
 	},
-	{ weight: 2, arbitrary: fc.constant({ kind: 'look' as const }) },
+	{ weight: 2, arbitrary: fc.constant({ kind: 'watchdogRun' as const }) },
 	{ weight: 1, arbitrary: fc.constant({ kind: 'crash' as const }) },
 	{
 		weight: 1,
@@ -292,7 +292,7 @@ async function run(commands: Command[]): Promise<Simulation> {
 			case 'execution':
 				simulation.stepExecution(next.index);
 				break;
-			case 'look':
+			case 'watchdogRun':
 				await simulation.n8n.tick();
 				break;
 			case 'update':
@@ -322,7 +322,7 @@ interface Counts {
 	 */
 	afterUpdate: number;
 	/**
-	 * Lost or started twice, with an execution the watchdog or n8n's start-up ran whose save (or its look's) was
+	 * Lost or started twice, with an execution the watchdog or n8n's start-up ran whose save (or its watchdog run's) was
 	 * written while a delivery's save was on its way to the database: the delivery's, older, may land last
 	 * (docs/trigger-state.md: left open).
 	 */
@@ -356,7 +356,7 @@ function count(
 		counts.stoppedAtTrigger += all.length - rows.length;
 		const crashed = rows.filter(({ status }) => status === 'crashed').length;
 		if (rows.length === 1) counts.once++;
-		// n8n died while it ran (each time, when it died again): the retry or the next look ran it again.
+		// n8n died while it ran (each time, when it died again): the retry or the next watchdog run ran it again.
 		else if (rows.length >= 2 && rows.length - crashed <= 1) counts.crashedThenRetried++;
 		else if (rows.length === 0 && collapsedInto(simulation, change)) counts.collapsed++;
 		else if (all.some((row) => simulation.afterUpdates.some((span) => touches(row, span))))
@@ -382,7 +382,7 @@ function collapsedInto(simulation: Simulation, target: StatusChange): boolean {
 	return simulation.rows.some(
 		(row) =>
 			!row.stopped &&
-			row.found &&
+			row.fromWatchdog &&
 			changeOfRow(row).subject === target.change.subject &&
 			changeOfRow(row).status === target.change.status &&
 			Date.parse(changeOfRow(row).modStamp!) >= Date.parse(target.modStamp),
@@ -523,14 +523,14 @@ describe('exactly once at every crash point (the real node in a model of n8n, th
 	});
 
 	it("holds every started change in what n8n writes last, when it writes two executions' static data in reverse order", async () => {
-		// Two changes found in one look; the second execution's end is written before the first's. Had the first
+		// Two changes found in one watchdog run; the second execution's end is written before the first's. Had the first
 		// written what its first step handed over, the second change would be forgotten at the restart and its
 		// late delivery would run it again.
 		expect(
 			await executionsOf([
 				{ kind: 'change', caseIndex: 1, statusOnly: false },
 				{ kind: 'change', caseIndex: 0, statusOnly: false },
-				{ kind: 'look' },
+				{ kind: 'watchdogRun' },
 				execution(0),
 				...steps(3, execution(1)),
 				...steps(2, execution(0)),
@@ -547,8 +547,8 @@ describe('exactly once at every crash point (the real node in a model of n8n, th
 				{ kind: 'deliver', index: 0, failRun: false },
 				...steps(8, request()),
 				...steps(3, execution()),
-				// The look's emit makes n8n save the old version's memory, which never saw the delivery.
-				{ kind: 'look' },
+				// The watchdog run's emit makes n8n save the old version's memory, which never saw the delivery.
+				{ kind: 'watchdogRun' },
 				...steps(3, execution()),
 				{ kind: 'crash' },
 				{ kind: 'start', newRowsCrashed: false, recoveredFirst: false },

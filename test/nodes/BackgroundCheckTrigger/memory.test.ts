@@ -11,7 +11,7 @@ import {
 	PROCESS_LIMIT,
 	RETENTION_SECONDS,
 	TriggerMemory,
-	hashKey,
+	shortHash,
 	memoryOf,
 	type Admission,
 	type Change,
@@ -27,7 +27,10 @@ import * as savedState from '../../../nodes/BackgroundCheckTrigger/savedState';
 /** On an hour boundary, so that bucket arithmetic in the tests is plain. */
 const NOW = 1_760_000_400 - (1_760_000_400 % BUCKET_SECONDS);
 
-const change = (key: string, extra: Partial<Change> = {}): Change => ({ key, ...extra });
+const change = (eventKey: string, extra: Partial<Change> = {}): Change => ({
+	eventKey,
+	...extra,
+});
 const stamped = (key: string, subject: string, modStamp: string) =>
 	change(key, { subject, modStamp });
 
@@ -95,39 +98,39 @@ describe('TriggerMemory', () => {
 	beforeEach(() => (memory = new TriggerMemory()));
 	afterEach(() => jest.restoreAllMocks());
 
-	describe('originOfFound: the first step of an execution a watchdog emitted', () => {
+	describe('originOfWatchdogRun: the first step of an execution a watchdog emitted', () => {
 		const at = (status: string, modStamp: string) =>
 			change(`case:1|${status}|${modStamp}`, { subject: 'case:1', status, modStamp });
 		const delivered = at('B', '2026-01-01T00:00:01.000Z');
 
 		it('is ours while this memory’s watchdog claims it, and known once that claim has started its execution', () => {
-			const admission = memory.admit(delivered, false, NOW, { found: true });
+			const admission = memory.admit(delivered, false, NOW, { fromWatchdog: true });
 			const watchdog = expectOutcome('admitted', admission).claim;
-			expect(memory.originOfFound(delivered)).toBe('ours');
+			expect(memory.originOfWatchdogRun(delivered)).toBe('ours');
 			watchdog.start(NOW);
-			expect(memory.originOfFound(delivered)).toBe('known');
+			expect(memory.originOfWatchdogRun(delivered)).toBe('known');
 		});
 
 		it('is known when it ran here, or a delivery of it is being started here', () => {
 			const starting = claim(memory, delivered);
-			expect(memory.originOfFound(delivered)).toBe('known');
+			expect(memory.originOfWatchdogRun(delivered)).toBe('known');
 			starting.release();
-			expect(memory.originOfFound(delivered)).toBe('new');
+			expect(memory.originOfWatchdogRun(delivered)).toBe('new');
 		});
 
 		it('is known at the status this memory knows only when it read the saved memory (it holds every delivery)', () => {
 			const edited = at('B', '2026-01-01T00:00:05.000Z');
 			memory.mergeSaved(undefined, NOW);
 			run(memory, delivered);
-			expect(memory.originOfFound(edited)).toBe('known');
-			expect(memory.originOfFound(at('C', '2026-01-01T00:00:05.000Z'))).toBe('new');
-			expect(memory.originOfFound(change('without a subject'))).toBe('new');
+			expect(memory.originOfWatchdogRun(edited)).toBe('known');
+			expect(memory.originOfWatchdogRun(at('C', '2026-01-01T00:00:05.000Z'))).toBe('new');
+			expect(memory.originOfWatchdogRun(change('without a subject'))).toBe('new');
 			// A queue-mode worker: only execution copies, so what it knows of a subject may be old.
 			const worker = new TriggerMemory();
 			worker.mergeSaved(undefined, NOW, { executionCopy: true });
 			worker.remember(delivered, NOW);
-			expect(worker.originOfFound(edited)).toBe('new');
-			expect(worker.originOfFound(delivered)).toBe('known');
+			expect(worker.originOfWatchdogRun(edited)).toBe('new');
+			expect(worker.originOfWatchdogRun(delivered)).toBe('known');
 		});
 	});
 
@@ -226,7 +229,7 @@ describe('TriggerMemory', () => {
 		expect(memory.empty).toBe(true);
 		pending.start(NOW);
 		expect(memory.empty).toBe(false);
-		expect(savedHashes(memory.serialize())).toEqual([hashKey('case:1')]);
+		expect(savedHashes(memory.serialize())).toEqual([shortHash('case:1')]);
 	});
 
 	it('survives a restart through its saved string', () => {
@@ -271,17 +274,21 @@ describe('TriggerMemory', () => {
 		});
 
 		it('is new in a process that read only execution copies, even for a change its watchdog ran: the delivery decided', () => {
-			const found = change('case:1|B|t', {
+			const watchdogRun = change('case:1|B|t', {
 				subject: 'case:1',
 				status: 'B',
 				modStamp: '2025-01-01T00:00:00.000Z',
 			});
 			const main = new TriggerMemory();
-			main.remember(found, NOW, { found: true });
+			main.remember(watchdogRun, NOW, { fromWatchdog: true });
 			const worker = new TriggerMemory();
 			worker.mergeSaved(throughJson(main), NOW, { executionCopy: true });
 			expect(
-				worker.originOfDelivered({ ...found, key: 'a delivery of it' }, 'another process', NOW),
+				worker.originOfDelivered(
+					{ ...watchdogRun, eventKey: 'a delivery of it' },
+					'another process',
+					NOW,
+				),
 			).toBe('new');
 		});
 	});
@@ -291,7 +298,7 @@ describe('TriggerMemory', () => {
 		run(memory, key);
 		run(memory, 'case:2');
 		const hash = createHash('sha256').update('case:2').digest('base64url').slice(0, 10);
-		expect(formOf(memory.serialize()).events).toEqual([[NOW, `${hashKey(key)}${hash}`]]);
+		expect(formOf(memory.serialize()).events).toEqual([[NOW, `${shortHash(key)}${hash}`]]);
 		expect(memory.serialize()).not.toContain('c-1');
 	});
 
@@ -341,12 +348,12 @@ describe('TriggerMemory', () => {
 		const other = new TriggerMemory();
 		run(other, 'case:b');
 		expect(savedHashes(nextSaveAfter(throughJson(other)))).toEqual([
-			hashKey('case:a'),
-			hashKey('case:b'),
+			shortHash('case:a'),
+			shortHash('case:b'),
 		]);
 		// Version 1's form, as an upgrade reads it.
-		const watchdogRun = `c\t${hashKey('cover')}\t${NOW}\t~1`;
-		expect(coversOf(nextSaveAfter(`m1 0\n${watchdogRun}`))).toEqual([[hashKey('cover'), NOW, 1]]);
+		const watchdogRun = `c\t${shortHash('cover')}\t${NOW}\t~1`;
+		expect(coversOf(nextSaveAfter(`m1 0\n${watchdogRun}`))).toEqual([[shortHash('cover'), NOW, 1]]);
 		expect(formOf(nextSaveAfter('m1 1')).recorded).toBe(true);
 	});
 
@@ -360,7 +367,7 @@ describe('TriggerMemory', () => {
 		memory.mergeSaved(throughJson(other), later);
 		const hours = formOf(memory.serialize()).events.map(([hour]) => hour);
 		expect(hours).toEqual([later]);
-		expect(savedHashes(memory.serialize())).not.toContain(hashKey('case:older'));
+		expect(savedHashes(memory.serialize())).not.toContain(shortHash('case:older'));
 		memory.mergeSaved(undefined, NOW + BUCKET_SECONDS + RETENTION_SECONDS);
 		expect(memory.size).toBe(DUPLICATE_MEMORY_SIZE.default);
 		expect(outcome(memory, 'case:older', false, later)).toBe('admitted');
@@ -426,8 +433,8 @@ describe('TriggerMemory', () => {
 		run(memory, stamped('a', 's', '2025-03-01T10:00:00.123Z'), true);
 		run(memory, stamped('b', 't', '~not a time'), true);
 		const [iso, text] = orderedOf(memory.serialize());
-		expect(iso).toEqual([hashKey('s'), Date.parse('2025-03-01T10:00:00.123Z')]);
-		expect(text).toEqual([hashKey('t'), '~not a time']);
+		expect(iso).toEqual([shortHash('s'), Date.parse('2025-03-01T10:00:00.123Z')]);
+		expect(text).toEqual([shortHash('t'), '~not a time']);
 		const after = restarted(memory);
 		expect(after.modStampOf('t')).toBe('~not a time');
 		expect(outcome(after, stamped('c', 's', '2025-03-01T10:00:00.122Z'), true)).toBe('outOfOrder');
@@ -600,29 +607,29 @@ describe('TriggerMemory', () => {
 			change(key, { subject: 'case:c-1', status: 'complete', modStamp: modStamp.toISOString() });
 
 		it('calls a later delivery of a change the watchdog ran, with an older or equal modStamp, a duplicate', () => {
-			memory.remember(complete(at(10)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { fromWatchdog: true });
 			expect(outcome(memory, complete(at(5)))).toBe('duplicate');
 			expect(outcome(memory, complete(at(10), 'other-key'))).toBe('duplicate');
 		});
 
 		it('admits a newer change to the same status, another status, and another subject', () => {
-			memory.remember(complete(at(10)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { fromWatchdog: true });
 			const older = complete(at(5));
 			expect(outcome(memory, complete(at(11)))).toBe('admitted');
-			expect(outcome(memory, { ...older, key: 'other', status: 'pending' })).toBe('admitted');
-			expect(outcome(memory, { ...older, key: 'c-2', subject: 'case:c-2' })).toBe('admitted');
+			expect(outcome(memory, { ...older, eventKey: 'other', status: 'pending' })).toBe('admitted');
+			expect(outcome(memory, { ...older, eventKey: 'c-2', subject: 'case:c-2' })).toBe('admitted');
 		});
 
 		it('covers nothing for a delivered change (only for one the watchdog ran)', () => {
 			memory.remember(complete(at(10)), NOW);
 			expect(outcome(memory, complete(at(5)))).toBe('admitted');
 			expect(orderedOf(memory.serialize())).toEqual([]);
-			memory.remember({ ...complete(at(10)), modStamp: undefined }, NOW, { found: true });
+			memory.remember({ ...complete(at(10)), modStamp: undefined }, NOW, { fromWatchdog: true });
 			expect(coversOf(memory.serialize())).toEqual([]);
 		});
 
 		it('forgets a run once its hour is more than 28 hours old: a delivery of it after that runs', () => {
-			memory.remember(complete(at(10)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { fromWatchdog: true });
 			const forgotten = NOW + BUCKET_SECONDS + RETENTION_SECONDS;
 			memory.mergeSaved(undefined, forgotten - 1);
 			expect(outcome(memory, complete(at(5)), false, forgotten - 1)).toBe('duplicate');
@@ -633,15 +640,17 @@ describe('TriggerMemory', () => {
 
 		it('saves the newest Duplicate Memory Size runs', () => {
 			for (let index = 0; index <= DUPLICATE_MEMORY_SIZE.default; index++)
-				memory.remember({ ...complete(at(index)), subject: `case:${index}` }, NOW, { found: true });
+				memory.remember({ ...complete(at(index)), subject: `case:${index}` }, NOW, {
+					fromWatchdog: true,
+				});
 			const saved = coversOf(memory.serialize());
 			expect(saved).toHaveLength(DUPLICATE_MEMORY_SIZE.default);
-			expect(saved[0][0]).toBe(hashKey(`cover|case:1|complete`));
+			expect(saved[0][0]).toBe(shortHash(`cover|case:1|complete`));
 		});
 
 		it('keeps covers across a restart, the newest modStamp of each', () => {
-			memory.remember(complete(at(10)), NOW, { found: true });
-			memory.remember(complete(at(3)), NOW, { found: true });
+			memory.remember(complete(at(10)), NOW, { fromWatchdog: true });
+			memory.remember(complete(at(3)), NOW, { fromWatchdog: true });
 			expect(coversOf(memory.serialize())).toHaveLength(1);
 			expect(outcome(restarted(memory), complete(at(9)))).toBe('duplicate');
 		});
@@ -660,11 +669,11 @@ describe('TriggerMemory', () => {
 			expect(form.recorded).toBe(true);
 			expect(form.statuses).toEqual(['["pending",null]', '["s",null]']);
 			expect(form.subjects).toEqual([
-				[hashKey('case:1'), 0],
-				[hashKey('casedata:1'), 1],
-				[hashKey('case:2'), 0],
+				[shortHash('case:1'), 0],
+				[shortHash('casedata:1'), 1],
+				[shortHash('case:2'), 0],
 			]);
-			expect(form.ordered).toEqual([[hashKey('case:3'), Date.parse('2025-01-01T00:00:00.000Z')]]);
+			expect(form.ordered).toEqual([[shortHash('case:3'), Date.parse('2025-01-01T00:00:00.000Z')]]);
 			const after = restarted(memory);
 			expect(after.recorded).toBe(true);
 			expect(after.statusOf('case:2')).toBe('["pending",null]');
@@ -687,7 +696,7 @@ describe('TriggerMemory', () => {
 		it('keeps a status it knows over a saved one that comes without its modStamp', () => {
 			memory.recordStatuses([['case:1', 'A']]);
 			memory.rememberStatus('case:1', 'B');
-			const hash = hashKey('case:1');
+			const hash = shortHash('case:1');
 			const modStamp = `~${Date.parse('2025-01-01T00:00:00.000Z').toString(36)}`;
 			// Saved at A; a line of an unknown kind and an unreadable `t` line give A no modStamp.
 			memory.mergeSaved(

@@ -1,7 +1,7 @@
 /**
  * The watchdog against the sandbox: what it reports after changes whose deliveries never arrived (the
  * sandbox's delivery fault drops them all and its delivery log keeps what they carried), what it reads to
- * find them, and what it keeps in the trigger's memory (memory.ts) across looks and restarts.
+ * find them, and what it keeps in the trigger's memory (memory.ts) across watchdog runs and restarts.
  *
  * The sandbox's clock stands still unless a test moves it; the provider's does not, so a test moves it on
  * between the record of activation and the changes it makes after it.
@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	changeOf,
-	contentKey,
+	eventKeyOf,
 	parseEvent,
 	type WebhookEvent,
 } from '../../../nodes/BackgroundCheckTrigger/event';
@@ -133,14 +133,15 @@ function published(caseId: string, after = 0) {
 	return [...messages.values()].map((payload) => parseEvent(Buffer.from(JSON.stringify(payload)))!);
 }
 
-const publishedKeys = (caseId: string, after = 0) => published(caseId, after).map(contentKey);
+const publishedKeys = (caseId: string, after = 0) => published(caseId, after).map(eventKeyOf);
 
-const keysOf = (events: WatchdogEvent[]) => events.map(({ event }) => contentKey(event));
+const keysOf = (events: WatchdogEvent[]) => events.map(({ event }) => eventKeyOf(event));
 const namesOf = (events: WatchdogEvent[]) => events.map(({ event }) => event.event);
 
-/** What the executions of a look's events record when they run (latestCase.ts, watchdogSchedule.ts). */
+/** What the executions of a watchdog run's events record when they run (latestCase.ts, watchdogSchedule.ts). */
 function runAll(memory: TriggerMemory, { events }: WatchdogReport): WatchdogReport['events'] {
-	for (const { event } of events) memory.remember(changeOf(event), nowSeconds(), { found: true });
+	for (const { event } of events)
+		memory.remember(changeOf(event), nowSeconds(), { fromWatchdog: true });
 	return events;
 }
 
@@ -153,7 +154,7 @@ async function watchedCase(services = 2): Promise<{ caseId: string; memory: Trig
 	return { caseId, memory };
 }
 
-/** The case IDs whose services or data a look read, in the order it read them first. */
+/** The case IDs whose services or data a watchdog run read, in the order it read them first. */
 const casesRead = (calls: string[]) => [
 	...new Set(
 		calls.flatMap((call) => /^GET \/case\/id\/([^/]+)\/(services|data)/.exec(call)?.[1] ?? []),
@@ -177,7 +178,7 @@ const listEdited = (edit: (entries: IDataObject[]) => unknown[]): CaseApi => ({
 const listWithout = (caseId: string) =>
 	listEdited((entries) => entries.filter((entry) => entry.id !== caseId));
 
-/** The body a delivery of `event` carried, without its message ID (a look has none). */
+/** The body a delivery of `event` carried, without its message ID (a watchdog run has none). */
 function bodyWithoutMessageId({ body }: WebhookEvent) {
 	const copy = { ...body };
 	delete copy.messageId;
@@ -244,7 +245,7 @@ describe('the watchdog', () => {
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
-	it('learns nothing of what it reports: until an execution records the change, every look reports it again', async () => {
+	it('learns nothing of what it reports: until an execution records the change, every watchdog run reports it again', async () => {
 		const { caseId, memory } = await watchedCase();
 		await advance(caseId);
 		const first = await readChanges(memory.state, api, ALL);
@@ -284,7 +285,7 @@ describe('the watchdog', () => {
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
-	it('reads a case edited without a status change (a newer modStamp) once, its services again, not at every look', async () => {
+	it('reads a case edited without a status change (a newer modStamp) once, its services again, not at every watchdog run', async () => {
 		// A case of the first of two services of two types; the second is added later.
 		const { excludeServices, serviceIds, serviceTypeIds } = caseOrder(2);
 		expect(serviceTypeIds).toHaveLength(2);
@@ -308,7 +309,7 @@ describe('the watchdog', () => {
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
-	it('finds a case data change its case does not show (no new status or modStamp) by reading the case in its round, and reports it at every look until an execution records it', async () => {
+	it('finds a case data change its case does not show (no new status or modStamp) by reading the case in its round, and reports it at every watchdog run until an execution records it', async () => {
 		const { caseId, memory } = await watchedCase(1);
 		const [serviceId] = caseOrder(1).serviceIds;
 		sandbox.admin.scriptCase(caseId, {
@@ -329,7 +330,7 @@ describe('the watchdog', () => {
 		expect(api.calls).toEqual(LIST_ONLY);
 		const [delivered] = published(caseId).slice(-1);
 		const found = await readChanges(memory.state, api, ALL);
-		expect(keysOf(found.events)).toEqual([contentKey(delivered)]);
+		expect(keysOf(found.events)).toEqual([eventKeyOf(delivered)]);
 		expect(found.events[0].event.eventObject).toMatchObject({
 			pendingStatusId: 'pending-status-scheduled',
 			status: 'pending',
@@ -344,7 +345,7 @@ describe('the watchdog', () => {
 		expect(api.calls).toEqual(LIST_ONLY);
 	});
 
-	it('keeps a case missing from one look: listed again, its old status is not reported again', async () => {
+	it('keeps a case missing from one watchdog run: listed again, its old status is not reported again', async () => {
 		const { caseId, memory } = await watchedCase();
 		await advance(caseId);
 		runAll(memory, await readChanges(memory.state, api, ALL));
@@ -380,7 +381,7 @@ describe('the watchdog', () => {
 		await advance(caseId, 3);
 		const finished = runAll(memory, await readChanges(memory.state, api, ALL));
 		const sent = published(caseId, before);
-		const lastOf = (name: string) => sent.filter(({ event }) => event === name).map(contentKey);
+		const lastOf = (name: string) => sent.filter(({ event }) => event === name).map(eventKeyOf);
 		expect(keysOf(finished).sort()).toEqual(
 			[...lastOf('case.statuschange').slice(-1), ...lastOf('casedata.statuschange')].sort(),
 		);
@@ -409,7 +410,7 @@ describe('the watchdog', () => {
 		expect(casesRead(api.calls)).toContain(before);
 	});
 
-	it('reads the data of the cases that changed, and of a fixed number of the others, oldest read first: every case within ceil(N / budget) looks', async () => {
+	it('reads the data of the cases that changed, and of a fixed number of the others, oldest read first: every case within ceil(N / budget) watchdog runs', async () => {
 		const cases = [];
 		for (let index = 0; index < 12; index++) cases.push(await createCase());
 		const memory = new TriggerMemory();
@@ -419,10 +420,10 @@ describe('the watchdog', () => {
 		for (const caseId of changed) await advance(caseId, 3);
 		const budget = { changedCases: 100, unchangedCases: 4 };
 		const reads: string[][] = [];
-		for (let lookNumber = 0; lookNumber < 3; lookNumber++) {
+		for (let runNumber = 0; runNumber < 3; runNumber++) {
 			api.calls.length = 0;
 			const found = runAll(memory, await readChanges(memory.state, api, ALL, budget));
-			expect(found).toHaveLength(lookNumber === 0 ? 3 * 3 : 0);
+			expect(found).toHaveLength(runNumber === 0 ? 3 * 3 : 0);
 			expect(api.calls.filter((call) => call.startsWith(LIST))).toEqual(LIST_ONLY);
 			reads.push(casesRead(api.calls));
 		}
@@ -433,14 +434,14 @@ describe('the watchdog', () => {
 		]);
 	});
 
-	it('reads at most the budget of changed cases per look; the others at the next looks, oldest read first', async () => {
+	it('reads at most the budget of changed cases per watchdog run; the others at the next watchdog runs, oldest read first', async () => {
 		const memory = new TriggerMemory();
 		await recordAllCases(memory.state, api);
 		const cases = [];
 		for (let index = 0; index < 5; index++) cases.push(await createCase(1));
 		const budget = { changedCases: 2, unchangedCases: 0 };
 		const reads: string[][] = [];
-		for (let lookNumber = 0; lookNumber < 3; lookNumber++) {
+		for (let runNumber = 0; runNumber < 3; runNumber++) {
 			api.calls.length = 0;
 			// Every case event is reported each time (none ran): the list is all it takes.
 			expect((await readChanges(memory.state, api, ALL, budget)).events).toHaveLength(5);
@@ -493,7 +494,7 @@ describe('the watchdog', () => {
 		).toMatchObject({ caseStatus: 'Complete' });
 	});
 
-	it("reports a case whose data it could not read as a failure and reads it at the next look; the case's own change is in the list", async () => {
+	it("reports a case whose data it could not read as a failure and reads it at the next watchdog run; the case's own change is in the list", async () => {
 		const { caseId, memory } = await watchedCase();
 		await advance(caseId, 3);
 		sandbox.admin.injectFault({
@@ -536,7 +537,7 @@ describe('the watchdog', () => {
 		expect(memory.recorded).toBe(false);
 	});
 
-	it('looks at 500 cases with 10 changed: 1 list read, and the data of the 10 and of 20 others (2 calls each)', async () => {
+	it('reads 500 cases with 10 changed: 1 list read, and the data of the 10 and of 20 others (2 calls each)', async () => {
 		const cases = [];
 		for (let index = 0; index < 500; index++) cases.push(await createCase(1));
 		const memory = new TriggerMemory();
@@ -569,7 +570,7 @@ describe('the watchdog', () => {
 		expect(api.calls).toEqual(LIST_ONLY);
 	}, 120_000);
 
-	it('reports the changes of one look oldest first, each with the body its delivery carried, field for field', async () => {
+	it('reports the changes of one watchdog run oldest first, each with the body its delivery carried, field for field', async () => {
 		const order = { apiTrackingCode: 'HR-7', apiTrackingUser: 'recruiter@example.com' };
 		const [first, second] = [await createCase(2, order), await createCase(2, order)];
 		const memory = new TriggerMemory();
@@ -585,11 +586,11 @@ describe('the watchdog', () => {
 		runAll(memory, { cases: 2, events, failures: [] });
 		await advance(first, 2);
 		const before = sandbox.admin.deliveryLog({ caseId: first }).length;
-		const byKey = new Map(published(first, before - 3).map((event) => [contentKey(event), event]));
+		const byKey = new Map(published(first, before - 3).map((event) => [eventKeyOf(event), event]));
 		const found = (await readChanges(memory.state, api, ALL)).events.map(({ event }) => event);
 		expect(found.filter(({ event }) => event === 'casedata.statuschange')).toHaveLength(2);
 		for (const event of found)
-			expect(event.body).toEqual(bodyWithoutMessageId(byKey.get(contentKey(event))!));
+			expect(event.body).toEqual(bodyWithoutMessageId(byKey.get(eventKeyOf(event))!));
 	});
 
 	it('passes over list entries, services and case data it cannot use (no ID, not an object, a type the data read does not take)', async () => {
