@@ -17,8 +17,8 @@ export class BackgroundCheck implements INodeType {
 		name: 'backgroundCheck',
 		icon: { light: 'file:backgroundCheck.svg', dark: 'file:backgroundCheck.dark.svg' },
 		group: ['output'],
-		// 1.1: Simplify (on by default) on the reads whose records have more than 10 fields; saved workflows of
-		// version 1 have no Simplify and keep the whole records (helpers/simplify.ts).
+		// 1.1: Output (Simplified by default, Raw, Selected Fields) on the reads whose records have more than 10
+		// fields; saved workflows of version 1 have no Output and keep the whole records (helpers/simplify.ts).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

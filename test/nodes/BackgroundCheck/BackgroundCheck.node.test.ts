@@ -107,7 +107,7 @@ describe('node identity', () => {
 			displayName: 'Background Check',
 			subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 			usableAsTool: true,
-			// 1.1 brought Simplify (test/nodes/BackgroundCheck/simplify.test.ts); saved version-1 nodes still run.
+			// 1.1 brought Output (test/nodes/BackgroundCheck/simplify.test.ts); saved version-1 nodes still run.
 			version: [1, 1.1],
 			defaultVersion: 1.1,
 			credentials: [{ name: 'backgroundCheckApi', required: true }],

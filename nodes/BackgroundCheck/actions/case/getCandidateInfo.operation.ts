@@ -5,10 +5,14 @@ import { recordIn, withStatusHints } from '../../helpers/answers';
 import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
-import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
+import { outputParameters, readOutput, shapeOutput } from '../../helpers/simplify';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [caseIdLocator, simplifyParameter, concurrencyOptions];
+const properties: INodeProperties[] = [
+	caseIdLocator,
+	...outputParameters('candidate'),
+	concurrencyOptions,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['case'], operation: ['getCandidateInfo'] } },
@@ -22,11 +26,12 @@ const NO_CANDIDATE_YET =
 /**
  * GET /candidate/info/case/id/{caseId}, which answers `{ candidate }`: the output item is the candidate (id,
  * email, names, phone, dob, govtId with only its last 4 digits, piiLocked, ...), without `password` (the API
- * sends an obfuscated one; it is no data about the candidate and never output). With Simplify on, only the
- * fields of SIMPLIFIED_FIELDS.candidate.
+ * sends an obfuscated one; it is no data about the candidate and never output). With Output > Simplified (the
+ * default), only the fields of SIMPLIFIED_FIELDS.candidate.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const outputChoice = readOutput.call(this, itemIndex, 'candidate');
 		const caseId = readCaseId.call(this, itemIndex);
 		const response = await withStatusHints(
 			apiRequest.call(this, 'GET', apiPath`/candidate/info/case/id/${caseId}`, { itemIndex }),
@@ -39,6 +44,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}),
 		};
 		delete candidate.password;
-		return simplifyOutput.call(this, itemIndex, 'candidate', candidate);
+		return shapeOutput(outputChoice, 'candidate', candidate);
 	});
 }

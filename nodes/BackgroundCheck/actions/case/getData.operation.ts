@@ -6,7 +6,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, idLocator, concurrencyOptions } from '../../helpers/fields';
 import { invalidInput } from '../../helpers/inputChecks';
 import { readCaseId, readId } from '../../helpers/parameters';
-import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
+import { outputParameters, readOutput, shapeOutput } from '../../helpers/simplify';
 import { SERVICE_TYPES } from '../../../shared/catalog';
 import { recordsOf } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
@@ -24,7 +24,7 @@ const properties: INodeProperties[] = [
 		listPlaceholder: 'Select a service type...',
 		idPlaceholder: 'e.g. service-type-idv',
 	}),
-	simplifyParameter,
+	...outputParameters('caseData'),
 	concurrencyOptions,
 ];
 
@@ -36,11 +36,12 @@ export const description = updateDisplayOptions(
 /**
  * GET /case/id/{caseId}/data/{serviceTypeId}, which answers `{ data: [case data] }`: one output item per case
  * data (one service of the case), with statusName / statusMeaning and pendingStatusName /
- * pendingStatusAppliesTo added next to the API's IDs (spec 3.1, 3.2), in the details too. With Simplify on,
- * only the fields of SIMPLIFIED_FIELDS.caseData (the details left out).
+ * pendingStatusAppliesTo added next to the API's IDs (spec 3.1, 3.2), in the details too. With Output >
+ * Simplified (the default), only the fields of SIMPLIFIED_FIELDS.caseData (the details left out).
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const outputChoice = readOutput.call(this, itemIndex, 'caseData');
 		const caseId = readCaseId.call(this, itemIndex);
 		const serviceTypeId = readId.call(this, itemIndex, 'serviceTypeId', 'Service Type ID');
 		if (!SERVICE_TYPES.some((type) => type.id === serviceTypeId))
@@ -56,11 +57,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			apiPath`/case/id/${caseId}/data/${serviceTypeId}`,
 			{ itemIndex },
 		);
-		return simplifyOutput.call(
-			this,
-			itemIndex,
-			'caseData',
-			describeStatuses(recordsOf(response, 'data')),
-		);
+		return shapeOutput(outputChoice, 'caseData', describeStatuses(recordsOf(response, 'data')));
 	});
 }

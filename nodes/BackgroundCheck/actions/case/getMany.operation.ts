@@ -6,7 +6,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
 import { requireId } from '../../helpers/inputChecks';
 import { readLimit } from '../../helpers/parameters';
-import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
+import { outputParameters, readOutput, shapeOutput } from '../../helpers/simplify';
 import { applyLimit, recordsOf } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 		default: SCOPE_ACTIVE,
 	},
 	...returnAllAndLimit,
-	simplifyParameter,
+	...outputParameters('case'),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -73,10 +73,12 @@ export const description = updateDisplayOptions(
 /**
  * GET /case/list (active cases) or GET /case/list/all (archived too, filtered by userId and packageId): one
  * output item per case, newest first as the API lists them. The API answers the whole list at once; Limit
- * is applied here; Simplify (on by default from version 1.1) keeps the fields of SIMPLIFIED_FIELDS.case.
+ * is applied here; Output > Simplified (the default from version 1.1) keeps the fields of
+ * SIMPLIFIED_FIELDS.case.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const outputChoice = readOutput.call(this, itemIndex, 'case');
 		const node = this.getNode();
 		const limit = readLimit.call(this, itemIndex);
 		const scope = this.getNodeParameter('scope', itemIndex, SCOPE_ACTIVE) as string;
@@ -94,9 +96,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		} else {
 			response = await apiRequest.call(this, 'GET', apiPath`/case/list`, { itemIndex });
 		}
-		return simplifyOutput.call(
-			this,
-			itemIndex,
+		return shapeOutput(
+			outputChoice,
 			'case',
 			describeStatuses(applyLimit(recordsOf(response, 'cases'), limit)),
 		);

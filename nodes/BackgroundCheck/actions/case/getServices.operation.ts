@@ -6,7 +6,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions, returnAllAndLimit } from '../../helpers/fields';
 import { invalidInput } from '../../helpers/inputChecks';
 import { readCaseId, readLimit } from '../../helpers/parameters';
-import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
+import { outputParameters, readOutput, shapeOutput } from '../../helpers/simplify';
 import { applyLimit } from '../../../shared/transport/listResponses';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
@@ -35,7 +35,7 @@ const properties: INodeProperties[] = [
 		description: 'Only the services of this type, or every service ordered for the case',
 	},
 	...returnAllAndLimit,
-	simplifyParameter,
+	...outputParameters('caseService'),
 	concurrencyOptions,
 ];
 
@@ -48,10 +48,11 @@ export const description = updateDisplayOptions(
  * GET /case/id/{caseId}/services (every service ordered for the case) or /services/{serviceType} (one type),
  * which answer `{ serviceGroupServices }`: one output item per service (serviceId, serviceName,
  * serviceTypeId, its group, caseId, candidateId, ...). The API answers the whole list; Limit is applied here.
- * With Simplify on, only the fields of SIMPLIFIED_FIELDS.caseService.
+ * With Output > Simplified (the default), only the fields of SIMPLIFIED_FIELDS.caseService.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const outputChoice = readOutput.call(this, itemIndex, 'caseService');
 		const caseId = readCaseId.call(this, itemIndex);
 		const serviceType = String(this.getNodeParameter('serviceType', itemIndex, '') ?? '').trim();
 		if (!SERVICE_TYPES.some((type) => type.value === serviceType))
@@ -72,6 +73,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			endpoint: `GET /case/id/{caseId}/services${serviceType === '' ? '' : '/{serviceType}'}`,
 			itemIndex,
 		});
-		return simplifyOutput.call(this, itemIndex, 'caseService', applyLimit(services, limit));
+		return shapeOutput(outputChoice, 'caseService', applyLimit(services, limit));
 	});
 }

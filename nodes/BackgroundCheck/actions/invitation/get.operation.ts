@@ -5,10 +5,14 @@ import { NO_INVITATION, recordIn, withStatusHints } from '../../helpers/answers'
 import { runReadForEachItem } from '../../helpers/execute';
 import { caseIdLocator, concurrencyOptions } from '../../helpers/fields';
 import { readCaseId } from '../../helpers/parameters';
-import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
+import { outputParameters, readOutput, shapeOutput } from '../../helpers/simplify';
 import { apiPath, apiRequest } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [caseIdLocator, simplifyParameter, concurrencyOptions];
+const properties: INodeProperties[] = [
+	caseIdLocator,
+	...outputParameters('invitation'),
+	concurrencyOptions,
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invitation'], operation: ['get'] } },
@@ -17,8 +21,8 @@ export const description = updateDisplayOptions(
 
 /**
  * GET /invitation/case/{caseId}, which answers `{ invitation }`: the output item is the invitation (id, email,
- * names, invitationStatusId, packageId, expiresStamp, completedStamp, ...); with Simplify on, only the fields
- * of SIMPLIFIED_FIELDS.invitation.
+ * names, invitationStatusId, packageId, expiresStamp, completedStamp, ...); with Output > Simplified (the
+ * default), only the fields of SIMPLIFIED_FIELDS.invitation.
  *
  * Without `invitationToken`: it is the secret of the candidate's invitation link (the reference's links are
  * `/invite/{invitationToken}`): whoever holds it can open the candidate's onboarding. The reference uses it
@@ -27,6 +31,7 @@ export const description = updateDisplayOptions(
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const outputChoice = readOutput.call(this, itemIndex, 'invitation');
 		const caseId = readCaseId.call(this, itemIndex);
 		const response = await withStatusHints(
 			apiRequest.call(this, 'GET', apiPath`/invitation/case/${caseId}`, { itemIndex }),
@@ -39,6 +44,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}),
 		};
 		delete invitation.invitationToken;
-		return simplifyOutput.call(this, itemIndex, 'invitation', { caseId, ...invitation });
+		return shapeOutput(outputChoice, 'invitation', { caseId, ...invitation });
 	});
 }

@@ -5,7 +5,7 @@ import { runReadForEachItem } from '../../helpers/execute';
 import { concurrencyOptions, packageIdLocator, returnAllAndLimit } from '../../helpers/fields';
 import { fetchList } from '../../helpers/fetchList';
 import { readId } from '../../helpers/parameters';
-import { simplifyOutput, simplifyParameter } from '../../helpers/simplify';
+import { outputParameters, readOutput, shapeOutput } from '../../helpers/simplify';
 import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
@@ -14,7 +14,7 @@ const properties: INodeProperties[] = [
 		description: 'The package whose services are wanted. Pick it from the list or enter its ID.',
 	},
 	...returnAllAndLimit,
-	simplifyParameter,
+	...outputParameters('packageService'),
 	concurrencyOptions,
 ];
 
@@ -25,11 +25,12 @@ export const description = updateDisplayOptions(
 
 /**
  * GET /package/id/{packageId}/services, which answers `{ serviceGroupServices }`: one output item per service
- * of the package (serviceId, serviceName, serviceTypeId, its group, ...); with Simplify on, only the fields of
- * SIMPLIFIED_FIELDS.packageService.
+ * of the package (serviceId, serviceName, serviceTypeId, its group, ...); with Output > Simplified (the
+ * default), only the fields of SIMPLIFIED_FIELDS.packageService.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runReadForEachItem.call(this, async (itemIndex) => {
+		const outputChoice = readOutput.call(this, itemIndex, 'packageService');
 		const packageId = readId.call(this, itemIndex, 'packageId', 'Package ID');
 		const services = await fetchList.call(
 			this,
@@ -37,6 +38,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			apiPath`/package/id/${packageId}/services`,
 			{ key: 'serviceGroupServices' },
 		);
-		return simplifyOutput.call(this, itemIndex, 'packageService', services);
+		return shapeOutput(outputChoice, 'packageService', services);
 	});
 }
