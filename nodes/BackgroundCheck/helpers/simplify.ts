@@ -8,6 +8,32 @@ import { invalidInput } from './inputChecks';
  */
 export const OUTPUT_SINCE_VERSION = 1.1;
 
+/** The fields of a package's service (ServiceGroupServices), which a case's service has too. */
+const PACKAGE_SERVICE_FIELDS = [
+	'serviceGroupId',
+	'serviceGroupName',
+	'serviceGroupPrice',
+	'serviceGroupDescription',
+	'serviceId',
+	'serviceName',
+	'serviceDescription',
+	'serviceTypeId',
+	'serviceTypeName',
+	'serviceSubTypeId',
+	'serviceSubTypeName',
+	'serviceGroupEnabled',
+	'serviceEnabled',
+	'serviceAutoProcessEnabled',
+	'serviceTypeEnabled',
+	'serviceCategory',
+	'serviceCategoryId',
+	'serviceSubCategory',
+	'serviceSubCategoryId',
+	'conditional',
+	'defaultSelected',
+	'serviceGroupServicesId',
+] as const;
+
 /**
  * Every field of the records these reads output, per kind of record, in the order the node outputs them: the
  * fields of the record's schema in api/contract.json, with the names the node adds next to status IDs
@@ -102,60 +128,16 @@ export const RECORD_FIELDS = {
 		'pendingStatusAppliesTo',
 		'locked',
 	],
+	/** A service of a package (ServiceGroupServices: 22 fields). */
+	packageService: PACKAGE_SERVICE_FIELDS,
 	/** A service ordered for a case (ServiceGroupServicesCase: 27 fields). */
 	caseService: [
-		'serviceGroupId',
-		'serviceGroupName',
-		'serviceGroupPrice',
-		'serviceGroupDescription',
-		'serviceId',
-		'serviceName',
-		'serviceDescription',
-		'serviceTypeId',
-		'serviceTypeName',
-		'serviceSubTypeId',
-		'serviceSubTypeName',
-		'serviceGroupEnabled',
-		'serviceEnabled',
-		'serviceAutoProcessEnabled',
-		'serviceTypeEnabled',
-		'serviceCategory',
-		'serviceCategoryId',
-		'serviceSubCategory',
-		'serviceSubCategoryId',
-		'conditional',
-		'defaultSelected',
+		...PACKAGE_SERVICE_FIELDS,
 		'enabled',
-		'serviceGroupServicesId',
 		'caseId',
 		'packageName',
 		'candidateId',
 		'groupProfileId',
-	],
-	/** A service of a package (ServiceGroupServices: 22 fields). */
-	packageService: [
-		'serviceGroupId',
-		'serviceGroupName',
-		'serviceGroupPrice',
-		'serviceGroupDescription',
-		'serviceId',
-		'serviceName',
-		'serviceDescription',
-		'serviceTypeId',
-		'serviceTypeName',
-		'serviceSubTypeId',
-		'serviceSubTypeName',
-		'serviceGroupEnabled',
-		'serviceEnabled',
-		'serviceAutoProcessEnabled',
-		'serviceTypeEnabled',
-		'serviceCategory',
-		'serviceCategoryId',
-		'serviceSubCategory',
-		'serviceSubCategoryId',
-		'conditional',
-		'defaultSelected',
-		'serviceGroupServicesId',
 	],
 	/** The candidate of a case (21 fields, 20 output without the password). */
 	candidate: [
