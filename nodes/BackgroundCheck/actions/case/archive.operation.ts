@@ -1,11 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { writeDone } from '../../helpers/answers';
-import { runForEachItem } from '../../helpers/execute';
+import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator];
 
@@ -20,20 +18,11 @@ export const description = updateDisplayOptions(
  * A write: sent once, one item after the other.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await apiRequest.call(this, 'POST', apiPath`/case/archive/${caseId}`, {
-				itemIndex,
-			});
-			return writeDone(
-				this.getNode(),
-				response,
-				{ caseId, archived: true },
-				{ endpoint: 'POST /case/archive/{caseId}', itemIndex, checkWith: 'Case > Get' },
-			);
-		},
-		{ write: true },
-	);
+	return await runCaseAction.call(this, {
+		method: 'POST',
+		path: (caseId) => apiPath`/case/archive/${caseId}`,
+		endpoint: 'POST /case/archive/{caseId}',
+		done: { archived: true },
+		checkWith: 'Case > Get',
+	});
 }

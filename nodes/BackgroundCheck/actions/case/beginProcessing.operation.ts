@@ -1,11 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { withStatusHints, writeDone } from '../../helpers/answers';
-import { runForEachItem } from '../../helpers/execute';
+import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator];
 
@@ -20,29 +18,14 @@ export const description = updateDisplayOptions(
  * missing) or has begun processing already. A write: sent once, one item after the other.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await withStatusHints(
-				apiRequest.call(this, 'PUT', apiPath`/case/id/${caseId}/action/beginprocessing`, {
-					itemIndex,
-				}),
-				{
-					422: 'The case is not ready to begin processing (e.g. a required testimony such as the date of birth is missing), or it has begun processing already.',
-				},
-			);
-			return writeDone(
-				this.getNode(),
-				response,
-				{ caseId, processingBegun: true },
-				{
-					endpoint: 'PUT /case/id/{caseId}/action/beginprocessing',
-					itemIndex,
-					checkWith: 'Case > Get',
-				},
-			);
+	return await runCaseAction.call(this, {
+		method: 'PUT',
+		path: (caseId) => apiPath`/case/id/${caseId}/action/beginprocessing`,
+		endpoint: 'PUT /case/id/{caseId}/action/beginprocessing',
+		done: { processingBegun: true },
+		checkWith: 'Case > Get',
+		hints: {
+			422: 'The case is not ready to begin processing (e.g. a required testimony such as the date of birth is missing), or it has begun processing already.',
 		},
-		{ write: true },
-	);
+	});
 }

@@ -1,11 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { withStatusHints, writeDone } from '../../helpers/answers';
-import { runForEachItem } from '../../helpers/execute';
+import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -26,21 +24,12 @@ export const description = updateDisplayOptions(
  * the error. A write: sent once, one item after the other.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await withStatusHints(
-				apiRequest.call(this, 'POST', apiPath`/case/id/${caseId}/cancel`, { itemIndex }),
-				{ 422: 'The API cancels a case only before it has started.' },
-			);
-			return writeDone(
-				this.getNode(),
-				response,
-				{ caseId, canceled: true },
-				{ endpoint: 'POST /case/id/{caseId}/cancel', itemIndex, checkWith: 'Case > Get' },
-			);
-		},
-		{ write: true },
-	);
+	return await runCaseAction.call(this, {
+		method: 'POST',
+		path: (caseId) => apiPath`/case/id/${caseId}/cancel`,
+		endpoint: 'POST /case/id/{caseId}/cancel',
+		done: { canceled: true },
+		checkWith: 'Case > Get',
+		hints: { 422: 'The API cancels a case only before it has started.' },
+	});
 }

@@ -1,11 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { withStatusHints, writeDone } from '../../helpers/answers';
-import { runForEachItem } from '../../helpers/execute';
+import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator];
 
@@ -20,21 +18,12 @@ export const description = updateDisplayOptions(
  * ready to be placed. A write: sent once, one item after the other.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await withStatusHints(
-				apiRequest.call(this, 'PUT', apiPath`/case/id/${caseId}/action/place`, { itemIndex }),
-				{ 422: 'The case is not ready to be placed.' },
-			);
-			return writeDone(
-				this.getNode(),
-				response,
-				{ caseId, placed: true },
-				{ endpoint: 'PUT /case/id/{caseId}/action/place', itemIndex, checkWith: 'Case > Get' },
-			);
-		},
-		{ write: true },
-	);
+	return await runCaseAction.call(this, {
+		method: 'PUT',
+		path: (caseId) => apiPath`/case/id/${caseId}/action/place`,
+		endpoint: 'PUT /case/id/{caseId}/action/place',
+		done: { placed: true },
+		checkWith: 'Case > Get',
+		hints: { 422: 'The case is not ready to be placed.' },
+	});
 }

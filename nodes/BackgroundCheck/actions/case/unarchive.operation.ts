@@ -1,11 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { writeDone } from '../../helpers/answers';
-import { runForEachItem } from '../../helpers/execute';
+import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,20 +23,11 @@ export const description = updateDisplayOptions(
  * ("Could not unarchive case."). A write: sent once, one item after the other.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await apiRequest.call(this, 'POST', apiPath`/case/unarchive/${caseId}`, {
-				itemIndex,
-			});
-			return writeDone(
-				this.getNode(),
-				response,
-				{ caseId, unarchived: true },
-				{ endpoint: 'POST /case/unarchive/{caseId}', itemIndex, checkWith: 'Case > Get' },
-			);
-		},
-		{ write: true },
-	);
+	return await runCaseAction.call(this, {
+		method: 'POST',
+		path: (caseId) => apiPath`/case/unarchive/${caseId}`,
+		endpoint: 'POST /case/unarchive/{caseId}',
+		done: { unarchived: true },
+		checkWith: 'Case > Get',
+	});
 }

@@ -1,11 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { withStatusHints, writeDone } from '../../helpers/answers';
-import { runForEachItem } from '../../helpers/execute';
+import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { readCaseId } from '../../helpers/parameters';
-import { apiPath, apiRequest } from '../../../shared/transport';
+import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator];
 
@@ -21,27 +19,12 @@ export const description = updateDisplayOptions(
  * A write: sent once, one item after the other.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem.call(
-		this,
-		async (itemIndex) => {
-			const caseId = readCaseId.call(this, itemIndex);
-			const response = await withStatusHints(
-				apiRequest.call(this, 'PUT', apiPath`/case/id/${caseId}/action/refreshinvite`, {
-					itemIndex,
-				}),
-				{ 422: 'The candidate already began or finished onboarding.' },
-			);
-			return writeDone(
-				this.getNode(),
-				response,
-				{ caseId, refreshed: true },
-				{
-					endpoint: 'PUT /case/id/{caseId}/action/refreshinvite',
-					itemIndex,
-					checkWith: 'Invitation > Get',
-				},
-			);
-		},
-		{ write: true },
-	);
+	return await runCaseAction.call(this, {
+		method: 'PUT',
+		path: (caseId) => apiPath`/case/id/${caseId}/action/refreshinvite`,
+		endpoint: 'PUT /case/id/{caseId}/action/refreshinvite',
+		done: { refreshed: true },
+		checkWith: 'Invitation > Get',
+		hints: { 422: 'The candidate already began or finished onboarding.' },
+	});
 }
