@@ -17,6 +17,8 @@ const BENCHMARKS: Record<string, string> = {
 		'API calls per item of a 500-item Case > Get in real n8n, token exchanges counted',
 	'action-throughput':
 		'500-item Case > Get in real n8n, 20 ms API latency: this node (one at a time and concurrent) vs HTTP Request',
+	'trigger-memory':
+		"the trigger's state code per delivery (admit, remember, save) with 1,000 to 100,000 events remembered (no n8n)",
 	'webhook-throughput':
 		'signed deliveries at 1, 10 and 50 concurrent senders: the trigger vs the plain Webhook node, in one n8n and in queue mode',
 };

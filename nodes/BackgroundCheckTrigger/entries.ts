@@ -20,6 +20,48 @@ export const bucketOf = (seconds: number) => Math.floor(seconds / BUCKET_SECONDS
 export const timeOf = (modStamp: string | undefined) =>
 	modStamp === undefined ? Number.NaN : Date.parse(modStamp);
 
+/**
+ * A map that lists its newest entries without walking the older ones: every save takes the newest Duplicate
+ * Memory Size entries of up to {@link PROCESS_LIMIT}. Map's own order (oldest first) is unchanged.
+ */
+export class RecentMap<V> extends Map<string, V> {
+	/** Keys as first set, oldest first; a key deleted (or set again after a delete) leaves a stale copy. */
+	private order: string[] = [];
+
+	/** `slack`: how many stale copies are kept before the keys are listed again. */
+	constructor(private readonly slack = 1_024) {
+		super();
+	}
+
+	set(key: string, value: V): this {
+		const added = !this.has(key);
+		super.set(key, value);
+		// With 1,024, about PROCESS_LIMIT / 1,024 steps a set at most.
+		if (added && this.order.push(key) > this.size + this.slack) this.order = [...this.keys()];
+		return this;
+	}
+
+	clear(): void {
+		super.clear();
+		this.order = [];
+	}
+
+	/** The newest `count` entries that `keep`, newest first. */
+	*newest(count: number, keep: (value: V) => boolean = () => true): Generator<[string, V]> {
+		const seen = new Set<string>();
+		for (let index = this.order.length - 1; index >= 0 && count > 0; index--) {
+			const key = this.order[index];
+			if (seen.has(key)) continue;
+			seen.add(key);
+			if (!this.has(key)) continue;
+			const value = this.get(key) as V;
+			if (!keep(value)) continue;
+			count--;
+			yield [key, value];
+		}
+	}
+}
+
 /** Drops the oldest entry of a collection beyond {@link PROCESS_LIMIT}. */
 export const limit = (entries: Set<string> | Map<string, unknown>) => {
 	if (entries.size > PROCESS_LIMIT) entries.delete(entries.keys().next().value as string);

@@ -46,6 +46,8 @@ export const WAITS_MS = { claim: 5_000, turn: 10_000, answer: 30_000 } as const;
  */
 const KNOWN_FORMS = { count: 64, characters: 4_000_000 } as const;
 
+const EMPTY_FORM = write(core.newState(), 0);
+
 export interface Claim {
 	/** In the execution's item: its first step tells this memory's executions from others. */
 	readonly token: string;
@@ -85,7 +87,7 @@ export class TriggerMemory {
 
 	/** Nothing to save. */
 	get empty(): boolean {
-		return this.serialize() === write(core.newState(), 0);
+		return this.serialize() === EMPTY_FORM;
 	}
 
 	get readsSavedMemory(): boolean {

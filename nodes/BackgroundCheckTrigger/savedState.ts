@@ -10,7 +10,7 @@
  * milliseconds when it is an ISO timestamp, else the string. The form version 1 saved (`m1 ...` lines) is
  * read once, on upgrade ({@link readVersion1}).
  */
-import { HASH_LENGTH, rememberStatus, type State, type Subject } from './state';
+import { HASH_LENGTH, rememberStatus, type RecentMap, type State, type Subject } from './state';
 
 /** Duplicate Memory Size: how many of the newest events the saved form holds. */
 export const DUPLICATE_MEMORY_SIZE = { default: 100, min: 100, max: 20_000 } as const;
@@ -32,6 +32,13 @@ const stampOf = (modStamp: string): number | string => {
 	const ms = Date.parse(modStamp);
 	return Number.isFinite(ms) && ms >= 0 && new Date(ms).toISOString() === modStamp ? ms : modStamp;
 };
+/** Each entry's stamp, worked out once: every save writes the newest Duplicate Memory Size of them. */
+const stamps = new WeakMap<{ modStamp?: string }, number | string>();
+const stampOfEntry = (entry: { modStamp?: string }) => {
+	let stamp = stamps.get(entry);
+	if (stamp === undefined) stamps.set(entry, (stamp = stampOf(entry.modStamp!)));
+	return stamp;
+};
 const modStampOf = (stamp: unknown): string | undefined =>
 	typeof stamp === 'number'
 		? new Date(stamp).toISOString()
@@ -39,13 +46,9 @@ const modStampOf = (stamp: unknown): string | undefined =>
 			? stamp
 			: undefined;
 
-/** The newest `size` entries of an oldest-first map. */
-function* newest<V>(map: Map<string, V>, size: number, keep: (value: V) => boolean = () => true) {
-	let count = 0;
-	for (const value of map.values()) if (keep(value)) count++;
-	let skip = count - size;
-	for (const entry of map) if (keep(entry[1]) && skip-- <= 0) yield entry;
-}
+/** The newest `size` entries that `keep`, oldest first. */
+const newest = <V>(map: RecentMap<V>, size: number, keep?: (value: V) => boolean) =>
+	[...map.newest(size, keep)].reverse();
 
 export function write(state: State, size: number): string {
 	const events: Array<[number, string]> = [];
@@ -53,24 +56,25 @@ export function write(state: State, size: number): string {
 		if (events.at(-1)?.[0] === hour) events[events.length - 1][1] += hash;
 		else events.push([hour, hash]);
 	}
-	const covers = [...newest(state.covers, size)].map(([hash, { hour, modStamp }]) => [
+	const covers = newest(state.covers, size).map(([hash, cover]) => [
 		hash,
-		hour,
-		stampOf(modStamp),
+		cover.hour,
+		stampOfEntry(cover),
 	]);
 	const keep = (subject: Subject) => subject.ordered && subject.modStamp !== undefined;
-	const ordered = [...newest(state.subjects, size, keep)].map(([hash, { modStamp }]) => [
+	const ordered = newest(state.subjects, size, keep).map(([hash, subject]) => [
 		hash,
-		stampOf(modStamp!),
+		stampOfEntry(subject),
 	]);
 	const statuses: string[] = [];
 	const indexOf = new Map<string, number>();
 	const subjects: unknown[] = [];
-	for (const [hash, { status, modStamp }] of state.subjects) {
-		if (!state.recorded || status === undefined) continue;
+	for (const [hash, subject] of state.recorded ? state.subjects : []) {
+		const { status, modStamp } = subject;
+		if (status === undefined) continue;
 		const index = indexOf.get(status) ?? statuses.push(status) - 1;
 		indexOf.set(status, index);
-		subjects.push(modStamp === undefined ? [hash, index] : [hash, index, stampOf(modStamp)]);
+		subjects.push(modStamp === undefined ? [hash, index] : [hash, index, stampOfEntry(subject)]);
 	}
 	const parts = { events, covers, ordered, statuses, subjects };
 	const form: Record<string, unknown> = { v: VERSION, recorded: state.recorded };

@@ -2,7 +2,16 @@
  * The trigger's state (core.ts decides on it): what it remembers, as plain data, and how what it knows moves
  * forward. Saved by savedState.ts; the model is docs/trigger-state.md.
  */
-import { bucketOf, expire, coverOf, shortHash, limit, timeOf, type Change } from './entries';
+import {
+	bucketOf,
+	expire,
+	coverOf,
+	shortHash,
+	limit,
+	RecentMap,
+	timeOf,
+	type Change,
+} from './entries';
 
 export * from './entries';
 
@@ -24,11 +33,11 @@ export interface Claim {
 /** Saved: events, covers, recorded and some of subjects; the rest is process only. */
 export interface State {
 	/** Event hash → hour its execution started, oldest first. */
-	events: Map<string, number>;
+	events: RecentMap<number>;
 	/** Hash of subject and status → the newest modStamp the watchdog ran it with, and when. */
-	covers: Map<string, { modStamp: string; hour: number }>;
+	covers: RecentMap<{ modStamp: string; hour: number }>;
 	/** Subject hash → what is known of it, least recently changed first. */
-	subjects: Map<string, Subject>;
+	subjects: RecentMap<Subject>;
 	recorded: boolean;
 	/** Event or cover hash → the open claim. */
 	claims: Map<string, Claim>;
@@ -43,9 +52,9 @@ export interface State {
 }
 
 export const newState = (): State => ({
-	events: new Map(),
-	covers: new Map(),
-	subjects: new Map(),
+	events: new RecentMap(),
+	covers: new RecentMap(),
+	subjects: new RecentMap(),
 	recorded: false,
 	claims: new Map(),
 	unanswered: new Map(),

@@ -1,5 +1,8 @@
+import * as fc from 'fast-check';
+
 import {
 	CLAIM_SECONDS,
+	RecentMap,
 	activate,
 	admit,
 	firstStep,
@@ -24,6 +27,38 @@ const change = (status: string, second: number): Change => ({
 	subject: 'case:c-1',
 	status,
 	modStamp: at(second),
+});
+
+describe('RecentMap: the newest entries without walking the older ones', () => {
+	it("lists the newest entries that are kept, newest first, as the Map's own order has them", () => {
+		const key = fc.integer({ min: 0, max: 40 });
+		const operation = fc.oneof(
+			{ arbitrary: fc.record({ set: key, value: fc.integer({ min: 0, max: 3 }) }), weight: 400 },
+			{ arbitrary: fc.record({ remove: key }), weight: 300 },
+			{ arbitrary: fc.record({ dropOldest: fc.constant(true) }), weight: 100 },
+			{ arbitrary: fc.record({ clear: fc.constant(true) }), weight: 1 },
+		);
+		fc.assert(
+			fc.property(
+				fc.array(operation, { maxLength: 300, size: 'max' }),
+				fc.nat(45),
+				(operations, count) => {
+					const map = new RecentMap<number>(8);
+					const keep = (value: number) => value !== 0;
+					for (const step of operations) {
+						if ('set' in step) map.set(`k${step.set}`, step.value);
+						else if ('remove' in step) map.delete(`k${step.remove}`);
+						else if ('dropOldest' in step && map.size > 0) map.delete(map.keys().next().value!);
+						else if ('clear' in step) map.clear();
+						const kept = [...map].filter(([, value]) => keep(value)).reverse();
+						expect([...map.newest(count, keep)]).toEqual(kept.slice(0, count));
+						expect([...map.newest(Infinity)]).toEqual([...map].reverse());
+					}
+				},
+			),
+			{ numRuns: 50 },
+		);
+	});
 });
 
 describe('core: the decisions, pure', () => {
