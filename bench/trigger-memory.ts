@@ -53,7 +53,12 @@ async function main(): Promise<void> {
 				savedBytes = deliver(memory, changeOf(next++, nowMs), now, staticData);
 			perDelivery.push(Number(process.hrtime.bigint() - started) / 1e3 / DELIVERIES);
 		}
-		rows.push({ remembered, microsecondsPerDelivery: median(perDelivery), perDelivery, savedBytes });
+		rows.push({
+			remembered,
+			microsecondsPerDelivery: median(perDelivery),
+			perDelivery,
+			savedBytes,
+		});
 	}
 	printTable(
 		['events remembered', 'µs per delivery (median)', 'saved form (bytes)'],
