@@ -161,16 +161,16 @@ export class BackgroundCheckTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to also look at the API on a schedule (every case of the Background Check API credential\'s group) and run each status change whose delivery never arrived, with source "reconciliation". A change that is also delivered runs once. Activation records the current state; nothing from before is replayed.',
+					'Whether to also run a watchdog on a schedule: it reads every case of the Background Check API credential\'s group and runs each status change whose delivery never arrived, with source "reconciliation". A change that is also delivered runs once. Activation records the current state; nothing from before is replayed.',
 			},
 			{
-				displayName: 'Look Every',
+				displayName: 'Run Watchdog Every',
 				name: 'reconcileEvery',
 				type: 'options',
 				options: Object.entries(WATCHDOG_INTERVALS).map(([value, { name }]) => ({ name, value })),
 				default: '30m',
 				description:
-					'How often the watchdog lists the cases. A missed case status change runs at the next look; the case data of the cases that changed, and of 20 others in turn, is read at each look, so a missed case data change runs within (number of cases / 20) looks.',
+					'How often the watchdog lists the cases. A missed case status change runs at its next run; the case data of the cases that changed, and of 20 others in turn, is read at each run, so a missed case data change runs within (number of cases / 20) runs.',
 				displayOptions: { show: { reconcile: [true] } },
 			},
 			{

@@ -285,7 +285,7 @@ it.each(EDITS)(
 		const { beforeRestart, afterRetries, afterLook } = workflow.counts;
 		const changesRun = beforeRestart.filter(({ event }) => event === 'case.statuschange');
 		// Before the restart: each delivered event ran once, by its delivery or, when the watchdog found its change
-		// first (Look Every is 10 s), by the watchdog; the deactivated one missed the second change.
+		// first (Run Watchdog Every is 10 s), by the watchdog; the deactivated one missed the second change.
 		const changeOf = (event: unknown, eventObject: Json | undefined) =>
 			`${String(event)} ${eventObject?.caseStatus}/${eventObject?.secondaryStatus}`;
 		expect(beforeRestart.map(({ event, change }) => `${String(event)} ${change}`).sort()).toEqual(

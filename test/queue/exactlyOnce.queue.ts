@@ -509,7 +509,7 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 		let subscriptionId: string;
 		const published = () => publishedEvents(sandbox, subscriptionId);
 		/**
-		 * The change each execution ran, once all have finished. Failed looks of the watchdog (saved as failed
+		 * The change each execution ran, once all have finished. Failed watchdog runs of the watchdog (saved as failed
 		 * executions, with no item) are left out here and checked by expectEachChangeOnce.
 		 */
 		const ranKeys = async () => {
@@ -569,8 +569,8 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 				missing: events.filter(({ key }) => !runs.has(key)).map(({ key }) => key),
 				strangers: [...runs.keys()].filter((key) => !events.some((event) => event.key === key)),
 			}).toEqual({ twice: [], missing: [], strangers: [] });
-			// A look whose hand-off no webhook process took (n8n starting: the main process is up before them)
-			// is saved as a failed execution; the next look hands the change over again.
+			// A watchdog run whose hand-off no webhook process took (n8n starting: the main process is up before them)
+			// is saved as a failed execution; the next watchdog run hands the change over again.
 			const handOffFailed = (execution: Execution) =>
 				/^The watchdog could not hand \d+ change\(s\) to the webhook URL/.test(
 					executionError(execution) ?? '',
@@ -630,10 +630,10 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 			);
 		}, 600_000);
 
-		test('every n8n process down while cases are created: after the restart, the first look runs each once, and the retries that follow are duplicates', async () => {
+		test('every n8n process down while cases are created: after the restart, the first watchdog run runs each once, and the retries that follow are duplicates', async () => {
 			const before = new Set(published().map(({ key }) => key));
 			await stack.stopN8n();
-			// Created while nothing of n8n runs: every delivery attempt fails. One change each: a look sees the
+			// Created while nothing of n8n runs: every delivery attempt fails. One change each: a watchdog run sees the
 			// newest state of a case, so two changes of one case while down would run as one.
 			await newCases(3);
 			await sandbox.admin.idle();
@@ -656,7 +656,7 @@ describe(`queue mode through ${BALANCER_LABEL}: one execution per unique event`,
 				'watchdog handing off, every n8n process down while 3 cases were created',
 			);
 			process.stderr.write(
-				`[queue] after the restart: ${failedHandOffs.length} look(s) whose hand-off no webhook process took yet\n`,
+				`[queue] after the restart: ${failedHandOffs.length} watchdog run(s) whose hand-off no webhook process took yet\n`,
 			);
 		}, 600_000);
 	},

@@ -3,8 +3,8 @@
  * Events that never arrive, in real n8n: the sandbox's delivery fault keeps 20% of the messages from ever
  * reaching the trigger (every attempt fails), while cases walk their whole lifecycle. The trigger's watchdog
  * (Reconcile Missed Events, looking every 10 seconds) must run every status change exactly once:
- * - each one whose delivery never arrived, with source "reconciliation", found by the first look that
- *   starts after the change (before a second look starts);
+ * - each one whose delivery never arrived, with source "reconciliation", found by the first watchdog run that
+ *   starts after the change (before a second watchdog run starts);
  * - each delivered one with source "webhook", and never a second time.
  * Counted from n8n's executions, by content key (the subject, its status IDs and modStamp). No timing is
  * asserted; waits are bounded.
@@ -62,7 +62,7 @@ function triggerItem(execution: Execution): Json {
 const keyOfItem = (item: Json) => eventKeyOf({ event: item.event, eventObject: item.eventObject });
 
 describe('20% of the events never delivered, cases walking their whole lifecycle', () => {
-	test('every status change runs exactly once: the missed ones found by the first look after them, the delivered ones never twice', async () => {
+	test('every status change runs exactly once: the missed ones found by the first watchdog run after them, the delivered ones never twice', async () => {
 		const { webhookId, subscription, webhookCredential } = await lossySubscription(n8n, sandbox, {
 			name: 'webhook: reconciliation',
 			dropRate: 0.2,
@@ -89,13 +89,14 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 		const token = ((await auth.json()) as Json).token as string;
 		const caseIds: string[] = [];
 
-		/** Wall-clock times at which looks started (their GET /case/list), as seen by polling. */
-		const lookStarts: number[] = [];
+		/** Wall-clock times at which watchdog runs started (their GET /case/list), as seen by polling. */
+		const watchdogRunStarts: number[] = [];
 		let seenRequests = sandbox.admin.requestLog().length;
 		const watchLooks = () => {
 			const log = sandbox.admin.requestLog();
 			for (const entry of log.slice(seenRequests)) {
-				if (entry.method === 'GET' && entry.path === '/case/list') lookStarts.push(Date.now());
+				if (entry.method === 'GET' && entry.path === '/case/list')
+					watchdogRunStarts.push(Date.now());
 			}
 			seenRequests = log.length;
 		};
@@ -120,7 +121,7 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 			const before = new Set(published().map(({ key }) => key));
 			await change();
 			await sandbox.admin.idle();
-			// From here every look lists the changed cases (one that started earlier may too: sooner is fine).
+			// From here every watchdog run lists the changed cases (one that started earlier may too: sooner is fine).
 			watchLooks();
 			const at = Date.now();
 			const now = published();
@@ -128,7 +129,7 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 				at,
 				keys: now.filter(({ key }) => !before.has(key)).map(({ key }) => key),
 			});
-			// Every event published so far has run, once: delivered, or found by a look.
+			// Every event published so far has run, once: delivered, or found by a watchdog run.
 			await waitFor(
 				async () => {
 					watchLooks();
@@ -175,7 +176,7 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 		const missed = events.filter(({ delivered }) => !delivered);
 		const ran = (await executions())!;
 		process.stderr.write(
-			`[reliability] ${CASES} cases, ${transitions.length} lifecycle transitions, ${events.length} status changes, ${missed.length} never delivered; ${ran.length} executions, ${lookStarts.length} looks seen\n`,
+			`[reliability] ${CASES} cases, ${transitions.length} lifecycle transitions, ${events.length} status changes, ${missed.length} never delivered; ${ran.length} executions, ${watchdogRunStarts.length} watchdog runs seen\n`,
 		);
 		// A drop rate of 20%: of 80 events, about 16 (5 and 32 are more than four standard deviations away).
 		expect(missed.length).toBeGreaterThanOrEqual(5);
@@ -190,7 +191,7 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 		).toEqual([]);
 		expect([...runs.keys()].sort()).toEqual(events.map(({ key }) => key).sort());
 		expect(ran.every(({ execution }) => execution.status === 'success')).toBe(true);
-		// The missed ones from a look. A delivered one from its delivery, or from a look that found it before
+		// The missed ones from a watchdog run. A delivered one from its delivery, or from a watchdog run that found it before
 		// its delivery got through (its delivery is then a duplicate): whichever came first, once.
 		for (const { key, delivered } of events.filter((event) => !event.delivered))
 			expect({ key, delivered, source: runs.get(key)![0].source }).toEqual({
@@ -202,15 +203,15 @@ describe('20% of the events never delivered, cases walking their whole lifecycle
 			({ key, delivered }) => delivered && runs.get(key)![0].source === 'reconciliation',
 		);
 		process.stderr.write(
-			`[reliability] delivered changes a look ran before their delivery got through: ${foundFirst.length}\n`,
+			`[reliability] delivered changes a watchdog run ran before their delivery got through: ${foundFirst.length}\n`,
 		);
 
-		// Each missed change was run by the first look that started after it: before a second look started.
+		// Each missed change was run by the first watchdog run that started after it: before a second watchdog run started.
 		const startedAt = new Map(
 			ran.map(({ execution, item }) => [keyOfItem(item), Date.parse(execution.startedAt)]),
 		);
 		for (const transition of transitions) {
-			const secondLook = lookStarts.filter((time) => time > transition.at)[1] ?? Infinity;
+			const secondLook = watchdogRunStarts.filter((time) => time > transition.at)[1] ?? Infinity;
 			const late = transition.keys.filter(
 				(key) => missed.some((event) => event.key === key) && startedAt.get(key)! > secondLook,
 			);
