@@ -1,9 +1,9 @@
 /**
- * A user's edits keep the trigger's promise in real n8n (issue 44, item 4). One workflow per edit, each with
+ * A user's edits keep the trigger's promise in real n8n. One workflow per edit, each with
  * its own sandbox subscription and the watchdog on (Reconcile Missed Events, every 10 s): a case's first two
  * status changes run, the edits are made through n8n's public API, n8n restarts once for all of them, then
  * every delivery that ran is sent again (same webhook-id, signed afresh: a provider's retry) and must start
- * no execution; last, a status change no delivery brings must be run by a look, alone: a look runs nothing
+ * no execution; last, a status change no delivery brings must be run by the watchdog, alone: it runs nothing
  * already run, nor the change made while the deactivated workflow was off (older than its activation).
  * Executions are counted, not answers. The package update is upgrade.e2e.ts (`npm run test:upgrade`).
  */
@@ -25,7 +25,7 @@ import { signedHeaders } from '../helpers/deliveries';
 import { orderOf } from '../helpers/sandbox';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const LOOK_SECONDS = 10;
+const WATCHDOG_SECONDS = 10;
 
 interface Edited {
 	name: string;
@@ -98,7 +98,7 @@ interface Deployed {
 	id: string;
 	webhookPath: string;
 	subscription: Subscription;
-	/** Executions (summarized) by stage: before the restart, after the retries, after the look. */
+	/** Executions (summarized) by stage: before the restart, after the retries, after the watchdog run. */
 	counts: Record<'beforeRestart' | 'afterRetries' | 'afterLook', Run[]>;
 	retryAnswers: string[];
 	afterRestart?: Json;
@@ -212,7 +212,7 @@ beforeAll(async () => {
 			parameters: {
 				event: 'case.statuschange',
 				reconcile: true,
-				reconcileEvery: `${LOOK_SECONDS}s`,
+				reconcileEvery: `${WATCHDOG_SECONDS}s`,
 				...edit.parameters,
 			},
 			webhookCredential,
@@ -262,12 +262,12 @@ beforeAll(async () => {
 	await waitForRuns((workflow) => workflow.counts.beforeRestart.length);
 	await each(async (_, workflow) => void (workflow.counts.afterRetries = await runs(workflow)));
 
-	// After a look of each watchdog, Pending/no secondary status, which no delivery brings.
-	await sleep((LOOK_SECONDS + 1) * 1000);
+	// After a run of each watchdog, Pending/no secondary status, which no delivery brings.
+	await sleep((WATCHDOG_SECONDS + 1) * 1000);
 	sandbox.admin.injectDeliveryFault({ dropRate: 1 });
 	await step();
 	await waitForRuns((workflow) => workflow.counts.beforeRestart.length + 1);
-	await sleep((LOOK_SECONDS + 1) * 1000);
+	await sleep((WATCHDOG_SECONDS + 1) * 1000);
 	await each(async (_, workflow) => void (workflow.counts.afterLook = await runs(workflow)));
 }, 400_000);
 
@@ -278,7 +278,7 @@ afterAll(async () => {
 });
 
 it.each(EDITS)(
-	'after $name and an n8n restart, a retry of an event that ran runs nothing, and a look runs only the change it missed',
+	'after $name and an n8n restart, a retry of an event that ran runs nothing, and the watchdog runs only the change it missed',
 	({ name, edited }) => {
 		const workflow = deployed.get(name)!;
 		expect(workflow.afterRestart).toMatchObject(edited);
