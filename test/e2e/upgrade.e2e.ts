@@ -5,6 +5,8 @@
  * (POST /rest/community-packages), an active trigger workflow with its watchdog on (Reconcile Missed Events,
  * every 10 s) and an action workflow, then version N+1 (the same code, its version bumped with `npm version`,
  * published to the registry) installed with the call the Update button makes (PATCH /rest/community-packages).
+ * `BGC_UPGRADE_FROM=<tarball>` makes version N an earlier release (`npm pack` of an earlier revision) and N+1
+ * this repository: an update across a change of the trigger's saved form.
  *
  * The sandbox's delivery fault keeps about two in five messages from ever reaching the trigger, so the
  * watchdog has work on both sides of the upgrade, and the clock moves during the update (deliveries due
@@ -59,7 +61,7 @@ import {
 	type DeployedWebhookWorkflow,
 	type Execution,
 } from '../harness/n8nApi';
-import { startTestN8n, type TestN8n } from '../harness/n8nInstance';
+import { packageTarball, startTestN8n, type TestN8n } from '../harness/n8nInstance';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -87,7 +89,7 @@ let keysBeforeUpgrade: string[] = [];
 
 beforeAll(async () => {
 	sandbox = await startTestSandbox();
-	published = await startPublishedPackage('upgrade');
+	published = await startPublishedPackage('upgrade', process.env.BGC_UPGRADE_FROM);
 	n8n = await startTestN8n('upgrade', communityNodesN8n(published));
 }, 180_000);
 
@@ -174,7 +176,7 @@ async function waitUntil<T>(
 	}
 }
 
-/** Waits until every status change published so far has run (delivered, or found by a look). */
+/** Waits until every status change published so far has run (delivered, or found by a watchdog run). */
 async function allPublishedRan(): Promise<void> {
 	await sandbox.admin.idle();
 	const keys = statusChanges().map(({ key }) => key);
@@ -210,7 +212,7 @@ async function runsByChange(): Promise<Map<string, Array<{ source: string; detai
 
 /**
  * Every status change the sandbox published ran exactly once, and each one no delivery reached ran from a
- * look of the watchdog (a delivered one may be found by a look before its delivery is handled: then the
+ * run of the watchdog (a delivered one may be found by a watchdog run before its delivery is handled: then the
  * delivery is the duplicate).
  */
 async function expectEachChangeRanOnce(): Promise<void> {
@@ -302,7 +304,10 @@ describe('version N installed from the registry, with live workflows', () => {
 
 describe("version N+1 installed with n8n's update (PATCH /rest/community-packages)", () => {
 	it('is offered as an update once published, and n8n installs it while the clock moves', async () => {
-		next = await publishNextPatch(published);
+		next = await publishNextPatch(
+			published,
+			process.env.BGC_UPGRADE_FROM ? await packageTarball() : undefined,
+		);
 		const listed = await communityPackages(n8n).list();
 		expect(listed.data).toEqual([
 			expect.objectContaining({
@@ -380,7 +385,7 @@ describe("version N+1 installed with n8n's update (PATCH /rest/community-package
 		expect(after.length).toBe(before + 1);
 	});
 
-	it("until n8n restarts, with the old version's watchdog still looking: every status change runs once past the trigger, nothing is lost", async () => {
+	it("until n8n restarts, with the old version's watchdog still running: every status change runs once past the trigger, nothing is lost", async () => {
 		for (
 			let step = 0;
 			caseIds.some((caseId) => sandbox.admin.getCase(caseId).caseStatus !== 'Complete');

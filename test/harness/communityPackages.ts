@@ -34,13 +34,19 @@ export interface PublishedPackage {
 	stop(): Promise<void>;
 }
 
-/** Starts the registry, publishes the package under test to it, and routes registry.npmjs.org there. */
-export async function startPublishedPackage(label: string): Promise<PublishedPackage> {
+/**
+ * Starts the registry, publishes the package under test (or the tarball `from`, an earlier version) to it, and
+ * routes registry.npmjs.org there.
+ */
+export async function startPublishedPackage(
+	label: string,
+	from?: string,
+): Promise<PublishedPackage> {
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `bgc-${label}-`));
 	const registry = await startLocalRegistry({ dir: path.join(workDir, 'registry') });
 	let route: RegistryRoute | undefined;
 	try {
-		const tarball = await packageTarball();
+		const tarball = from ?? (await packageTarball());
 		const packed = await registry.publish(tarball);
 		route = await routeNpmjsTo(registry.url, path.join(workDir, 'route'));
 		const started = route;
@@ -110,11 +116,17 @@ export function communityPackages(n8n: TestN8n) {
 	};
 }
 
-/** The same package at the next patch version, published to the registry (the same code, a real bump). */
-export async function publishNextPatch(published: PublishedPackage): Promise<PackedPackage> {
+/**
+ * The package at the next patch version, published to the registry: the same code (a real bump), or `tarball`'s
+ * (this repository's, after an earlier version).
+ */
+export async function publishNextPatch(
+	published: PublishedPackage,
+	tarball = published.tarball,
+): Promise<PackedPackage> {
 	const [major, minor, patch] = published.packed.version.split('.').map(Number);
 	const next = withVersion(
-		published.tarball,
+		tarball,
 		`${major}.${minor}.${patch + 1}`,
 		path.join(published.workDir, 'next'),
 	);
