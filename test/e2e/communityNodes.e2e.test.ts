@@ -85,7 +85,8 @@ async function expectTheExampleToOrder(firstName: string, lastName: string): Pro
 	const response = await fetch(`${n8n.baseUrl}${example.formPath}`, { method: 'POST', body });
 
 	expect(response.status).toBe(200);
-	const [execution] = await n8n.api.waitForExecutions(example.workflow.id, before + 1);
+	// Oldest first: this submission's is the last.
+	const execution = (await n8n.api.waitForExecutions(example.workflow.id, before + 1)).at(-1)!;
 	expect({ status: execution.status, error: executionError(execution) }).toEqual({
 		status: 'success',
 		error: undefined,
