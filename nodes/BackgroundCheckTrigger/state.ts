@@ -2,16 +2,8 @@
  * The trigger's state (core.ts decides on it): what it remembers, as plain data, and how what it knows moves
  * forward. Saved by savedState.ts; the model is docs/trigger-state.md.
  */
-import {
-	bucketOf,
-	expire,
-	coverOf,
-	shortHash,
-	limit,
-	RecentMap,
-	timeOf,
-	type Change,
-} from './entries';
+import { bucketOf, expire, coverOf, shortHash, limit, timeOf, type Change } from './entries';
+import { RecentMap } from './entries';
 
 export * from './entries';
 
