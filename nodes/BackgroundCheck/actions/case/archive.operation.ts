@@ -3,7 +3,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator];
 
@@ -19,8 +18,6 @@ export const description = updateDisplayOptions(
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runCaseAction.call(this, {
-		method: 'POST',
-		path: (caseId) => apiPath`/case/archive/${caseId}`,
 		endpoint: 'POST /case/archive/{caseId}',
 		done: { archived: true },
 		checkWith: 'Case > Get',

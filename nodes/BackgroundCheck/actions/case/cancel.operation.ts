@@ -3,7 +3,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,8 +24,6 @@ export const description = updateDisplayOptions(
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runCaseAction.call(this, {
-		method: 'POST',
-		path: (caseId) => apiPath`/case/id/${caseId}/cancel`,
 		endpoint: 'POST /case/id/{caseId}/cancel',
 		done: { canceled: true },
 		checkWith: 'Case > Get',

@@ -3,7 +3,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -24,8 +23,6 @@ export const description = updateDisplayOptions(
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runCaseAction.call(this, {
-		method: 'POST',
-		path: (caseId) => apiPath`/case/unarchive/${caseId}`,
 		endpoint: 'POST /case/unarchive/{caseId}',
 		done: { unarchived: true },
 		checkWith: 'Case > Get',

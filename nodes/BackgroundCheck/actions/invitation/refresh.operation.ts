@@ -3,7 +3,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runCaseAction } from '../../helpers/caseAction';
 import { caseIdLocator } from '../../helpers/fields';
-import { apiPath } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [caseIdLocator];
 
@@ -20,8 +19,6 @@ export const description = updateDisplayOptions(
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runCaseAction.call(this, {
-		method: 'PUT',
-		path: (caseId) => apiPath`/case/id/${caseId}/action/refreshinvite`,
 		endpoint: 'PUT /case/id/{caseId}/action/refreshinvite',
 		done: { refreshed: true },
 		checkWith: 'Invitation > Get',
