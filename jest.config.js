@@ -4,6 +4,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
+	// Jest's default on 2 cores is one worker; its main process mostly waits, and many files wait on timers.
+	maxWorkers: 2,
 	testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	// Fails the run when a test file ran no test (test/helpers/everyFileRanTests.js).

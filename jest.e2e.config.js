@@ -1,7 +1,8 @@
 /**
- * Real-n8n end-to-end suite: each test file starts its own n8n 2.8.4 (test/harness/n8n/runtime.ts) with
- * this repo's packed package installed as a community package. Run in band: n8n is heavy (about
- * 500 MB and 2-7 s to start) and these machines have 2 cores.
+ * Real-n8n end-to-end suite: each test file starts its own n8n (the pinned runtime, test/harness/n8n/runtime.ts)
+ * with this repo's packed package installed as a community package, on its own port and user folder. Two files
+ * run at a time: one file at a time kept under one core busy (it mostly waits for executions, watchdog runs and
+ * restarts), so two fill a 2-core machine.
  *   npx jest -c jest.e2e.config.js
  */
 module.exports = {
@@ -15,8 +16,7 @@ module.exports = {
 	reporters: ['default', '<rootDir>/test/helpers/everyFileRanTests.js'],
 	globalSetup: '<rootDir>/test/harness/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
-	// One test file at a time, in this process.
-	maxWorkers: 1,
+	maxWorkers: 2,
 	// The first run installs n8n inside globalSetup (no timeout there); starting n8n takes seconds.
 	testTimeout: 120_000,
 	slowTestThreshold: 30,
