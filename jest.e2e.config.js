@@ -14,6 +14,8 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	// Fails the run when a test file ran no test (test/helpers/everyFileRanTests.js).
 	reporters: ['default', '<rootDir>/test/helpers/everyFileRanTests.js'],
+	// The files that wait longest start first, on a fresh clone too (test/helpers/longestFirst.js).
+	testSequencer: '<rootDir>/test/helpers/longestFirst.js',
 	globalSetup: '<rootDir>/test/harness/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
 	maxWorkers: 2,
