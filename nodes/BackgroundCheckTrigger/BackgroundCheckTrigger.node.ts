@@ -181,7 +181,7 @@ export class BackgroundCheckTrigger implements INodeType {
 					{
 						name: 'This Process',
 						value: HANDOFF.process,
-						description: 'With n8n in one process: the watchdog runs what it finds where it looks',
+						description: 'With n8n in one process: the watchdog runs the changes it finds itself',
 					},
 					{
 						name: 'The Webhook URL (Queue Mode)',

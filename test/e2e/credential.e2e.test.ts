@@ -1,5 +1,5 @@
 /**
- * The "Background Check API" credential in real n8n 2.8.4 against the sandbox: n8n's credential test
+ * The "Background Check API" credential in real n8n (the pinned runtime) against the sandbox: n8n's credential test
  * (POST /rest/credentials/test, what the editor's "Test" button calls), the token exchanged once and
  * reused by later executions, a revoked token exchanged again, the HTTP Request node using the credential
  * as a predefined credential type for an endpoint the node does not cover, and no secret in what n8n

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * The Background Check Trigger active in real n8n 2.8.4, receiving the sandbox's signed deliveries on its
+ * The Background Check Trigger active in real n8n (the pinned runtime), receiving the sandbox's signed deliveries on its
  * production URL (`/webhook/<webhookId>/webhook`): one execution per event, 401 and no execution for
  * tampered, stale, unsigned or wrongly signed requests, duplicates and both-schemes deliveries run once,
  * a case's lifecycle, "Fetch latest case", and no webhook secret in what n8n saves or logs.

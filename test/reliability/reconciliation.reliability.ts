@@ -2,7 +2,7 @@
 /**
  * Events that never arrive, in real n8n: the sandbox's delivery fault keeps 20% of the messages from ever
  * reaching the trigger (every attempt fails), while cases walk their whole lifecycle. The trigger's watchdog
- * (Reconcile Missed Events, looking every 10 seconds) must run every status change exactly once:
+ * (Reconcile Missed Events, a watchdog run every 10 seconds) must run every status change exactly once:
  * - each one whose delivery never arrived, with source "reconciliation", found by the first watchdog run that
  *   starts after the change (before a second watchdog run starts);
  * - each delivered one with source "webhook", and never a second time.

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * The Background Check Trigger active in real n8n 2.8.4 under load and across an n8n outage:
+ * The Background Check Trigger active in real n8n (the pinned runtime) under load and across an n8n outage:
  * - 2,000 signed deliveries from 50 concurrent senders, with 20% duplicates, 10% bad signatures and 5%
  *   stale timestamps: exactly one execution per unique valid event (checked by each event's marker in the
  *   executions' data), no bad or stale one accepted (each answered 401), every duplicate acknowledged
