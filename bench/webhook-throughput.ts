@@ -8,7 +8,7 @@
  * Respond Immediately with No Response Body). The trigger verifies the signature, checks the event type and
  * keeps its duplicate memory (in workflow static data); the plain Webhook node checks nothing.
  *
- * First, without n8n: the API calls one look of the trigger's watchdog makes for 500 cases, of which 10 changed.
+ * First, without n8n: the API calls one run of the trigger's watchdog makes for 500 cases, of which 10 changed.
  *
  * Targets: the trigger as added (Duplicate Memory Size at its default, 100), the plain Webhook node, the trigger
  * with Ignore Older Events on (its saved copy also holds the newest modStamps), and a bare community trigger that
@@ -322,11 +322,11 @@ async function main(): Promise<void> {
 	for (const cases of [500, 10_000]) {
 		reconciliation[cases] = await reconciliationCosts(cases);
 		console.log(
-			`watchdog (Reconcile Missed Events): one look over ${fmt(cases)} cases of the group, 2 services (2 types) each`,
+			`watchdog (Reconcile Missed Events): one watchdog run over ${fmt(cases)} cases of the group, 2 services (2 types) each`,
 		);
 		printTable(
 			[
-				'look',
+				'watchdog run',
 				'GET /case/list',
 				'…/services',
 				'…/data/{type}',
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
 				'heap MB',
 			],
 			reconciliation[cases].rows.map((row) => [
-				row.look,
+				row.run,
 				row.list,
 				row.serviceReads,
 				row.caseDataReads,

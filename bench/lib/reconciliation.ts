@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- repository tooling: runs in Node.js, never inside n8n */
 /**
- * What one look of the trigger's watchdog costs: N cases in the sandbox (two services of two types each), the
+ * What one run of the trigger's watchdog costs: N cases in the sandbox (two services of two types each), the
  * node's watchdog reading them with the calls the node makes (in-process, no n8n: the count of calls does not
- * depend on n8n), looks with nothing changed and with 10 cases changed; the calls of each kind, the look's
- * time and heap growth, and the saved size. What a look reports is recorded as the execution's first step
+ * depend on n8n), runs with nothing changed and with 10 cases changed; the calls of each kind, the run's
+ * time and heap growth, and the saved size. What a run reports is recorded as the execution's first step
  * records it.
  */
 import { changeOf } from '../../nodes/BackgroundCheckTrigger/event';
@@ -16,8 +16,8 @@ import { sandboxCaseApi } from '../../test/helpers/sandboxCaseApi';
 /** Identity Verification (Identity type) and a Motor Vehicle Report (Screening type). */
 const SERVICES = ['service-idv-id', '9a1aa5db-1292-423e-a17c-4a7ab380de58'];
 
-export interface LookCost {
-	look: string;
+export interface WatchdogRunCost {
+	run: string;
 	changedCases: number;
 	list: number;
 	serviceReads: number;
@@ -30,7 +30,7 @@ export interface LookCost {
 export async function reconciliationCosts(
 	cases = 500,
 	changed = 10,
-): Promise<{ rows: LookCost[]; savedBytes: number }> {
+): Promise<{ rows: WatchdogRunCost[]; savedBytes: number }> {
 	const sandbox = await startSandbox({ port: 0, timeScale: 0 });
 	try {
 		const { apiKey, clientAccessToken } = sandbox.demoCredentials[0];
@@ -59,7 +59,7 @@ export async function reconciliationCosts(
 		await sandbox.admin.idle();
 		const api = await sandboxCaseApi(sandbox);
 		const memory = new TriggerMemory();
-		const rows: LookCost[] = [];
+		const rows: WatchdogRunCost[] = [];
 		const nowSeconds = () => Math.floor(Date.now() / 1000);
 		const measure = async (name: string, changedCases: number) => {
 			api.calls.length = 0;
@@ -73,7 +73,7 @@ export async function reconciliationCosts(
 			for (const { event } of events)
 				memory.remember(changeOf(event), nowSeconds(), { fromWatchdog: true });
 			rows.push({
-				look: name,
+				run: name,
 				changedCases,
 				list: api.calls.filter((call) => call.startsWith('GET /case/list')).length,
 				serviceReads: api.calls.filter((call) => call.endsWith('/services')).length,

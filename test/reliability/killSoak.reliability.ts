@@ -7,7 +7,7 @@
  * event: started, succeeded, crashed; lost (no execution, beyond those n8n crashed and left unreadable) and
  * doubled (a second start without a crashed one before it, or two successes) must be 0 (docs/trigger-state.md).
  *
- * BGC_SOAK_CYCLES sets the cycles (3 in npm test; `npm run soak:kill` runs 40, figures in docs/trigger-state.md).
+ * BGC_SOAK_CYCLES sets the cycles (3 in npm test; `npm run soak:kill` runs 40, figures in docs/reliability.md).
  */
 import { randomUUID } from 'node:crypto';
 
